@@ -1,0 +1,7 @@
+// Host adapters: each turns the one route table into a host's config files. None renders a body.
+import type { OutputFile } from "../render/output.ts";
+import type { RouteTable } from "../render/route-table.ts";
+
+export type Adapter = (table: RouteTable) => OutputFile[];
+
+export const adapters: Record<string, Adapter> = {};

@@ -1,0 +1,24 @@
+/** A problem in one content file, at one field path: `content/tools/x.json: plans[1].price: …`. */
+export interface ContentError {
+  file: string;
+  path: string;
+  message: string;
+}
+
+export function formatContentError({ file, path, message }: ContentError): string {
+  return path ? `${file}: ${path}: ${message}` : `${file}: ${message}`;
+}
+
+/** Thrown by the build when content is invalid; carries every error at once. */
+export class ContentErrors extends Error {
+  constructor(readonly errors: ContentError[]) {
+    super(`${errors.length} content error${errors.length === 1 ? "" : "s"}`);
+  }
+}
+
+/** `/pricingPlans/1/price` → `pricingPlans[1].price` */
+export function fieldPath(segments: readonly (string | number)[]): string {
+  return segments
+    .map((s, i) => (typeof s === "number" || /^\d+$/.test(s) ? `[${s}]` : i === 0 ? s : `.${s}`))
+    .join("");
+}

@@ -1,0 +1,21 @@
+// GET /categories: listed categories (≥ 2 tools) in O1 order, with derived counts and top tool (O2, D5).
+import type { Category } from "../content/schema.ts";
+import type { Catalog } from "../model/derive.ts";
+import { assertValid } from "./check.ts";
+import { json, type OutputFile } from "./output.ts";
+import { layout } from "./route-table.ts";
+
+export function renderCategories(catalog: Catalog): OutputFile {
+  const data: Category[] = catalog.categories
+    .filter((c) => c.listed)
+    .map((c) => ({
+      name: c.name,
+      slug: c.slug,
+      toolCount: c.toolCount,
+      mcpReadyCount: c.mcpReadyCount,
+      topTool: c.topTool,
+      bestListUrl: c.bestListUrl,
+    }));
+  const body = assertValid("responses/category-list.schema.json", { data, meta: { total: data.length } }, "categories");
+  return { path: layout(catalog.site.basePath).categories, body: json(body) };
+}

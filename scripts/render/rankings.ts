@@ -1,0 +1,23 @@
+// GET /best/{slug}: each category with at least one tool, by price (O3). No tools: no file, so 404 (O4).
+import type { RankedTool } from "../content/schema.ts";
+import type { Catalog } from "../model/derive.ts";
+import { assertValid } from "./check.ts";
+import { json, type OutputFile } from "./output.ts";
+import { fill, layout } from "./route-table.ts";
+
+export function* renderRankings(catalog: Catalog): Generator<OutputFile> {
+  const { best } = layout(catalog.site.basePath);
+  for (const c of catalog.categories) {
+    if (c.ranking.length === 0) continue;
+    const data: RankedTool[] = c.ranking.map((t) => ({
+      name: t.name,
+      slug: t.slug,
+      url: t.url,
+      lowestPrice: t.lowestPaidPrice,
+      hasFreePlan: t.hasFreePlan,
+    }));
+    const body = { data, meta: { category: c.slug, total: data.length, ranking: "price-ascending" as const } };
+    assertValid("responses/best-in-category.schema.json", body, `best ${c.slug}`);
+    yield { path: fill(best, { slug: c.slug }), body: json(body) };
+  }
+}

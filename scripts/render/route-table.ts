@@ -1,0 +1,150 @@
+// The host-neutral route table: patterns that map a request to a file and a status.
+// Its size does not grow with the catalog. The Node server and every host adapter read only this and dist/.
+import { SLUG_PATTERN } from "../content/schema.ts";
+import type { Site } from "../model/derive.ts";
+
+export type ErrorId =
+  | "not_found"
+  | "method_not_allowed"
+  | "invalid_limit"
+  | "invalid_offset"
+  | "software_not_found"
+  | "category_not_found"
+  | "category_repeated";
+
+export interface QueryParam {
+  /** case-sensitive (Q7) */
+  name: string;
+  /** the raw value, never percent-decoded (Q1), must match this */
+  pattern: string;
+  /** value in effect when absent; null: the parameter is optional and has no value */
+  default: string | null;
+  /** answered when the value fails the pattern */
+  error: ErrorId;
+  /** answered when the parameter is given more than once (Q6) */
+  repeatedError: ErrorId;
+}
+
+/** A file to try; the first that exists answers, with its status. */
+export interface Candidate {
+  file: string;
+  status: 200 | 400;
+}
+
+export interface Route {
+  operation: string;
+  /** path below basePath; `{name}` is a whole percent-decoded segment (P3) that must match params[name] */
+  path: string;
+  params: Record<string, string>;
+  /** checked in this order; the first failure answers (Q8) */
+  query: QueryParam[];
+  /** variables computed from a query parameter: `absent` when it is not given, else `present` with `{param}` filled */
+  vars: Record<string, { param: string; absent: string; present: string }>;
+  try: Candidate[];
+  /** answered when a path parameter fails its pattern or no candidate file exists */
+  fallback: ErrorId;
+}
+
+export interface RouteTable {
+  basePath: string;
+  /** served methods; OPTIONS answers 204 with the preflight headers (P5), any other method 405 (P6) */
+  methods: string[];
+  headers: {
+    /** every response (H1, H2) */
+    all: Record<string, string>;
+    /** 2xx/304 responses with a body (H3); an ETag is added by the host */
+    success: Record<string, string>;
+    /** OPTIONS 204; Access-Control-Allow-Headers echoes the request's Access-Control-Request-Headers, or `*` */
+    preflight: Record<string, string>;
+  };
+  errors: Record<ErrorId, { status: 400 | 404 | 405; file: string }>;
+  routes: Route[];
+}
+
+/** Where each body lives in dist/. `{x}` is filled from route variables; render and routes share these. */
+export function layout(basePath: string) {
+  const base = basePath.slice(1);
+  return {
+    page: `${base}/software/pages/{filter}/{limit}/{offset}.json`,
+    tool: `${base}/software/{slug}.json`,
+    categories: `${base}/categories.json`,
+    best: `${base}/best/{slug}.json`,
+    openapi: `${base}/openapi.json`,
+    offsetOutOfRange: "errors/offset_out_of_range/{filter}.json",
+    error: "errors/{id}.json",
+    routeTable: "routes.json",
+  };
+}
+
+export const ALL_FILTER = "all";
+export const categoryFilter = (slug: string) => `category/${slug}`;
+
+/** Fills `{name}` placeholders. Throws on a missing variable: a template and its caller must agree. */
+export function fill(template: string, vars: Record<string, string | number>): string {
+  return template.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = vars[name];
+    if (value === undefined) throw new Error(`template ${template}: no value for {${name}}`);
+    return String(value);
+  });
+}
+
+export const ERROR_STATUS: Record<ErrorId, 400 | 404 | 405> = {
+  not_found: 404,
+  method_not_allowed: 405,
+  invalid_limit: 400,
+  invalid_offset: 400,
+  software_not_found: 404,
+  category_not_found: 404,
+  category_repeated: 400,
+};
+
+export const LIMIT_PATTERN = "^(100|[1-9][0-9]?)$";
+export const OFFSET_PATTERN = "^(0|[1-9][0-9]*)$";
+export const MAX_LIMIT = 100;
+export const DEFAULT_LIMIT = 20;
+
+export function buildRouteTable(site: Site): RouteTable {
+  const files = layout(site.basePath);
+  const slugParam = { slug: SLUG_PATTERN };
+  const errors = Object.fromEntries(
+    (Object.keys(ERROR_STATUS) as ErrorId[]).map((id) => [id, { status: ERROR_STATUS[id], file: fill(files.error, { id }) }]),
+  ) as RouteTable["errors"];
+  const noQuery = { query: [], vars: {} };
+  return {
+    basePath: site.basePath,
+    methods: ["GET", "HEAD", "OPTIONS"],
+    headers: {
+      all: {
+        "Content-Type": "application/json; charset=utf-8",
+        "Access-Control-Allow-Origin": "*",
+        "X-Content-Type-Options": "nosniff",
+      },
+      success: { "Cache-Control": `public, max-age=${site.cacheMaxAge}` },
+      preflight: { "Access-Control-Allow-Methods": "GET, HEAD, OPTIONS", "Access-Control-Max-Age": "86400" },
+    },
+    errors,
+    routes: [
+      {
+        operation: "listSoftware",
+        path: "/software",
+        params: {},
+        query: [
+          { name: "limit", pattern: LIMIT_PATTERN, default: String(DEFAULT_LIMIT), error: "invalid_limit", repeatedError: "invalid_limit" },
+          { name: "offset", pattern: OFFSET_PATTERN, default: "0", error: "invalid_offset", repeatedError: "invalid_offset" },
+          { name: "category", pattern: SLUG_PATTERN, default: null, error: "category_not_found", repeatedError: "category_repeated" },
+        ],
+        vars: { filter: { param: "category", absent: ALL_FILTER, present: categoryFilter("{category}") } },
+        // Q8: a known filter always has its offset_out_of_range body, so an unknown one falls through to 404.
+        try: [
+          { file: files.page, status: 200 },
+          { file: files.offsetOutOfRange, status: 400 },
+        ],
+        fallback: "category_not_found",
+      },
+      { operation: "getSoftware", path: "/software/{slug}", params: slugParam, ...noQuery, try: [{ file: files.tool, status: 200 }], fallback: "software_not_found" },
+      { operation: "listCategories", path: "/categories", params: {}, ...noQuery, try: [{ file: files.categories, status: 200 }], fallback: "not_found" },
+      { operation: "getBestInCategory", path: "/best/{slug}", params: slugParam, ...noQuery, try: [{ file: files.best, status: 200 }], fallback: "category_not_found" },
+      { operation: "getOpenApi", path: "/openapi.json", params: {}, ...noQuery, try: [{ file: files.openapi, status: 200 }], fallback: "not_found" },
+    ],
+  };
+}

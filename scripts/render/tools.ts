@@ -1,0 +1,61 @@
+// GET /software/{slug} bodies, and the SoftwareSummary items the list pages are made of.
+import type { SoftwareDetail, SoftwareSummary } from "../content/schema.ts";
+import type { Catalog, Tool } from "../model/derive.ts";
+import { assertValid } from "./check.ts";
+import { json, type OutputFile } from "./output.ts";
+import { fill, layout } from "./route-table.ts";
+
+// Field order is the contract's (H5); editorial fields never get here.
+export function toSummary(t: Tool): SoftwareSummary {
+  return {
+    name: t.name,
+    slug: t.slug,
+    shortDescription: t.shortDescription,
+    url: t.url,
+    websiteUrl: t.websiteUrl,
+    rating: t.rating,
+    hasFreePlan: t.hasFreePlan,
+    hasMcpServer: t.hasMcpServer,
+    hasApi: t.hasApi,
+    categories: t.categorySlugs,
+  };
+}
+
+export function toDetail(t: Tool): SoftwareDetail {
+  return {
+    name: t.name,
+    slug: t.slug,
+    shortDescription: t.shortDescription,
+    url: t.url,
+    websiteUrl: t.websiteUrl,
+    logoUrl: t.logoUrl,
+    rating: t.rating,
+    hasFreePlan: t.hasFreePlan,
+    freeTrialDays: t.freeTrialDays,
+    moneyBackDays: t.moneyBackDays,
+    lowestPaidPrice: t.lowestPaidPrice,
+    pricingPlans: t.pricingPlans.map((p) => ({ name: p.name, price: p.price, billing: p.billing, features: p.features })),
+    hasApi: t.hasApi,
+    hasMcpServer: t.hasMcpServer,
+    hasZapier: t.hasZapier,
+    hasMake: t.hasMake,
+    pros: t.pros,
+    cons: t.cons,
+    pricingLastVerified: t.pricingLastVerified,
+  };
+}
+
+/** Each tool's summary, validated once and serialized once: list pages only join these strings. */
+export function serializeSummaries(catalog: Catalog): Map<string, string> {
+  return new Map(
+    catalog.tools.map((t) => [t.slug, json(assertValid("responses/software-summary.schema.json", toSummary(t), `summary of ${t.slug}`))]),
+  );
+}
+
+export function* renderToolFiles(catalog: Catalog): Generator<OutputFile> {
+  const { tool } = layout(catalog.site.basePath);
+  for (const t of catalog.tools) {
+    const body = assertValid("responses/software-detail-response.schema.json", { data: toDetail(t) }, `tool ${t.slug}`);
+    yield { path: fill(tool, { slug: t.slug }), body: json(body) };
+  }
+}
