@@ -1,0 +1,148 @@
+// Request → what to answer, from the route table alone (P1–P7, Q1–Q9). Pure: file existence is injected.
+import type { ErrorId, RouteTable } from "../render/route-table.ts";
+
+export type Resolution =
+  | { kind: "file"; file: string; status: 200 | 400; success: boolean }
+  | { kind: "error"; id: ErrorId }
+  | { kind: "preflight" };
+
+/** Whether a dist/ file exists; may answer synchronously (cache hit) or not. */
+export type FileExists = (file: string) => boolean | Promise<boolean>;
+
+interface CompiledRoute {
+  segments: ({ literal: string } | { param: string; pattern: RegExp })[];
+  query: { name: string; pattern: RegExp; default: string | null; error: ErrorId; repeatedError: ErrorId }[];
+  vars: [name: string, spec: { param: string; absent: string; present: string }][];
+  try: { file: Template; status: 200 | 400 }[];
+  fallback: ErrorId;
+}
+
+type Template = (vars: Record<string, string>) => string;
+
+/** `a/{x}/b` → a function that fills it; compiled once so requests do no template parsing. */
+function compileTemplate(template: string): Template {
+  const parts = template.split(/\{(\w+)\}/);
+  return (vars) => {
+    let out = parts[0]!;
+    for (let i = 1; i < parts.length; i += 2) out += vars[parts[i]!]! + parts[i + 1]!;
+    return out;
+  };
+}
+
+export interface Resolver {
+  resolve(method: string, rawTarget: string, exists: FileExists): Resolution | Promise<Resolution>;
+}
+
+export function createResolver(table: RouteTable): Resolver {
+  const baseSegments = table.basePath.split("/").slice(1);
+  const methods = new Set(table.methods);
+  const routes: CompiledRoute[] = table.routes.map((r) => ({
+    segments: r.path
+      .split("/")
+      .slice(1)
+      .map((s) => {
+        const param = /^\{(\w+)\}$/.exec(s)?.[1];
+        return param ? { param, pattern: new RegExp(r.params[param]!) } : { literal: s };
+      }),
+    query: r.query.map((q) => ({ ...q, pattern: new RegExp(q.pattern) })),
+    vars: Object.entries(r.vars),
+    try: r.try.map((c) => ({ file: compileTemplate(c.file), status: c.status })),
+    fallback: r.fallback,
+  }));
+
+  function matchPath(rawPath: string): { route: CompiledRoute; vars: Record<string, string> } | ErrorId {
+    const segments = rawPath.split("/").slice(1);
+    if (segments.length > 1 && segments[segments.length - 1] === "") segments.pop(); // P2
+    const decoded: string[] = [];
+    for (const s of segments) {
+      if (s === "") return "not_found";
+      try {
+        decoded.push(decodeURIComponent(s)); // P3
+      } catch {
+        return "not_found";
+      }
+    }
+    for (let i = 0; i < baseSegments.length; i++) if (decoded[i] !== baseSegments[i]) return "not_found";
+    const rest = decoded.slice(baseSegments.length);
+    for (const route of routes) {
+      if (route.segments.length !== rest.length) continue;
+      const vars: Record<string, string> = {};
+      let matches = true;
+      let badParam = false;
+      route.segments.forEach((seg, i) => {
+        const value = rest[i]!;
+        if ("literal" in seg) matches &&= seg.literal === value;
+        else {
+          vars[seg.param] = value;
+          if (!seg.pattern.test(value)) badParam = true;
+        }
+      });
+      if (!matches) continue;
+      return badParam ? route.fallback : { route, vars };
+    }
+    return "not_found";
+  }
+
+  /** Q1, Q6–Q8: raw values, repeats are errors, unknown names ignored, declared order decides. */
+  function checkQuery(route: CompiledRoute, rawQuery: string, vars: Record<string, string>): ErrorId | undefined {
+    if (route.query.length === 0) return undefined;
+    const given = new Map<string, string[]>();
+    if (rawQuery !== "") {
+      for (const piece of rawQuery.split("&")) {
+        const eq = piece.indexOf("=");
+        const name = eq === -1 ? piece : piece.slice(0, eq);
+        const value = eq === -1 ? "" : piece.slice(eq + 1);
+        const list = given.get(name);
+        if (list) list.push(value);
+        else given.set(name, [value]);
+      }
+    }
+    for (const q of route.query) {
+      const values = given.get(q.name);
+      if (values === undefined) {
+        if (q.default !== null) vars[q.name] = q.default;
+        continue;
+      }
+      if (values.length > 1) return q.repeatedError;
+      if (!q.pattern.test(values[0]!)) return q.error;
+      vars[q.name] = values[0]!;
+    }
+    for (const [name, spec] of route.vars) {
+      const value = vars[spec.param];
+      vars[name] = value === undefined ? spec.absent : spec.present.replace(`{${spec.param}}`, value);
+    }
+    return undefined;
+  }
+
+  return {
+    resolve(method, rawTarget, exists) {
+      if (!methods.has(method)) return { kind: "error", id: "method_not_allowed" }; // P6, before the path
+      if (method === "OPTIONS") return { kind: "preflight" }; // P5
+      // Absolute-form targets (http://host/path) are allowed by HTTP/1.1; only the path and query matter.
+      const target = rawTarget.startsWith("/") ? rawTarget : rawTarget.replace(/^https?:\/\/[^/?#]*/i, "");
+      if (!target.startsWith("/")) return { kind: "error", id: "not_found" };
+      const q = target.indexOf("?");
+      const matched = matchPath(q === -1 ? target : target.slice(0, q));
+      if (typeof matched === "string") return { kind: "error", id: matched };
+      const { route, vars } = matched;
+      const queryError = checkQuery(route, q === -1 ? "" : target.slice(q + 1), vars);
+      if (queryError) return { kind: "error", id: queryError };
+      return tryCandidates(route, vars, 0, exists);
+    },
+  };
+}
+
+function tryCandidates(
+  route: CompiledRoute,
+  vars: Record<string, string>,
+  index: number,
+  exists: FileExists,
+): Resolution | Promise<Resolution> {
+  const candidate = route.try[index];
+  if (!candidate) return { kind: "error", id: route.fallback };
+  const file = candidate.file(vars);
+  const found = (yes: boolean): Resolution | Promise<Resolution> =>
+    yes ? { kind: "file", file, status: candidate.status, success: candidate.status === 200 } : tryCandidates(route, vars, index + 1, exists);
+  const answer = exists(file);
+  return typeof answer === "boolean" ? found(answer) : answer.then(found);
+}

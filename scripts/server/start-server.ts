@@ -1,0 +1,133 @@
+// The Node host: maps each request to a dist/ file and status through the route table, never computes a body.
+import { readFile } from "node:fs/promises";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import type { ErrorId, RouteTable } from "../render/route-table.ts";
+import { FileCache, type CachedFile } from "./file-cache.ts";
+import { createResolver, type Resolution } from "./resolve-request.ts";
+
+export interface ServerOptions {
+  distDir: string;
+  port?: number;
+  host?: string;
+}
+
+export interface RunningServer {
+  /** origin, e.g. http://127.0.0.1:3000 */
+  url: string;
+  basePath: string;
+  close(): Promise<void>;
+}
+
+/** H3: weak comparison over a comma-separated list, `*` matching any current representation. */
+export function ifNoneMatchHits(header: string | undefined, etag: string): boolean {
+  if (header === undefined) return false;
+  const opaque = etag.replace(/^W\//, "");
+  return header.split(",").some((tag) => {
+    const t = tag.trim();
+    return t === "*" || t.replace(/^W\//, "") === opaque;
+  });
+}
+
+export async function loadRouteTable(distDir: string): Promise<RouteTable> {
+  try {
+    return JSON.parse(await readFile(join(distDir, "routes.json"), "utf8")) as RouteTable;
+  } catch (e) {
+    throw new Error(`${join(distDir, "routes.json")} is missing or unreadable: run \`npm run build\` first (${(e as Error).message})`);
+  }
+}
+
+/** The request handler over one dist/, and the table it serves. */
+export async function createApiHandler(distDir: string) {
+  const table = await loadRouteTable(distDir);
+  const resolver = createResolver(table);
+  const cache = new FileCache(distDir);
+  const errorBodies = new Map<ErrorId, Buffer>();
+  for (const [id, { file }] of Object.entries(table.errors) as [ErrorId, { file: string }][]) {
+    const cached = await cache.get(file);
+    if (!cached) throw new Error(`${join(distDir, file)} is missing: the build is incomplete`);
+    errorBodies.set(id, cached.body);
+  }
+  const exists = (file: string) => {
+    const known = cache.peek(file);
+    return known === undefined ? cache.get(file).then((f) => f !== null) : known !== null;
+  };
+  const common = Object.entries(table.headers.all);
+  const success = Object.entries(table.headers.success);
+  const preflight = Object.entries(table.headers.preflight);
+  const allow = table.methods.join(", ");
+
+  function send(req: IncomingMessage, res: ServerResponse, status: number, body: Buffer | null, extra?: [string, string][]) {
+    for (const [k, v] of common) res.setHeader(k, v);
+    if (extra) for (const [k, v] of extra) res.setHeader(k, v);
+    if (body) res.setHeader("Content-Length", body.byteLength);
+    res.statusCode = status;
+    res.end(req.method === "HEAD" || !body ? undefined : body);
+  }
+
+  function answer(req: IncomingMessage, res: ServerResponse, r: Resolution, file: CachedFile | null) {
+    if (r.kind === "preflight") {
+      const requested = req.headers["access-control-request-headers"];
+      return send(req, res, 204, null, [...preflight, ["Access-Control-Allow-Headers", requested || "*"]]);
+    }
+    if (r.kind === "error") {
+      const status = table.errors[r.id].status;
+      return send(req, res, status, errorBodies.get(r.id)!, status === 405 ? [["Allow", allow]] : undefined);
+    }
+    if (!file) return send(req, res, 404, errorBodies.get("not_found")!); // vanished under us: never a 5xx
+    if (!r.success) return send(req, res, r.status, file.body);
+    const headers: [string, string][] = [...success, ["ETag", file.etag]];
+    if (ifNoneMatchHits(req.headers["if-none-match"], file.etag)) return send(req, res, 304, null, headers);
+    return send(req, res, r.status, file.body, headers);
+  }
+
+  const handle = (req: IncomingMessage, res: ServerResponse) => {
+    const resolved = resolver.resolve(req.method ?? "GET", req.url ?? "/", exists);
+    const withFile = (r: Resolution) => {
+      if (r.kind !== "file") return answer(req, res, r, null);
+      const known = cache.peek(r.file);
+      if (known !== undefined) return answer(req, res, r, known);
+      cache.get(r.file).then((f) => answer(req, res, r, f), () => answer(req, res, r, null));
+    };
+    if (resolved instanceof Promise) resolved.then(withFile, () => send(req, res, 404, errorBodies.get("not_found")!));
+    else withFile(resolved);
+  };
+  return { handle, table, notFound: errorBodies.get("not_found")! };
+}
+
+export async function startServer({ distDir, port = 3000, host = "127.0.0.1" }: ServerOptions): Promise<RunningServer> {
+  const { handle, table, notFound } = await createApiHandler(distDir);
+  const server = createServer({ keepAliveTimeout: 5_000 }, handle);
+  // Malformed or oversized requests get the JSON not_found body, never Node's bare 400/431.
+  server.on("clientError", (err: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable || err.code === "ECONNRESET") return socket.destroy();
+    const head = [
+      "HTTP/1.1 404 Not Found",
+      ...Object.entries(table.headers.all).map(([k, v]) => `${k}: ${v}`),
+      `Content-Length: ${notFound.byteLength}`,
+      "Connection: close",
+      "",
+      "",
+    ].join("\r\n");
+    socket.end(Buffer.concat([Buffer.from(head), notFound]));
+  });
+  await new Promise<void>((resolveListen, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      server.off("error", reject);
+      resolveListen();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const shownHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  return {
+    url: `http://${shownHost}:${address.port}`,
+    basePath: table.basePath,
+    close: () =>
+      new Promise((resolveClose) => {
+        server.close(() => resolveClose());
+        server.closeAllConnections();
+      }),
+  };
+}
