@@ -36,7 +36,7 @@ export async function loadContent(contentDir: string): Promise<RawContent> {
     try {
       return { file, name, data: JSON.parse(text) };
     } catch (e) {
-      errors.push({ file, path: "", message: `invalid JSON: ${(e as Error).message}` });
+      errors.push({ file, path: "", message: `invalid JSON: ${withLineAndColumn(text, (e as Error).message)}` });
       return undefined;
     }
   }
@@ -50,4 +50,14 @@ export async function loadContent(contentDir: string): Promise<RawContent> {
   const categories = (await Promise.all(categoryPaths.map(readJson))).filter((f) => f !== undefined);
   const tools = (await Promise.all(toolPaths.map(readJson))).filter((f) => f !== undefined);
   return { site, categories, tools, errors };
+}
+
+/** V8 reports JSON errors "at position N"; people look for line and column. */
+function withLineAndColumn(text: string, message: string): string {
+  const position = /at position (\d+)/.exec(message);
+  if (!position) return message;
+  const before = text.slice(0, Number(position[1]));
+  const line = before.split("\n").length;
+  const column = before.length - before.lastIndexOf("\n");
+  return message.replace(/at position \d+.*$/, `at line ${line}, column ${column}`);
 }

@@ -43,7 +43,7 @@ export function validateContent(raw: RawContent): ValidationResult {
       const path = fieldPath(["categories", i]);
       if (seen.has(slug)) errors.push({ file: f.file, path, message: `category "${slug}" is listed twice` });
       else if (!categoryBySlug.has(slug) && categories.every((x) => x.f.name !== slug))
-        errors.push({ file: f.file, path, message: `unknown category "${slug}" (no content/categories/${slug}.json)` });
+        errors.push({ file: f.file, path, message: `unknown category "${slug}" (no categories/${slug}.json)` });
       seen.add(slug);
     });
   }
@@ -83,7 +83,9 @@ export function describeAjvErrors(file: string, ajvErrors: readonly ErrorObject[
     const segments = instancePath.split("/").slice(1).map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
     const path = fieldPath(segments);
     const typeErrors = list.filter((e) => e.keyword === "type");
-    const others = list.filter((e) => e.keyword !== "type");
+    // A format check (date, uri) says more than the regex zod adds beside it.
+    const hasFormat = list.some((e) => e.keyword === "format");
+    const others = list.filter((e) => e.keyword !== "type" && !(hasFormat && e.keyword === "pattern"));
     // A nullable field fails both its branches; when the value has a right type, only the other errors matter.
     if (others.length === 0 && typeErrors.length > 0) {
       const expected = [...new Set(typeErrors.map((e) => String(e.params.type)))].join(" or ");

@@ -1,0 +1,63 @@
+import { relative } from "node:path";
+import { describe, expect, it } from "vitest";
+import { formatContentError } from "../../../scripts/content/errors.ts";
+import { loadContent } from "../../../scripts/content/load.ts";
+import { validateContent } from "../../../scripts/content/validate.ts";
+import { fixture } from "../../helpers/dirs.ts";
+
+async function errorsOf(name: string): Promise<string[]> {
+  const dir = fixture(`bad/${name}`);
+  const result = validateContent(await loadContent(dir));
+  if (result.ok) throw new Error(`${name} validated`);
+  // Messages name files relative to the working directory; make them relative to the fixture.
+  return result.errors.map((e) => formatContentError({ ...e, file: relative(dir, e.file.startsWith("/") ? e.file : `${process.cwd()}/${e.file}`) }));
+}
+
+describe("bad content: every error names the file and the field path", () => {
+  const cases: [fixture: string, errors: string[]][] = [
+    ["wrong-type", ["tools/acme.json: pricingPlans[1].price: expected number or null, got string"]],
+    ["missing-field", ["tools/acme.json: shortDescription: required field is missing"]],
+    ["unknown-field", ["tools/acme.json: pricingPlans[0].cost: unknown field (not allowed here)"]],
+    ["bad-enum", ['tools/acme.json: pricingPlans[1].billing: expected one of "monthly", "annual", "custom", got "weekly"']],
+    ["bad-url", ['tools/acme.json: websiteUrl: expected a valid uri, got "acme dot example"']],
+    ["bad-date", ['tools/acme.json: pricingLastVerified: expected a valid date, got "2026-02-30"']],
+    ["bad-rating", ["tools/acme.json: rating: must be multiple of 0.1, got 4.25"]],
+    ["rating-range", ["tools/acme.json: rating: must be <= 5, got 5.5"]],
+    ["bad-slug", ['tools/acme.json: slug: "Acme_Mail" does not match ^[a-z0-9]+(?:-[a-z0-9]+)*$']],
+    ["slug-mismatch", ['tools/acme.json: slug: "acme-mail" must equal the file name "acme"']],
+    ["unknown-category", ['tools/acme.json: categories[1]: unknown category "crm" (no categories/crm.json)']],
+    ["duplicate-category", ['tools/acme.json: categories[1]: category "email" is listed twice']],
+    ["pick-unknown", ['categories/email.json: topToolPick: unknown tool "nobody"']],
+    ["pick-outside", ['categories/email.json: topToolPick: tool "acme" is not in category "email"']],
+    ["bad-site", ["site.json: siteUrl: required field is missing", "site.json: cacheMaxAge: must be >= 0, got -1"]],
+    ["invalid-json", ["tools/acme.json: invalid JSON: Expected double-quoted property name in JSON at line 1, column 24"]],
+    [
+      "many-errors",
+      [
+        "tools/acme.json: rating: expected number or null, got string",
+        "tools/acme.json: hasApi: expected boolean, got null",
+        'categories/email.json: slug: "e-mail" must equal the file name "email"',
+      ],
+    ],
+  ];
+  it.each(cases)("%s", async (name, expected) => {
+    expect(await errorsOf(name)).toEqual(expected);
+  });
+
+  it("a good catalog validates, with site defaults applied", async () => {
+    const result = validateContent(await loadContent(fixture("tiny")));
+    expect(result.ok && result.content.site).toEqual({
+      siteUrl: "https://site.example",
+      apiBaseUrl: "https://api.site.example",
+      basePath: "/v1",
+      cacheMaxAge: 60,
+    });
+  });
+
+  it("a missing content folder is an error naming site.json, not a crash", async () => {
+    const result = validateContent(await loadContent(fixture("does-not-exist")));
+    expect(result.ok).toBe(false);
+    expect(!result.ok && result.errors[0]!.file).toMatch(/does-not-exist\/site\.json$/);
+    expect(!result.ok && result.errors[0]!.message).toBe("cannot read: ENOENT");
+  });
+});
