@@ -45,14 +45,31 @@ export interface Route {
   fallback: ErrorId;
 }
 
+/** A file of the site outside basePath (the docs page), served at exactly this path with its own type. */
+export interface Asset {
+  path: string;
+  file: string;
+  contentType: string;
+}
+
+/** The docs page and what it loads: the only files served outside basePath. */
+export const DOCS_ASSETS = {
+  page: { file: "index.html", path: "/", contentType: "text/html; charset=utf-8" },
+  redoc: { file: "docs/redoc.standalone.js", path: "/docs/redoc.standalone.js", contentType: "text/javascript; charset=utf-8" },
+  redocLicense: { file: "docs/redoc.standalone.js.LICENSE.txt", path: "/docs/redoc.standalone.js.LICENSE.txt", contentType: "text/plain; charset=utf-8" },
+} as const satisfies Record<string, Asset>;
+
 export interface RouteTable {
   basePath: string;
+  /** matched on the raw path before anything else (no decoding, no trailing-slash folding); headers as API files,
+   *  with Content-Type replaced by the asset's */
+  assets: Asset[];
   /** served methods; OPTIONS answers 204 with the preflight headers (P5), any other method 405 (P6) */
   methods: string[];
   headers: {
     /** every response (H1, H2) */
     all: Record<string, string>;
-    /** 2xx/304 responses with a body (H3); an ETag is added by the host */
+    /** 200 and 304 responses (H3); an ETag is added by the host. A 304 carries no Content-Type (RFC 9110 §15.4.5) */
     success: Record<string, string>;
     /** OPTIONS 204; Access-Control-Allow-Headers echoes the request's Access-Control-Request-Headers, or `*` */
     preflight: Record<string, string>;
@@ -112,6 +129,7 @@ export function buildRouteTable(site: Site): RouteTable {
   const noQuery = { query: [], vars: {} };
   return {
     basePath: site.basePath,
+    assets: Object.values(DOCS_ASSETS),
     methods: ["GET", "HEAD", "OPTIONS"],
     headers: {
       all: {

@@ -2,7 +2,7 @@
 import type { ErrorId, RouteTable } from "../render/route-table.ts";
 
 export type Resolution =
-  | { kind: "file"; file: string; status: 200 | 400; success: boolean }
+  | { kind: "file"; file: string; status: 200 | 400; success: boolean; contentType?: string }
   | { kind: "error"; id: ErrorId }
   | { kind: "preflight" };
 
@@ -36,6 +36,7 @@ export interface Resolver {
 export function createResolver(table: RouteTable): Resolver {
   const baseSegments = table.basePath.split("/").slice(1);
   const methods = new Set(table.methods);
+  const assets = new Map(table.assets.map((a) => [a.path, a]));
   const routes: CompiledRoute[] = table.routes.map((r) => ({
     segments: r.path
       .split("/")
@@ -122,6 +123,8 @@ export function createResolver(table: RouteTable): Resolver {
       const target = rawTarget.startsWith("/") ? rawTarget : rawTarget.replace(/^https?:\/\/[^/?#]*/i, "");
       if (!target.startsWith("/")) return { kind: "error", id: "not_found" };
       const q = target.indexOf("?");
+      const asset = assets.get(q === -1 ? target : target.slice(0, q));
+      if (asset) return { kind: "file", file: asset.file, status: 200, success: true, contentType: asset.contentType };
       const matched = matchPath(q === -1 ? target : target.slice(0, q));
       if (typeof matched === "string") return { kind: "error", id: matched };
       const { route, vars } = matched;

@@ -54,12 +54,14 @@ export async function createApiHandler(distDir: string) {
     return known === undefined ? cache.get(file).then((f) => f !== null) : known !== null;
   };
   const common = Object.entries(table.headers.all);
+  // A 304 describes no representation, so it carries no Content-Type (RFC 9110 §15.4.5).
+  const withoutType = common.filter(([k]) => k.toLowerCase() !== "content-type");
   const success = Object.entries(table.headers.success);
   const preflight = Object.entries(table.headers.preflight);
   const allow = table.methods.join(", ");
 
   function send(req: IncomingMessage, res: ServerResponse, status: number, body: Buffer | null, extra?: [string, string][]) {
-    for (const [k, v] of common) res.setHeader(k, v);
+    for (const [k, v] of status === 304 ? withoutType : common) res.setHeader(k, v);
     if (extra) for (const [k, v] of extra) res.setHeader(k, v);
     if (body) res.setHeader("Content-Length", body.byteLength);
     res.statusCode = status;
@@ -79,6 +81,7 @@ export async function createApiHandler(distDir: string) {
     if (!r.success) return send(req, res, r.status, file.body);
     const headers: [string, string][] = [...success, ["ETag", file.etag]];
     if (ifNoneMatchHits(req.headers["if-none-match"], file.etag)) return send(req, res, 304, null, headers);
+    if (r.contentType) headers.push(["Content-Type", r.contentType]); // a docs asset, not JSON
     return send(req, res, r.status, file.body, headers);
   }
 

@@ -1,0 +1,101 @@
+// Examples of the OpenAPI description, taken from the bodies the build renders for this very catalog.
+import type { Catalog } from "../model/derive.ts";
+import { renderCategories } from "./categories.ts";
+import { renderErrors } from "./errors.ts";
+import { json } from "./output.ts";
+import { renderRankings } from "./rankings.ts";
+import { ALL_FILTER, fill, layout, type ErrorId } from "./route-table.ts";
+import { renderToolFiles, toSummary } from "./tools.ts";
+
+export interface Example {
+  summary: string;
+  value: unknown;
+}
+
+/** Long lists are cut to their first items in examples; meta stays the real one. */
+const LIST_EXAMPLE_ITEMS = 3;
+/** `limit` of the list example: a real page, small enough to read. */
+const EXAMPLE_LIMIT = 2;
+
+const bodyOf = (body: string | Uint8Array): unknown => JSON.parse(typeof body === "string" ? body : Buffer.from(body).toString("utf8"));
+
+function firstItems(body: unknown): unknown {
+  const b = body as { data: unknown[]; meta: unknown };
+  return { data: b.data.slice(0, LIST_EXAMPLE_ITEMS), meta: b.meta };
+}
+
+export interface ApiExamples {
+  listSoftware: Record<string, Example>;
+  getSoftware: Record<string, Example>;
+  listCategories: Record<string, Example>;
+  getBestInCategory: Record<string, Example>;
+  /** error bodies as built (errors/{id}.json), and offset_out_of_range of the unfiltered list */
+  errors: Record<ErrorId | "offset_out_of_range", Example>;
+}
+
+export function buildExamples(catalog: Catalog): ApiExamples {
+  const base = catalog.site.basePath;
+  const files = layout(base);
+
+  const listSoftware: Record<string, Example> = {};
+  // Same bytes as the page file v1/software/pages/all/2/0.json: the summaries in O1 order and the meta in effect (Q9).
+  const page = (category: string | null, tools: Catalog["tools"]) =>
+    JSON.parse(`{"data":[${tools.slice(0, EXAMPLE_LIMIT).map((t) => json(toSummary(t))).join(",")}],"meta":${json({ total: tools.length, limit: EXAMPLE_LIMIT, offset: 0, category })}}`) as unknown;
+  listSoftware.firstPage = { summary: `GET ${base}/software?limit=${EXAMPLE_LIMIT}`, value: page(null, catalog.tools) };
+  const category = catalog.categories.find((c) => c.tools.length > 0);
+  if (category) {
+    listSoftware.byCategory = {
+      summary: `GET ${base}/software?category=${category.slug}&limit=${EXAMPLE_LIMIT}`,
+      value: page(category.slug, category.tools),
+    };
+  }
+
+  const getSoftware: Record<string, Example> = {};
+  const tool = renderToolFiles(catalog).next();
+  if (!tool.done) {
+    const value = bodyOf(tool.value.body) as { data: { slug: string } };
+    getSoftware.firstTool = { summary: `GET ${base}/software/${value.data.slug}`, value };
+  }
+
+  const categories = bodyOf(renderCategories(catalog).body) as { data: unknown[]; meta: { total: number } };
+  const shown = Math.min(LIST_EXAMPLE_ITEMS, categories.data.length);
+  const listCategories: Record<string, Example> = {
+    categories: { summary: `GET ${base}/categories (first ${shown} of ${categories.meta.total} categories shown)`, value: firstItems(categories) },
+  };
+
+  const getBestInCategory: Record<string, Example> = {};
+  const ranking = renderRankings(catalog).next();
+  if (!ranking.done) {
+    const value = bodyOf(ranking.value.body) as { data: unknown[]; meta: { category: string; total: number } };
+    const n = Math.min(LIST_EXAMPLE_ITEMS, value.data.length);
+    getBestInCategory.firstCategory = {
+      summary: `GET ${base}/best/${value.meta.category} (first ${n} of ${value.meta.total} tools shown)`,
+      value: firstItems(value),
+    };
+  }
+
+  const errorFiles = new Map<string, unknown>();
+  for (const f of renderErrors(catalog)) errorFiles.set(f.path, bodyOf(f.body));
+  const errorExample = (summary: string, path: string): Example => {
+    const value = errorFiles.get(path);
+    if (value === undefined) throw new Error(`no rendered error body at ${path}`);
+    return { summary, value };
+  };
+  const errorPath = (id: ErrorId) => fill(files.error, { id });
+  const someTool = catalog.tools[0]?.slug ?? "acme";
+  const beyond = catalog.tools.length + 1;
+  const errors: ApiExamples["errors"] = {
+    invalid_limit: errorExample(`GET ${base}/software?limit=0`, errorPath("invalid_limit")),
+    invalid_offset: errorExample(`GET ${base}/software?offset=-1`, errorPath("invalid_offset")),
+    offset_out_of_range: errorExample(
+      `GET ${base}/software?offset=${beyond}`,
+      fill(files.offsetOutOfRange, { filter: ALL_FILTER }),
+    ),
+    category_repeated: errorExample(`GET ${base}/software?category=a&category=b`, errorPath("category_repeated")),
+    category_not_found: errorExample(`GET ${base}/best/no-such-category`, errorPath("category_not_found")),
+    software_not_found: errorExample(`GET ${base}/software/no-such-tool`, errorPath("software_not_found")),
+    not_found: errorExample(`GET ${base}/no-such-endpoint`, errorPath("not_found")),
+    method_not_allowed: errorExample(`DELETE ${base}/software/${someTool}`, errorPath("method_not_allowed")),
+  };
+  return { listSoftware, getSoftware, listCategories, getBestInCategory, errors };
+}

@@ -1,0 +1,212 @@
+// GET /v1/openapi.json (P8): the OpenAPI 3.1 description, built from the zod source, the route table and this catalog.
+import type { Catalog } from "../model/derive.ts";
+import { componentSchemas, errorSchemaWithCodes, schemaRef, type JsonObject } from "./openapi-components.ts";
+import { buildExamples, type Example } from "./openapi-examples.ts";
+import { API_DESCRIPTION, OPERATIONS, TAGS } from "./openapi-text.ts";
+import type { OutputFile } from "./output.ts";
+import { DEFAULT_LIMIT, layout, MAX_LIMIT, type ErrorId, type RouteTable } from "./route-table.ts";
+
+export const OPENAPI_VERSION = "3.1.0";
+export const API_VERSION = "1.0.0";
+
+type ErrorCodeExample = ErrorId | "offset_out_of_range";
+
+function listQuery(table: RouteTable) {
+  const route = table.routes.find((r) => r.operation === "listSoftware");
+  const param = (name: string) => {
+    const q = route?.query.find((p) => p.name === name);
+    if (!q) throw new Error(`route table: listSoftware has no query parameter ${name}`);
+    return q;
+  };
+  return { limit: param("limit"), offset: param("offset"), category: param("category") };
+}
+
+export function buildOpenApi(catalog: Catalog, table: RouteTable): JsonObject {
+  const { site } = catalog;
+  const examples = buildExamples(catalog);
+  const schemas = componentSchemas();
+  const query = listQuery(table);
+  const slugPattern = table.routes.find((r) => r.operation === "getSoftware")?.params.slug;
+  if (!slugPattern) throw new Error("route table: getSoftware has no slug pattern");
+
+  // Header objects from the route table, so the description states exactly what every host sends.
+  const constHeader = (name: string, value: string, description: string) => [name, { description, required: true, schema: { type: "string", const: value } }] as const;
+  const headers: Record<string, JsonObject> = Object.fromEntries([
+    ...Object.entries(table.headers.all)
+      .filter(([name]) => name.toLowerCase() !== "content-type") // described by each response's media type instead
+      .map(([name, value]) => constHeader(name, value, "Sent on every response (H2).")),
+    ...Object.entries(table.headers.success).map(([name, value]) => constHeader(name, value, "Sent on successful responses (H3).")),
+    ["ETag", { description: "Validator of the body (H3): send it back in `If-None-Match` to get `304 Not Modified`.", required: true, schema: { type: "string" } }],
+    constHeader("Allow", table.methods.join(", "), "Methods this read-only API serves (P6)."),
+  ]);
+  const headerRefs = (names: string[]) => Object.fromEntries(names.map((n) => [n, { $ref: `#/components/headers/${n}` }]));
+  const commonNames = Object.keys(table.headers.all).filter((n) => n.toLowerCase() !== "content-type");
+  const successNames = [...commonNames, ...Object.keys(table.headers.success), "ETag"];
+
+  const ok = (description: string, schemaId: string, ex: Record<string, Example>) => ({
+    description,
+    headers: headerRefs(successNames),
+    content: { "application/json": { schema: schemaRef(schemaId), ...(Object.keys(ex).length > 0 ? { examples: ex } : {}) } },
+  });
+  // An error response narrows Error.code to the codes this operation can answer with this status.
+  const error = (description: string, codes: { code: string; example: ErrorCodeExample }[]) => ({
+    description,
+    headers: headerRefs(commonNames),
+    content: {
+      "application/json": {
+        schema: errorSchemaWithCodes(schemas, [...new Set(codes.map((c) => c.code))]),
+        examples: Object.fromEntries(codes.map((c) => [c.example, examples.errors[c.example]])),
+      },
+    },
+  });
+  const notModified = { $ref: "#/components/responses/NotModified" };
+  const ifNoneMatch = { $ref: "#/components/parameters/IfNoneMatch" };
+  const slugParam = (name: string, description: string) => ({ name, in: "path", required: true, description, schema: { type: "string", pattern: slugPattern } });
+
+  const op = (id: keyof typeof OPERATIONS, rest: JsonObject) => ({ operationId: id, ...OPERATIONS[id], ...rest });
+
+  const paths = {
+    "/software": {
+      get: op("listSoftware", {
+        parameters: [
+          { $ref: "#/components/parameters/limit" },
+          { $ref: "#/components/parameters/offset" },
+          { $ref: "#/components/parameters/category" },
+          ifNoneMatch,
+        ],
+        responses: {
+          200: ok("A page of tools in name order (O1), with the parameters in effect (Q9).", "SoftwareListResponse", examples.listSoftware),
+          304: notModified,
+          400: error("`limit` or `offset` is invalid (Q2, Q3, Q6), `offset` is beyond `meta.total` (Q4), or `category` was given more than once (Q6).", [
+            { code: "invalid_limit", example: "invalid_limit" },
+            { code: "invalid_offset", example: "invalid_offset" },
+            { code: "offset_out_of_range", example: "offset_out_of_range" },
+            { code: "category_not_found", example: "category_repeated" },
+          ]),
+          404: error("`category` is not the slug of a category of the catalog (Q5).", [{ code: "category_not_found", example: "category_not_found" }]),
+        },
+      }),
+    },
+    "/software/{slug}": {
+      get: op("getSoftware", {
+        parameters: [slugParam("slug", "The tool slug, matched exactly (P3: percent-decoded, no case folding)."), ifNoneMatch],
+        responses: {
+          200: ok("The tool's full detail.", "SoftwareDetailResponse", examples.getSoftware),
+          304: notModified,
+          404: error("No tool has this slug (`software_not_found`), or the slug segment is not valid percent-encoding (`not_found`).", [
+            { code: "software_not_found", example: "software_not_found" },
+            { code: "not_found", example: "not_found" },
+          ]),
+        },
+      }),
+    },
+    "/categories": {
+      get: op("listCategories", {
+        parameters: [ifNoneMatch],
+        responses: {
+          200: ok("Every category with at least two tools, in name order (O2).", "CategoryListResponse", examples.listCategories),
+          304: notModified,
+        },
+      }),
+    },
+    "/best/{categorySlug}": {
+      get: op("getBestInCategory", {
+        parameters: [slugParam("categorySlug", "A category slug (valid values come from `GET /categories`; a category with one tool answers too, O4)."), ifNoneMatch],
+        responses: {
+          200: ok("The category's tools, cheapest paid plan first, null prices last (O3).", "BestInCategoryResponse", examples.getBestInCategory),
+          304: notModified,
+          404: error("Unknown category, or a category with no tools (O4); `not_found` when the segment is not valid percent-encoding.", [
+            { code: "category_not_found", example: "category_not_found" },
+            { code: "not_found", example: "not_found" },
+          ]),
+        },
+      }),
+    },
+    "/openapi.json": {
+      get: op("getOpenApi", {
+        parameters: [ifNoneMatch],
+        responses: {
+          200: {
+            description: "This document (P8).",
+            headers: headerRefs(successNames),
+            content: {
+              "application/json": {
+                schema: { type: "object", required: ["openapi", "info", "paths"], properties: { openapi: { const: OPENAPI_VERSION }, info: { type: "object" }, paths: { type: "object" } } },
+              },
+            },
+          },
+          304: notModified,
+        },
+      }),
+    },
+  };
+
+  const server = `${site.apiBaseUrl.replace(/\/+$/, "")}${site.basePath}`;
+  return {
+    openapi: OPENAPI_VERSION,
+    info: { title: "Marketing Software Data API", version: API_VERSION, summary: "Read-only, public data about marketing software: tools, categories, price rankings.", description: API_DESCRIPTION(site.basePath) },
+    servers: [{ url: server, description: "Public API (base address with its version path, P1)" }],
+    // Public API (contract section 5): no security scheme, stated explicitly.
+    security: [],
+    tags: TAGS,
+    paths,
+    components: {
+      schemas,
+      parameters: {
+        limit: {
+          name: "limit",
+          in: "query",
+          required: false,
+          description:
+            `Page size, 1 to ${MAX_LIMIT} (Q2). Sent as plain decimal digits: the raw value must match \`${query.limit.pattern}\` ` +
+            "(no sign, no leading zero, no spaces, no percent-encoding, Q1). Any other value, the empty string included, or the parameter given twice: 400 `invalid_limit`.",
+          schema: { type: "integer", minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT },
+        },
+        offset: {
+          name: "offset",
+          in: "query",
+          required: false,
+          description:
+            `Number of tools to skip (Q3). The raw value must match \`${query.offset.pattern}\`; any other value, or the parameter given twice: 400 \`invalid_offset\`. ` +
+            "`offset` equal to `meta.total` answers an empty page; greater answers 400 `offset_out_of_range`, whose hint names the total (Q4).",
+          schema: { type: "integer", minimum: 0, default: Number(query.offset.default) },
+        },
+        category: {
+          name: "category",
+          in: "query",
+          required: false,
+          description:
+            "Only tools of this category (valid values: the slugs from `GET /categories`). Unknown category: 404 `category_not_found` (Q5); " +
+            "a category with no tools answers an empty page. Given twice: 400 `category_not_found` (Q6).",
+          schema: { type: "string", pattern: query.category.pattern },
+        },
+        IfNoneMatch: {
+          name: "If-None-Match",
+          in: "header",
+          required: false,
+          description: "An `ETag` from an earlier response (or a comma-separated list, or `*`): when it matches, the answer is `304 Not Modified` (H3).",
+          schema: { type: "string" },
+        },
+      },
+      headers,
+      responses: {
+        NotModified: { description: "`If-None-Match` matched the current `ETag` (H3): no body.", headers: headerRefs(successNames) },
+        NotFound: {
+          description: "Any path that is no endpoint (P7), on any operation's host. Not tied to one operation.",
+          headers: headerRefs(commonNames),
+          content: { "application/json": { schema: schemaRef("Error"), examples: { not_found: examples.errors.not_found } } },
+        },
+        MethodNotAllowed: {
+          description: "Any method other than GET, HEAD and OPTIONS, on any path (P6). Not tied to one operation.",
+          headers: headerRefs([...commonNames, "Allow"]),
+          content: { "application/json": { schema: schemaRef("Error"), examples: { method_not_allowed: examples.errors.method_not_allowed } } },
+        },
+      },
+    },
+  };
+}
+
+/** Pretty-printed: people read this file. Deterministic for the same catalog (H6). */
+export function renderOpenApi(catalog: Catalog, table: RouteTable): OutputFile {
+  return { path: layout(table.basePath).openapi, body: JSON.stringify(buildOpenApi(catalog, table), null, 2) + "\n" };
+}
