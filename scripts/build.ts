@@ -1,25 +1,33 @@
 // npm run build: load → validate → derive → render → adapt → write.
-// Flags: --content DIR (default content/), --out DIR (default dist/), --json (summary as JSON).
-import { resolve } from "node:path";
+// Flags: --content DIR (default content/), --out DIR (default dist/), --json (summary as JSON),
+// --full (ignore the previous build's manifest), --compress (write .br and .gz beside each body).
+import fg from "fast-glob";
+import { createHash } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { adapters } from "./adapters/index.ts";
 import { ContentErrors, formatContentError } from "./content/errors.ts";
 import { loadContent } from "./content/load.ts";
 import { validateContent } from "./content/validate.ts";
-import { writeOutput, type WriteSummary } from "./io/write-output.ts";
+import { writeOutput, type SiteOutput, type WriteSummary } from "./io/write-output.ts";
 import { deriveCatalog, type Catalog } from "./model/derive.ts";
 import { renderCategories } from "./render/categories.ts";
+import { renderDocsPage } from "./render/docs-page.ts";
 import { renderErrors } from "./render/errors.ts";
+import { renderOpenApi } from "./render/openapi.ts";
 import type { OutputFile } from "./render/output.ts";
 import { renderRankings } from "./render/rankings.ts";
-import { buildRouteTable, layout, type RouteTable } from "./render/route-table.ts";
-import { renderSoftwarePages } from "./render/software-pages.ts";
+import { buildRouteTable, layout, MAX_LIMIT, type RouteTable } from "./render/route-table.ts";
+import { pageLists } from "./render/software-pages.ts";
 import { renderToolFiles, serializeSummaries } from "./render/tools.ts";
 
 export interface BuildOptions {
   contentDir: string;
   outDir: string;
+  full?: boolean;
+  compress?: boolean;
   onProgress?: (message: string) => void;
 }
 
@@ -29,26 +37,44 @@ export interface BuildResult extends WriteSummary {
   categories: number;
 }
 
-/** Every file of dist/, lazily: pages are produced while earlier ones are written, never all held at once. */
-export function* renderSite(catalog: Catalog, table: RouteTable): Generator<OutputFile> {
+/** Every file of dist/: the small ones whole, the list pages as lists of pre-serialized, validated items. */
+export function renderSite(catalog: Catalog, table: RouteTable): SiteOutput {
   const summaries = serializeSummaries(catalog);
-  yield* renderToolFiles(catalog);
-  yield renderCategories(catalog);
-  yield* renderRankings(catalog);
-  yield* renderErrors(catalog);
-  yield* renderSoftwarePages(catalog, summaries);
-  yield { path: layout(table.basePath).routeTable, body: JSON.stringify(table, null, 2) + "\n" };
-  for (const adapt of Object.values(adapters)) yield* adapt(table);
+  const files: OutputFile[] = [
+    ...renderToolFiles(catalog),
+    renderCategories(catalog),
+    ...renderRankings(catalog),
+    ...renderErrors(catalog),
+    renderOpenApi(catalog, table),
+    ...renderDocsPage(catalog, table),
+    { path: layout(table.basePath).routeTable, body: JSON.stringify(table, null, 2) + "\n" },
+    ...Object.values(adapters).flatMap((adapt) => adapt(table)),
+  ];
+  return { files, lists: pageLists(catalog, summaries), pageTemplate: layout(table.basePath).page, maxLimit: MAX_LIMIT };
+}
+
+/** The build's code and options: when they change, output may change for the same content, so build it all. */
+async function buildFingerprint(compress: boolean): Promise<string> {
+  const root = fileURLToPath(new URL("../", import.meta.url));
+  const sources = (await fg(["scripts/**/*.ts", "package-lock.json"], { cwd: root })).sort();
+  const hash = createHash("sha1").update(JSON.stringify({ compress }));
+  for (const file of sources) hash.update(file).update(await readFile(join(root, file)));
+  return hash.digest("base64url");
 }
 
 /** Builds outDir from contentDir. Throws ContentErrors (every content error at once) before touching outDir. */
-export async function build({ contentDir, outDir, onProgress }: BuildOptions): Promise<BuildResult> {
+export async function build({ contentDir, outDir, full = false, compress = false, onProgress }: BuildOptions): Promise<BuildResult> {
   const started = performance.now();
   const validation = validateContent(await loadContent(contentDir));
   if (!validation.ok) throw new ContentErrors(validation.errors);
   const catalog = deriveCatalog(validation.content);
   const table = buildRouteTable(catalog.site);
-  const written = await writeOutput(outDir, renderSite(catalog, table), (n) => onProgress?.(`wrote ${n.toLocaleString("en-US")} files…`));
+  const written = await writeOutput(outDir, renderSite(catalog, table), {
+    fingerprint: await buildFingerprint(compress),
+    compress,
+    full,
+    onProgress: (n) => onProgress?.(`wrote ${n.toLocaleString("en-US")} files…`),
+  });
   return {
     ...written,
     seconds: (performance.now() - started) / 1000,
@@ -63,19 +89,22 @@ async function main(): Promise<number> {
       content: { type: "string", default: "content" },
       out: { type: "string", default: "dist" },
       json: { type: "boolean", default: false },
+      full: { type: "boolean", default: false },
+      compress: { type: "boolean", default: false },
     },
   });
   const contentDir = resolve(values.content);
   const outDir = resolve(values.out);
   const progress = values.json || !process.stderr.isTTY ? undefined : (m: string) => process.stderr.write(`\r${m}`);
   try {
-    const result = await build({ contentDir, outDir, onProgress: progress });
+    const result = await build({ contentDir, outDir, full: values.full, compress: values.compress, onProgress: progress });
     if (progress) process.stderr.write("\r\x1b[K");
     if (values.json) console.log(JSON.stringify({ ok: true, outDir: values.out, ...result }));
     else
       console.log(
-        `built ${values.out}/: ${result.files.toLocaleString("en-US")} files, ${(result.bytes / 1e6).toFixed(1)} MB ` +
-          `from ${result.tools} tools and ${result.categories} categories in ${result.seconds.toFixed(2)} s`,
+        `built ${values.out}/ (${result.mode}): ${result.files.toLocaleString("en-US")} files, ${(result.bytes / 1e6).toFixed(1)} MB ` +
+          `from ${result.tools} tools and ${result.categories} categories in ${result.seconds.toFixed(2)} s` +
+          (result.mode === "incremental" ? `; wrote ${result.written.toLocaleString("en-US")}, removed ${result.deleted.toLocaleString("en-US")}` : ""),
       );
     return 0;
   } catch (e) {

@@ -1,10 +1,17 @@
 import { mkdir, readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { writeOutput } from "../../../scripts/io/write-output.ts";
-import type { OutputFile } from "../../../scripts/render/output.ts";
+import { writeOutput, type SiteOutput } from "../../../scripts/io/write-output.ts";
 import { tempDir } from "../../helpers/dirs.ts";
 import { hashTree } from "../../helpers/tree.ts";
+
+const site = (files: SiteOutput["files"], items = ['{"a":1}', '{"b":2}']): SiteOutput => ({
+  files,
+  lists: [{ filter: "all", category: null, items }],
+  pageTemplate: "pages/{filter}/{limit}/{offset}.json",
+  maxLimit: 2,
+});
+const options = { fingerprint: "test", compress: false };
 
 describe("writeOutput: the one writer of dist/", () => {
   let dir: Awaited<ReturnType<typeof tempDir>>;
@@ -17,28 +24,37 @@ describe("writeOutput: the one writer of dist/", () => {
   });
   afterEach(() => dir.remove());
 
-  it("replaces the previous tree whole: old files are gone, new ones are there", async () => {
-    const summary = await writeOutput(dist, [
-      { path: "a/b.json", body: "{}" },
-      { path: "c.json", body: new Uint8Array([123, 125]) },
+  it("a full build replaces the previous tree whole: old files are gone, every page is there", async () => {
+    const summary = await writeOutput(dist, site([{ path: "a/b.json", body: "{}" }]), options);
+    expect(summary).toMatchObject({ mode: "full", files: 1 + 2 * 3, written: 1 + 2 * 3, deleted: 0 });
+    const tree = await hashTree(dist);
+    expect([...tree.keys()].filter((p) => !p.startsWith("."))).toEqual([
+      "a/b.json",
+      "pages/all/1/0.json",
+      "pages/all/1/1.json",
+      "pages/all/1/2.json",
+      "pages/all/2/0.json",
+      "pages/all/2/1.json",
+      "pages/all/2/2.json",
     ]);
-    expect(summary).toEqual({ files: 2, bytes: 4 });
-    expect([...(await hashTree(dist)).keys()]).toEqual(["a/b.json", "c.json"]);
     expect(await readdir(dir.path)).toEqual(["dist"]); // no temporary folder left beside it
   });
 
-  it("a failure while rendering leaves the previous tree byte-identical and no temporary folder", async () => {
-    const before = await hashTree(dist);
-    function* failing(): Generator<OutputFile> {
-      yield { path: "x.json", body: "{}" };
-      throw new Error("render failed");
-    }
-    await expect(writeOutput(dist, failing())).rejects.toThrow("render failed");
-    expect(await hashTree(dist)).toEqual(before);
-    expect(await readdir(dir.path)).toEqual(["dist"]);
+  it("a page is its items between the envelope, with meta for its slice", async () => {
+    await writeOutput(dist, site([]), options);
+    const { readFile } = await import("node:fs/promises");
+    expect(await readFile(join(dist, "pages/all/2/1.json"), "utf8")).toBe('{"data":[{"b":2}],"meta":{"total":2,"limit":2,"offset":1,"category":null}}');
+    expect(await readFile(join(dist, "pages/all/1/2.json"), "utf8")).toBe('{"data":[],"meta":{"total":2,"limit":1,"offset":2,"category":null}}');
   });
 
-  it("refuses two outputs for one path instead of silently overwriting", async () => {
-    await expect(writeOutput(dist, [{ path: "x.json", body: "1" }, { path: "x.json", body: "2" }])).rejects.toThrow("two outputs write x.json");
+  it("a failure while writing leaves the previous tree byte-identical and no temporary folder", async () => {
+    const before = await hashTree(dist);
+    const twice = site([
+      { path: "x.json", body: "1" },
+      { path: "x.json", body: "2" },
+    ]);
+    await expect(writeOutput(dist, twice, options)).rejects.toThrow("two outputs write x.json");
+    expect(await hashTree(dist)).toEqual(before);
+    expect(await readdir(dir.path)).toEqual(["dist"]);
   });
 });

@@ -1,0 +1,72 @@
+// What the previous build wrote, so the next one writes only what changed (and removes what went away).
+// Pages are not listed one by one: a list's item hashes say which pages an edit touches.
+import { createHash } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { PageList } from "../render/software-pages.ts";
+
+export const MANIFEST_FILE = ".build-manifest.json";
+
+export interface Manifest {
+  format: 1;
+  /** hash of the build's code and options: any change there means a full build */
+  fingerprint: string;
+  /** every file that is not a list page, with the hash of its bytes */
+  files: Record<string, string>;
+  /** each page list: meta.category and its items' hashes in order */
+  lists: Record<string, { category: string | null; items: string[] }>;
+  /** files and bytes of the whole tree, kept up to date by incremental builds */
+  tree: { files: number; bytes: number };
+}
+
+export const hashOf = (body: string | Uint8Array) => createHash("sha1").update(body).digest("base64url");
+
+export function manifestLists(lists: PageList[]): Manifest["lists"] {
+  return Object.fromEntries(lists.map((l) => [l.filter, { category: l.category, items: l.items.map(hashOf) }]));
+}
+
+export async function readManifest(outDir: string): Promise<Manifest | undefined> {
+  try {
+    const manifest = JSON.parse(await readFile(join(outDir, MANIFEST_FILE), "utf8")) as Manifest;
+    return manifest.format === 1 ? manifest : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Which offsets of one limit to write, or "all". */
+export type OffsetPlan = "all" | number[];
+
+export interface ListPlan {
+  list: number;
+  /** per limit (index limit-1) */
+  offsets: OffsetPlan[];
+  /** page offsets to delete for every limit, when the list got shorter */
+  delete?: { from: number; to: number };
+}
+
+/**
+ * Pages of one list that really change. Every page carries meta.total, so a list whose length changed is
+ * rewritten whole; otherwise only pages whose slice holds an item whose bytes changed.
+ */
+export function planList(index: number, next: PageList, nextHashes: string[], previous: Manifest["lists"][string] | undefined, maxLimit: number): ListPlan | undefined {
+  const all = (): ListPlan => ({ list: index, offsets: Array.from({ length: maxLimit }, () => "all" as const) });
+  if (!previous || previous.category !== next.category) return all();
+  if (previous.items.length !== nextHashes.length) {
+    const shorter = previous.items.length > nextHashes.length;
+    return { ...all(), ...(shorter ? { delete: { from: nextHashes.length + 1, to: previous.items.length } } : {}) };
+  }
+  const changed: number[] = [];
+  nextHashes.forEach((h, i) => {
+    if (previous.items[i] !== h) changed.push(i);
+  });
+  if (changed.length === 0) return undefined;
+  const offsets: OffsetPlan[] = [];
+  for (let limit = 1; limit <= maxLimit; limit++) {
+    const set = new Set<number>();
+    // Page (limit, o) holds items o..o+limit-1: an item at i is on pages o = i-limit+1 … i.
+    for (const i of changed) for (let o = Math.max(0, i - limit + 1); o <= i; o++) set.add(o);
+    offsets.push([...set].sort((a, b) => a - b));
+  }
+  return { list: index, offsets };
+}

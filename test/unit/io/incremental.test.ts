@@ -1,0 +1,92 @@
+// Incremental builds write only the files whose bytes change, remove what is no longer built, and always end
+// with exactly the tree a full build of the same content makes.
+import { cp, readFile, rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { build } from "../../../scripts/build.ts";
+import { fixture, tempDir } from "../../helpers/dirs.ts";
+import { hashTree } from "../../helpers/tree.ts";
+
+describe("incremental builds", () => {
+  let dir: Awaited<ReturnType<typeof tempDir>>;
+  let content: string;
+  let dist: string;
+
+  const edit = async (file: string, change: (data: Record<string, unknown>) => void) => {
+    const path = join(content, file);
+    const data = JSON.parse(await readFile(path, "utf8"));
+    change(data);
+    await writeFile(path, JSON.stringify(data, null, 2));
+  };
+  /** The incremental tree must equal a fresh full build of the same content, byte for byte. */
+  const expectSameAsFullBuild = async () => {
+    const fresh = join(dir.path, "fresh");
+    await build({ contentDir: content, outDir: fresh, full: true });
+    expect(await hashTree(dist)).toEqual(await hashTree(fresh));
+    await rm(fresh, { recursive: true });
+  };
+
+  beforeEach(async () => {
+    dir = await tempDir();
+    content = join(dir.path, "content");
+    dist = join(dir.path, "dist");
+    await cp(fixture("tiny"), content, { recursive: true });
+    expect((await build({ contentDir: content, outDir: dist })).mode).toBe("full");
+  });
+  afterEach(() => dir.remove());
+
+  it("unchanged content writes nothing", async () => {
+    const result = await build({ contentDir: content, outDir: dist });
+    expect(result).toMatchObject({ mode: "incremental", written: 0, deleted: 0 });
+  });
+
+  it("a price edit rewrites only the tool and the rankings of its categories", async () => {
+    await edit("tools/beta-mail.json", (t) => ((t.pricingPlans as { price: number }[])[0]!.price = 25));
+    const result = await build({ contentDir: content, outDir: dist });
+    // beta-mail is only in "email": its detail and /best/email change; no summary (no price in it), no page.
+    expect(result).toMatchObject({ mode: "incremental", written: 2, deleted: 0 });
+    await expectSameAsFullBuild();
+  });
+
+  it("a summary edit rewrites just the pages whose slice holds the tool", async () => {
+    await edit("tools/quill.json", (t) => (t.shortDescription = "Changed."));
+    const result = await build({ contentDir: content, outDir: dist });
+    // quill is 3rd of 4 in "all" and 1st of 1 in "seo". In a list, item i is on pages o = i-limit+1 … i:
+    // "all": sum over limit 1..100 of min(limit, 3) = 1+2+3*98 = 297; "seo": 100 (offset 0, every limit); + detail.
+    expect(result).toMatchObject({ mode: "incremental", written: 297 + 100 + 1, deleted: 0 });
+    await expectSameAsFullBuild();
+  });
+
+  it("a tool inserted mid-list rewrites every page of its lists (meta.total changes) and adds the new offset", async () => {
+    const tool = JSON.parse(await readFile(join(content, "tools/beta-mail.json"), "utf8"));
+    await writeFile(join(content, "tools/bravo.json"), JSON.stringify({ ...tool, name: "Bravo", slug: "bravo", categories: ["seo"] }));
+    const result = await build({ contentDir: content, outDir: dist });
+    // "all" goes 4 → 5 tools, "seo" 1 → 2: 100 × (5+1) + 100 × (2+1) pages; plus the new detail, /best/seo,
+    // /categories (seo is now listed), the two offset_out_of_range bodies whose totals changed, and openapi.json
+    // (its example page carries meta.total).
+    expect(result).toMatchObject({ mode: "incremental", written: 600 + 300 + 6, deleted: 0 });
+    await expectSameAsFullBuild();
+  });
+
+  it("a removed tool and a removed category delete their files", async () => {
+    await rm(join(content, "tools/quill.json"));
+    await rm(join(content, "categories/podcasts.json"));
+    const before = (await hashTree(dist)).size;
+    const result = await build({ contentDir: content, outDir: dist });
+    expect(result.mode).toBe("incremental");
+    // quill's detail, /best/seo (now empty), offset 4 of "all" and offset 1 of "seo" per limit, all of "podcasts"
+    // (100 pages) and its offset_out_of_range body.
+    expect(result.deleted).toBe(1 + 1 + 100 + 100 + 100 + 1);
+    expect((await hashTree(dist)).size).toBe(before - result.deleted);
+    await expectSameAsFullBuild();
+  });
+
+  it("an edit to content that is then broken leaves the tree and the next build intact", async () => {
+    const before = await hashTree(dist);
+    await edit("tools/quill.json", (t) => (t.rating = "great"));
+    await expect(build({ contentDir: content, outDir: dist })).rejects.toThrow("content error");
+    expect(await hashTree(dist)).toEqual(before);
+    await edit("tools/quill.json", (t) => (t.rating = 4.5));
+    expect(await build({ contentDir: content, outDir: dist })).toMatchObject({ mode: "incremental", written: 0 });
+  });
+});
