@@ -1,7 +1,14 @@
 // Host adapters: each turns the one route table into a host's config files. None renders a body.
 import type { OutputFile } from "../render/output.ts";
 import type { RouteTable } from "../render/route-table.ts";
+import { netlifyAdapter } from "./netlify.ts";
+import { nginxAdapter } from "./nginx.ts";
+import { serveAdapter } from "./serve.ts";
 
 export type Adapter = (table: RouteTable) => OutputFile[];
 
-export const adapters: Record<string, Adapter> = {};
+export const adapters: Record<string, Adapter> = {
+  netlify: netlifyAdapter,
+  nginx: nginxAdapter,
+  serve: serveAdapter,
+};

@@ -1,0 +1,200 @@
+// npm run start:nginx: the real nginx over a built dist/, configured only by dist/nginx/*.conf (from the route table).
+// `PORT=8080 npx tsx scripts/start-nginx.ts [--dist DIR]`; HOST (default 127.0.0.1) picks the interface.
+// nginx runs in the foreground with a temporary prefix (pid, temp files, the copied config): nothing outside it and
+// dist/ is touched, and the prefix is removed on exit.
+import { spawn, type ChildProcess } from "node:child_process";
+import { accessSync, constants, existsSync, rmSync } from "node:fs";
+import { copyFile, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { createConnection, createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { delimiter, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { NGINX_MAIN_CONF, NGINX_PID_FILE, NGINX_SERVER_CONF, NGINX_SITE_CONF } from "./adapters/nginx.ts";
+import { quote } from "./adapters/nginx-conf.ts";
+
+export interface NginxOptions {
+  distDir: string;
+  /** 0 picks a free port (nginx itself cannot listen on port 0) */
+  port?: number;
+  host?: string;
+  /** where nginx's error log goes; collected (and shown on failure) when omitted */
+  stderr?: "inherit";
+}
+
+export interface RunningNginx {
+  /** origin, e.g. http://127.0.0.1:8080 */
+  url: string;
+  /** stops nginx (gracefully, then by force) and removes its prefix */
+  close(): Promise<void>;
+  /** settles when nginx exits, whoever stopped it */
+  exited: Promise<void>;
+}
+
+const READY_TIMEOUT_MS = 10_000;
+const STOP_TIMEOUT_MS = 5_000;
+
+/** The nginx binary: $NGINX_BIN when set (and then only it), else /usr/sbin/nginx or nginx on PATH; undefined when none. */
+export function findNginx(): string | undefined {
+  const candidates = process.env.NGINX_BIN
+    ? [process.env.NGINX_BIN]
+    : ["/usr/sbin/nginx", ...(process.env.PATH ?? "").split(delimiter).map((d) => join(d, "nginx"))];
+  for (const file of candidates) {
+    try {
+      accessSync(file, constants.X_OK);
+      return file;
+    } catch {
+      // not this one
+    }
+  }
+  return undefined;
+}
+
+/** A port nobody listens on right now (the OS picks it); nginx binds it a moment later. */
+async function freePort(host: string): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, host, () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolvePort(port));
+    });
+  });
+}
+
+const canConnect = (host: string, port: number) =>
+  new Promise<boolean>((done) => {
+    const socket = createConnection({ host, port });
+    socket.once("connect", () => {
+      socket.destroy();
+      done(true);
+    });
+    socket.once("error", () => done(false));
+  });
+
+const exited = (child: ChildProcess) =>
+  new Promise<void>((done) => {
+    if (child.exitCode !== null || child.signalCode !== null) done();
+    else child.once("exit", () => done());
+  });
+
+/** Ready once nginx wrote its pid file (it does so only after binding) and the port accepts connections. */
+async function waitUntilListening(child: ChildProcess, prefix: string, host: string, port: number, log: () => string): Promise<void> {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  const pidFile = join(prefix, NGINX_PID_FILE);
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`nginx exited (${child.exitCode ?? child.signalCode}) before listening${log() ? `:\n${log()}` : " (its messages are above)"}`);
+    const pid = await readFile(pidFile, "utf8").catch(() => "");
+    if (pid.trim() === String(child.pid) && (await canConnect(host, port))) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`nginx did not listen on ${host}:${port} within ${READY_TIMEOUT_MS} ms:\n${log()}`);
+}
+
+/** A listen address nginx accepts: IPv6 in brackets. */
+const listenAddress = (host: string, port: number) => `${host.includes(":") ? `[${host}]` : host}:${port}`;
+
+/** Copies dist/nginx/*.conf into a fresh prefix with api-site.conf (listen, root) beside them. */
+async function preparePrefix(distDir: string, host: string, port: number): Promise<string> {
+  const prefix = await mkdtemp(join(tmpdir(), "api-nginx-"));
+  await copyFile(join(distDir, NGINX_MAIN_CONF), join(prefix, "nginx.conf"));
+  await copyFile(join(distDir, NGINX_SERVER_CONF), join(prefix, "server.conf"));
+  const root = resolve(distDir);
+  // nginx would read `$` in root as a variable
+  if (root.includes("$")) throw new Error(`nginx: the dist path ${root} holds a $, which nginx's root directive reads as a variable`);
+  await writeFile(join(prefix, NGINX_SITE_CONF), `listen ${listenAddress(host, port)};\nroot ${quote(root)};\n`);
+  return prefix;
+}
+
+/** The arguments that run one prefix in the foreground; workers run as root only when nginx is started as root. */
+export function nginxArgs(prefix: string, testOnly = false): string[] {
+  const globals = ["daemon off;", ...(process.getuid?.() === 0 ? ["user root;"] : [])].join(" ");
+  return ["-p", `${prefix}/`, "-c", join(prefix, "nginx.conf"), "-e", "stderr", "-g", globals, ...(testOnly ? ["-t", "-q"] : [])];
+}
+
+/** Checks the built config with `nginx -t` against a prefix like the one startNginx uses. Resolves with nginx's output. */
+export async function testNginxConfig(distDir: string): Promise<{ ok: boolean; output: string }> {
+  const nginx = findNginx();
+  if (!nginx) throw new Error("nginx is not installed: install it (e.g. apt-get install nginx-light) or set NGINX_BIN");
+  const prefix = await preparePrefix(distDir, "127.0.0.1", 8080);
+  try {
+    const child = spawn(nginx, nginxArgs(prefix, true), { stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    child.stdout!.on("data", (d: Buffer) => (output += d.toString()));
+    child.stderr!.on("data", (d: Buffer) => (output += d.toString()));
+    const code = await new Promise<number | null>((done) => child.once("close", done));
+    return { ok: code === 0, output };
+  } finally {
+    await rm(prefix, { recursive: true, force: true });
+  }
+}
+
+export async function startNginx({ distDir, port = 8080, host = "127.0.0.1", stderr }: NginxOptions): Promise<RunningNginx> {
+  const nginx = findNginx();
+  if (!nginx) throw new Error("nginx is not installed: install it (e.g. apt-get install nginx-light) or set NGINX_BIN to its path");
+  for (const file of [NGINX_MAIN_CONF, NGINX_SERVER_CONF, "routes.json"])
+    if (!existsSync(join(distDir, file))) throw new Error(`${join(distDir, file)} is missing: run \`npm run build\` first`);
+  // port 0: pick one; another process may take it first, so try a few times
+  for (let attempt = 1; ; attempt++) {
+    const chosen = port === 0 ? await freePort(host) : port;
+    const prefix = await preparePrefix(distDir, host, chosen);
+    const child = spawn(nginx, nginxArgs(prefix), { stdio: ["ignore", "ignore", stderr ?? "pipe"] });
+    let log = "";
+    child.stderr?.on("data", (d: Buffer) => (log += d.toString()));
+    // if this process ends without close(), nginx must not outlive it
+    const killOnExit = () => {
+      child.kill("SIGKILL");
+      rmSync(prefix, { recursive: true, force: true });
+    };
+    process.once("exit", killOnExit);
+    const stop = async () => {
+      process.off("exit", killOnExit);
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill("SIGQUIT"); // graceful: finish the requests in flight
+        const timer = setTimeout(() => child.kill("SIGKILL"), STOP_TIMEOUT_MS);
+        await exited(child);
+        clearTimeout(timer);
+      }
+      await rm(prefix, { recursive: true, force: true });
+    };
+    try {
+      await waitUntilListening(child, prefix, host, chosen, () => log);
+    } catch (e) {
+      await stop();
+      if (port === 0 && attempt < 3 && /Address already in use/.test(log)) continue;
+      throw e;
+    }
+    return { url: `http://${listenAddress(host, chosen)}`, close: stop, exited: exited(child) };
+  }
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { dist: { type: "string", default: "dist" } } });
+  const distDir = resolve(values.dist);
+  const port = Number(process.env.PORT ?? 8080);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT=${process.env.PORT} is no port number`);
+  const server = await startNginx({ distDir, port, host: process.env.HOST ?? "127.0.0.1", stderr: "inherit" });
+  const { basePath } = JSON.parse(await readFile(join(distDir, "routes.json"), "utf8")) as { basePath: string };
+  console.log(`nginx serving ${values.dist}/ at ${server.url}${basePath} (Ctrl-C stops it)`);
+  let stopping = false;
+  server.exited.then(() => {
+    if (stopping) return;
+    console.error("nginx exited unexpectedly");
+    server.close().then(() => process.exit(1));
+  });
+  const shutdown = () => {
+    if (stopping) return;
+    stopping = true;
+    server.close().then(() => process.exit(0));
+  };
+  process.on("SIGINT", shutdown);
+  process.on("SIGTERM", shutdown);
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main().catch((e: Error) => {
+    console.error(e.message);
+    process.exit(1);
+  });
+}
