@@ -3,11 +3,14 @@
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { ENCODINGS } from "../io/encodings.ts";
 
 export interface CachedFile {
   body: Buffer;
   /** strong validator: a hash of the bytes, the same on every host and every rebuild of the same content (H6) */
   etag: string;
+  /** precompressed siblings written by `build --compress` (x.json.br, x.json.gz), when present */
+  encoded: { name: "br" | "gzip"; body: Buffer }[];
 }
 
 export function etagOf(body: Uint8Array): string {
@@ -39,8 +42,10 @@ export class FileCache {
     if (known !== undefined) return known;
     let loaded: CachedFile | null;
     try {
-      const body = await readFile(join(this.root, file));
-      loaded = { body, etag: etagOf(body) };
+      const path = join(this.root, file);
+      const body = await readFile(path);
+      const siblings = await Promise.all(ENCODINGS.map((e) => readFile(path + e.suffix).then((b) => ({ name: e.name, body: b }), () => undefined)));
+      loaded = { body, etag: etagOf(body), encoded: siblings.filter((x) => x !== undefined) };
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       if (code !== "ENOENT" && code !== "ENOTDIR" && code !== "EISDIR") throw e;
@@ -53,11 +58,13 @@ export class FileCache {
   private remember(file: string, value: CachedFile | null): void {
     if (this.entries.has(file)) return;
     this.entries.set(file, value);
-    if (value) this.bytes += value.body.byteLength;
+    if (value) this.bytes += sizeOf(value);
     for (const [key, old] of this.entries) {
       if (this.bytes <= this.maxBytes && this.entries.size <= this.maxMisses) break;
       this.entries.delete(key);
-      if (old) this.bytes -= old.body.byteLength;
+      if (old) this.bytes -= sizeOf(old);
     }
   }
 }
+
+const sizeOf = (f: CachedFile) => f.encoded.reduce((n, e) => n + e.body.byteLength, f.body.byteLength);

@@ -21,14 +21,28 @@ export interface RunningServer {
 }
 
 /** H3: weak comparison over a comma-separated list, `*` matching any current representation. */
-export function ifNoneMatchHits(header: string | undefined, etag: string): boolean {
+export function ifNoneMatchHits(header: string | undefined, etags: string[]): boolean {
   if (header === undefined) return false;
-  const opaque = etag.replace(/^W\//, "");
   return header.split(",").some((tag) => {
     const t = tag.trim();
-    return t === "*" || t.replace(/^W\//, "") === opaque;
+    return t === "*" || etags.includes(t.replace(/^W\//, ""));
   });
 }
+
+/** The precompressed body the client accepts, preferring brotli; q=0 refuses a coding. */
+export function pickEncoding(acceptEncoding: string | undefined, file: CachedFile): CachedFile["encoded"][number] | undefined {
+  if (!acceptEncoding || file.encoded.length === 0) return undefined;
+  const accepted = new Set<string>();
+  for (const part of acceptEncoding.split(",")) {
+    const [token, ...params] = part.trim().toLowerCase().split(";");
+    const q = params.map((p) => /^\s*q=([0-9.]+)\s*$/.exec(p)?.[1]).find((v) => v !== undefined);
+    if (token && (q === undefined || Number(q) > 0)) accepted.add(token);
+  }
+  return file.encoded.find((e) => accepted.has(e.name) || (e.name === "gzip" && accepted.has("x-gzip")) || accepted.has("*"));
+}
+
+/** Each coding is its own representation, so its own strong ETag: "hash" → "hash-br". */
+const etagFor = (etag: string, coding: string | undefined) => (coding ? `${etag.slice(0, -1)}-${coding}"` : etag);
 
 export async function loadRouteTable(distDir: string): Promise<RouteTable> {
   try {
@@ -79,10 +93,15 @@ export async function createApiHandler(distDir: string) {
     }
     if (!file) return send(req, res, 404, errorBodies.get("not_found")!); // vanished under us: never a 5xx
     if (!r.success) return send(req, res, r.status, file.body);
-    const headers: [string, string][] = [...success, ["ETag", file.etag]];
-    if (ifNoneMatchHits(req.headers["if-none-match"], file.etag)) return send(req, res, 304, null, headers);
+    const encoded = pickEncoding(req.headers["accept-encoding"], file);
+    const headers: [string, string][] = [...success, ["ETag", etagFor(file.etag, encoded?.name)]];
+    if (file.encoded.length > 0) headers.push(["Vary", "Accept-Encoding"]);
+    // Unchanged is unchanged whichever coding the client saw before.
+    const tags = [file.etag, ...file.encoded.map((e) => etagFor(file.etag, e.name))];
+    if (ifNoneMatchHits(req.headers["if-none-match"], tags)) return send(req, res, 304, null, headers);
     if (r.contentType) headers.push(["Content-Type", r.contentType]); // a docs asset, not JSON
-    return send(req, res, r.status, file.body, headers);
+    if (encoded) headers.push(["Content-Encoding", encoded.name]);
+    return send(req, res, r.status, encoded?.body ?? file.body, headers);
   }
 
   const handle = (req: IncomingMessage, res: ServerResponse) => {
@@ -96,24 +115,30 @@ export async function createApiHandler(distDir: string) {
     if (resolved instanceof Promise) resolved.then(withFile, () => send(req, res, 404, errorBodies.get("not_found")!));
     else withFile(resolved);
   };
-  return { handle, table, notFound: errorBodies.get("not_found")! };
+  return { handle, table, notFound: errorBodies.get("not_found")!, methodNotAllowed: errorBodies.get("method_not_allowed")! };
 }
 
 export async function startServer({ distDir, port = 3000, host = "127.0.0.1" }: ServerOptions): Promise<RunningServer> {
-  const { handle, table, notFound } = await createApiHandler(distDir);
-  const server = createServer({ keepAliveTimeout: 5_000 }, handle);
-  // Malformed or oversized requests get the JSON not_found body, never Node's bare 400/431.
+  const { handle, table, notFound, methodNotAllowed } = await createApiHandler(distDir);
+  // Without a Host header Node would answer a bare 400 itself; the route table answers instead.
+  const server = createServer({ keepAliveTimeout: 5_000, requireHostHeader: false }, handle);
+  // Malformed or oversized requests get a JSON error body, never Node's bare 400/431.
+  // Node's parser rejects unknown method tokens (FOO, get) before the handler: they are still P6's 405.
   server.on("clientError", (err: NodeJS.ErrnoException, socket) => {
     if (!socket.writable || err.code === "ECONNRESET") return socket.destroy();
+    const badMethod = err.code === "HPE_INVALID_METHOD";
+    const body = badMethod ? methodNotAllowed : notFound;
+    const isHead = (err as { rawPacket?: Buffer }).rawPacket?.toString("latin1", 0, 5) === "HEAD "; // P4: no body
     const head = [
-      "HTTP/1.1 404 Not Found",
+      badMethod ? "HTTP/1.1 405 Method Not Allowed" : "HTTP/1.1 404 Not Found",
       ...Object.entries(table.headers.all).map(([k, v]) => `${k}: ${v}`),
-      `Content-Length: ${notFound.byteLength}`,
+      ...(badMethod ? [`Allow: ${table.methods.join(", ")}`] : []),
+      `Content-Length: ${body.byteLength}`,
       "Connection: close",
       "",
       "",
     ].join("\r\n");
-    socket.end(Buffer.concat([Buffer.from(head), notFound]));
+    socket.end(isHead ? head : Buffer.concat([Buffer.from(head), body]));
   });
   await new Promise<void>((resolveListen, reject) => {
     server.once("error", reject);
