@@ -18,6 +18,7 @@ import { renderDocsPage } from "./render/docs-page.ts";
 import { renderErrors } from "./render/errors.ts";
 import { renderOpenApi } from "./render/openapi.ts";
 import type { OutputFile } from "./render/output.ts";
+import { hostLimitWarnings } from "./render/host-limits.ts";
 import { renderRankings } from "./render/rankings.ts";
 import { buildRouteTable, layout, MAX_LIMIT, type RouteTable } from "./render/route-table.ts";
 import { pageLists } from "./render/software-pages.ts";
@@ -35,6 +36,8 @@ export interface BuildResult extends WriteSummary {
   seconds: number;
   tools: number;
   categories: number;
+  /** static hosts whose published limits this tree passes */
+  warnings: string[];
 }
 
 /** Every file of dist/: the small ones whole, the list pages as lists of pre-serialized, validated items. */
@@ -50,7 +53,7 @@ export function renderSite(catalog: Catalog, table: RouteTable): SiteOutput {
     { path: layout(table.basePath).routeTable, body: JSON.stringify(table, null, 2) + "\n" },
     ...Object.values(adapters).flatMap((adapt) => adapt(table)),
   ];
-  return { files, lists: pageLists(catalog, summaries), pageTemplate: layout(table.basePath).page, maxLimit: MAX_LIMIT };
+  return { files, lists: pageLists(catalog, summaries), pageTemplate: layout(table.basePath).page, bodyDir: `${table.basePath.slice(1)}/`, maxLimit: MAX_LIMIT };
 }
 
 /** The build's code and options: when they change, output may change for the same content, so build it all. */
@@ -69,17 +72,20 @@ export async function build({ contentDir, outDir, full = false, compress = false
   if (!validation.ok) throw new ContentErrors(validation.errors);
   const catalog = deriveCatalog(validation.content);
   const table = buildRouteTable(catalog.site);
-  const written = await writeOutput(outDir, renderSite(catalog, table), {
+  const site = renderSite(catalog, table);
+  const written = await writeOutput(outDir, site, {
     fingerprint: await buildFingerprint(compress),
     compress,
     full,
     onProgress: (n) => onProgress?.(`wrote ${n.toLocaleString("en-US")} files…`),
   });
+  const longestList = Math.max(...site.lists.map((l) => l.items.length));
   return {
     ...written,
     seconds: (performance.now() - started) / 1000,
     tools: catalog.tools.length,
     categories: catalog.categories.length,
+    warnings: hostLimitWarnings({ files: written.files, bytes: written.bytes, maxFilesPerDir: (longestList + 1) * (compress ? 3 : 1) }),
   };
 }
 
@@ -106,6 +112,7 @@ async function main(): Promise<number> {
           `from ${result.tools} tools and ${result.categories} categories in ${result.seconds.toFixed(2)} s` +
           (result.mode === "incremental" ? `; wrote ${result.written.toLocaleString("en-US")}, removed ${result.deleted.toLocaleString("en-US")}` : ""),
       );
+    if (!values.json) for (const w of result.warnings) console.warn(`warning: ${w}`);
     return 0;
   } catch (e) {
     if (!(e instanceof ContentErrors)) throw e;

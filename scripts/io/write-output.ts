@@ -21,6 +21,8 @@ export interface SiteOutput {
   lists: PageList[];
   /** where a page goes: `…/{filter}/{limit}/{offset}.json` */
   pageTemplate: string;
+  /** the folder of response bodies (`v1/`): only these get precompressed siblings, never host configs */
+  bodyDir: string;
   maxLimit: number;
 }
 
@@ -63,7 +65,7 @@ async function writeFull(outDir: string, site: SiteOutput, options: WriteOptions
     );
     // Small files from the main thread while workers write pages.
     const [small, pages] = await Promise.all([
-      writeSmallFiles(tmp, site.files, undefined, options.compress),
+      writeSmallFiles(tmp, site.files, undefined, options.compress && site.bodyDir),
       writePages({ root: tmp, pageTemplate: site.pageTemplate, lists: site.lists, units, compress: options.compress, inPlace: false }, options.onProgress),
     ]);
     const tree = { files: small.written + pages.written, bytes: small.writtenBytes + pages.writtenBytes };
@@ -79,7 +81,7 @@ async function writeFull(outDir: string, site: SiteOutput, options: WriteOptions
 async function writeIncremental(outDir: string, site: SiteOutput, options: WriteOptions, previous: Manifest): Promise<WriteSummary> {
   // Without a manifest the next build is a full one: a build that dies half-way can never be trusted as a base.
   await rm(join(outDir, MANIFEST_FILE), { force: true });
-  const small = await writeSmallFiles(outDir, site.files, previous.files, options.compress);
+  const small = await writeSmallFiles(outDir, site.files, previous.files, options.compress && site.bodyDir);
 
   const units: PageUnit[] = [];
   const nextLists = manifestLists(site.lists);
@@ -127,7 +129,7 @@ interface SmallStats {
 }
 
 /** Writes the files whose hash differs from `previous` (all, when there is none) and removes those gone. */
-async function writeSmallFiles(root: string, files: OutputFile[], previous: Record<string, string> | undefined, compress: boolean): Promise<SmallStats> {
+async function writeSmallFiles(root: string, files: OutputFile[], previous: Record<string, string> | undefined, compressUnder: string | false): Promise<SmallStats> {
   const stats: SmallStats = { written: 0, created: 0, writtenBytes: 0, removedBytes: 0, deleted: 0, hashes: {} };
   const inPlace = previous !== undefined;
   const madeDirs = new Set<string>();
@@ -161,7 +163,7 @@ async function writeSmallFiles(root: string, files: OutputFile[], previous: Reco
     stats.hashes[file.path] = hash;
     if (previous?.[file.path] === hash) continue;
     await put(file.path, file.body);
-    if (!compress || !file.path.endsWith(".json")) continue;
+    if (compressUnder === false || !file.path.startsWith(compressUnder)) continue;
     const body = Buffer.from(file.body);
     for (const e of ENCODINGS) {
       if (body.byteLength >= MIN_COMPRESS_BYTES) await put(file.path + e.suffix, e.encode(body));

@@ -9,6 +9,7 @@ const site = (files: SiteOutput["files"], items = ['{"a":1}', '{"b":2}']): SiteO
   files,
   lists: [{ filter: "all", category: null, items }],
   pageTemplate: "pages/{filter}/{limit}/{offset}.json",
+  bodyDir: "pages/",
   maxLimit: 2,
 });
 const options = { fingerprint: "test", compress: false };
