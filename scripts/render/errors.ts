@@ -11,10 +11,9 @@ export function errorBody(code: ErrorCode, message: string, hint?: string): stri
   return json(assertValid("responses/error.schema.json", body, `error ${code}`));
 }
 
-export function* renderErrors(catalog: Catalog): Generator<OutputFile> {
-  const base = catalog.site.basePath;
-  const files = layout(base);
-  const bodies: Record<ErrorId, string> = {
+/** The body of each fixed error: they depend on the base path only, so host adapters can name them too. */
+export function errorBodies(base: string): Record<ErrorId, string> {
+  return {
     not_found: errorBody(
       "not_found",
       "No endpoint answers at this path.",
@@ -39,6 +38,11 @@ export function* renderErrors(catalog: Catalog): Generator<OutputFile> {
       `Send one category; its slug comes from GET ${base}/categories.`,
     ),
   };
+}
+
+export function* renderErrors(catalog: Catalog): Generator<OutputFile> {
+  const files = layout(catalog.site.basePath);
+  const bodies = errorBodies(catalog.site.basePath);
   for (const id of Object.keys(ERROR_STATUS) as ErrorId[]) {
     yield { path: fill(files.error, { id }), body: bodies[id] };
   }
