@@ -10,7 +10,7 @@ import { BLANK_IMAGE, DOCS_FILES, REDOC_CDN_LOGO, tryRequests } from "../../scri
 import { OPERATIONS } from "../../scripts/render/openapi-text.ts";
 import { repoRoot } from "../helpers/dirs.ts";
 import { buildSite, type BuiltSite } from "./support/built-site.ts";
-import { startDocsServer } from "./support/docs-server.ts";
+import { startServer } from "../../scripts/server/start-server.ts";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const hasChromium = existsSync(CHROMIUM);
@@ -44,7 +44,7 @@ describe("docs page (dist/index.html + Redoc bundle)", () => {
   });
 
   it("every 'try it' request answers its documented status on the live API", async () => {
-    const server = await startDocsServer(site.distDir);
+    const server = await startServer({ distDir: site.distDir, port: 0 });
     try {
       const requests = tryRequests(site.catalog, site.table);
       for (const r of requests) {
@@ -60,9 +60,9 @@ describe("docs page (dist/index.html + Redoc bundle)", () => {
 
   describe.skipIf(!hasChromium && process.env.CI !== "true")("in Chromium (playwright-core)", () => {
     let browser: Browser;
-    let server: Awaited<ReturnType<typeof startDocsServer>>;
+    let server: Awaited<ReturnType<typeof startServer>>;
     beforeAll(async () => {
-      server = await startDocsServer(site.distDir);
+      server = await startServer({ distDir: site.distDir, port: 0 });
       browser = await chromium.launch({
         executablePath: CHROMIUM,
         args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
