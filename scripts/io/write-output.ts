@@ -192,7 +192,8 @@ async function writePages(job: PageJob, onProgress?: (written: number) => void):
       shares.map(
         (units, w) =>
           new Promise<PageStats>((resolve, reject) => {
-            const worker = new Worker(new URL("./page-worker.mjs", import.meta.url), { workerData: { ...job, units } });
+            // Page pieces are short-lived garbage: a small young generation keeps each worker's memory flat.
+            const worker = new Worker(new URL("./page-worker.mjs", import.meta.url), { workerData: { ...job, units }, resourceLimits: { maxYoungGenerationSizeMb: 8 } });
             worker.on("message", (m: { progress?: number; done?: PageStats }) => {
               if (m.progress !== undefined) {
                 progress[w] = m.progress;
