@@ -1,4 +1,5 @@
-// dist/ files in memory with their ETags, bounded by bytes (least recently used out first).
+// dist/ files in memory with their ETags, bounded by bytes. Eviction is second-chance FIFO: a hit only sets a flag
+// (no map mutation on the hot path); a flagged entry at the front gets moved to the back once instead of evicted.
 // dist/ does not change while a server runs on it, so a miss is remembered too.
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
@@ -17,24 +18,27 @@ export function etagOf(body: Uint8Array): string {
   return `"${createHash("sha1").update(body).digest("base64url").slice(0, 22)}"`;
 }
 
+interface Entry {
+  value: CachedFile | null;
+  used: boolean;
+}
+
 export class FileCache {
-  private readonly entries = new Map<string, CachedFile | null>();
+  private readonly entries = new Map<string, Entry>();
   private bytes = 0;
 
   constructor(
     private readonly root: string,
     private readonly maxBytes = 64 * 1024 * 1024,
-    private readonly maxMisses = 100_000,
+    private readonly maxEntries = 100_000,
   ) {}
 
-  /** The file if cached (refreshing its recency), `null` for a known miss, `undefined` when not known yet. */
+  /** The file if cached, `null` for a known miss, `undefined` when not known yet. */
   peek(file: string): CachedFile | null | undefined {
-    const hit = this.entries.get(file);
-    if (hit) {
-      this.entries.delete(file);
-      this.entries.set(file, hit);
-    }
-    return hit;
+    const entry = this.entries.get(file);
+    if (!entry) return undefined;
+    entry.used = true;
+    return entry.value;
   }
 
   async get(file: string): Promise<CachedFile | null> {
@@ -57,12 +61,16 @@ export class FileCache {
 
   private remember(file: string, value: CachedFile | null): void {
     if (this.entries.has(file)) return;
-    this.entries.set(file, value);
+    this.entries.set(file, { value, used: false });
     if (value) this.bytes += sizeOf(value);
-    for (const [key, old] of this.entries) {
-      if (this.bytes <= this.maxBytes && this.entries.size <= this.maxMisses) break;
+    // Bounded: each entry gets at most one second chance per pass.
+    for (let budget = this.entries.size * 2; budget > 0 && (this.bytes > this.maxBytes || this.entries.size > this.maxEntries); budget--) {
+      const [key, oldest] = this.entries.entries().next().value as [string, Entry];
       this.entries.delete(key);
-      if (old) this.bytes -= sizeOf(old);
+      if (oldest.used && key !== file) {
+        oldest.used = false;
+        this.entries.set(key, oldest);
+      } else if (oldest.value) this.bytes -= sizeOf(oldest.value);
     }
   }
 }

@@ -20,6 +20,13 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/** One request header by its lower-case name, read from rawHeaders: req.headers would build an object of all. */
+function headerOf(req: IncomingMessage, name: string): string | undefined {
+  const raw = req.rawHeaders;
+  for (let i = 0; i < raw.length; i += 2) if (raw[i]!.length === name.length && raw[i]!.toLowerCase() === name) return raw[i + 1];
+  return undefined;
+}
+
 /** H3: weak comparison over a comma-separated list, `*` matching any current representation. */
 export function ifNoneMatchHits(header: string | undefined, etags: string[]): boolean {
   if (header === undefined) return false;
@@ -96,34 +103,64 @@ export async function createApiHandler(distDir: string) {
 
   function answer(req: IncomingMessage, res: ServerResponse, r: Resolution, file: CachedFile | null) {
     if (r.kind === "preflight") {
-      return send(req, res, 204, [...preflight, "Access-Control-Allow-Headers", req.headers["access-control-request-headers"] || "*"], null);
+      return send(req, res, 204, [...preflight, "Access-Control-Allow-Headers", headerOf(req, "access-control-request-headers") || "*"], null);
     }
     if (r.kind === "error") return sendError(req, res, r.id);
     if (!file) return sendError(req, res, "not_found"); // vanished under us: never a 5xx
     if (!r.success) return send(req, res, r.status, [...common, "Content-Length", String(file.body.byteLength)], file.body);
-    const encoded = pickEncoding(req.headers["accept-encoding"], file);
-    const validators = [...success, "ETag", etagFor(file.etag, encoded?.name), ...(file.encoded.length > 0 ? ["Vary", "Accept-Encoding"] : [])];
+    const encoded = file.encoded.length > 0 ? pickEncoding(headerOf(req, "accept-encoding"), file) : undefined;
     // Unchanged is unchanged whichever coding the client saw before.
-    const inm = req.headers["if-none-match"];
+    const inm = headerOf(req, "if-none-match");
     if (inm !== undefined && ifNoneMatchHits(inm, [file.etag, ...file.encoded.map((e) => etagFor(file.etag, e.name))])) {
-      return send(req, res, 304, [...untyped, ...validators], null);
+      return send(req, res, 304, headersFor(file, encoded, r.contentType, true), null);
     }
-    const body = encoded?.body ?? file.body;
-    const type = r.contentType ? [...untyped, "Content-Type", r.contentType] : common; // a docs asset is not JSON
-    const coding = encoded ? ["Content-Encoding", encoded.name] : [];
-    return send(req, res, r.status, [...type, ...validators, ...coding, "Content-Length", String(body.byteLength)], body);
+    return send(req, res, r.status, headersFor(file, encoded, r.contentType, false), encoded?.body ?? file.body);
   }
 
+  // The 200 and 304 headers of each file and coding, built on first use: the hot path allocates nothing.
+  // A file is always served with the same type (a route's JSON or an asset's), so the slot is coding × status.
+  const headerCache = new WeakMap<CachedFile, string[][]>();
+  function headersFor(file: CachedFile, encoded: CachedFile["encoded"][number] | undefined, contentType: string | undefined, notModified: boolean) {
+    let slots = headerCache.get(file);
+    if (!slots) headerCache.set(file, (slots = []));
+    const slot = (encoded ? 1 + file.encoded.indexOf(encoded) : 0) * 2 + (notModified ? 1 : 0);
+    let headers = slots[slot];
+    if (!headers) {
+      const validators = [...success, "ETag", etagFor(file.etag, encoded?.name), ...(file.encoded.length > 0 ? ["Vary", "Accept-Encoding"] : [])];
+      const body = encoded?.body ?? file.body;
+      const type = notModified ? untyped : contentType ? [...untyped, "Content-Type", contentType] : common; // a docs asset is not JSON
+      const coding = encoded && !notModified ? ["Content-Encoding", encoded.name] : [];
+      headers = [...type, ...validators, ...coding, ...(notModified ? [] : ["Content-Length", String(body.byteLength)])];
+      slots[slot] = headers;
+    }
+    return headers;
+  }
+
+  // dist/ does not change under a running server, so a request target always resolves the same way.
+  const resolved = new Map<string, Resolution>();
+  const MAX_RESOLVED = 50_000;
+  const remember = (key: string, r: Resolution) => {
+    if (resolved.size >= MAX_RESOLVED) resolved.clear();
+    resolved.set(key, r);
+    return r;
+  };
+
   const handle = (req: IncomingMessage, res: ServerResponse) => {
-    const resolved = resolver.resolve(req.method ?? "GET", req.url ?? "/", exists);
+    const method = req.method ?? "GET";
+    const target = req.url ?? "/";
+    // GET and HEAD resolve alike; other methods are cheap to resolve and not worth a cache entry.
+    const key = method === "GET" || method === "HEAD" ? target : undefined;
+    const known = key === undefined ? undefined : resolved.get(key);
+    const fresh = known ?? resolver.resolve(method, target, exists);
+    const resolution = known || key === undefined ? fresh : fresh instanceof Promise ? fresh.then((r) => remember(key, r)) : remember(key, fresh);
     const withFile = (r: Resolution) => {
       if (r.kind !== "file") return answer(req, res, r, null);
       const known = cache.peek(r.file);
       if (known !== undefined) return answer(req, res, r, known);
       cache.get(r.file).then((f) => answer(req, res, r, f), () => answer(req, res, r, null));
     };
-    if (resolved instanceof Promise) resolved.then(withFile, () => sendError(req, res, "not_found"));
-    else withFile(resolved);
+    if (resolution instanceof Promise) resolution.then(withFile, () => sendError(req, res, "not_found"));
+    else withFile(resolution);
   };
   return { handle, table, notFound: errorBodies.get("not_found")!, methodNotAllowed: errorBodies.get("method_not_allowed")! };
 }

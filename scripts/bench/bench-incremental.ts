@@ -1,0 +1,89 @@
+// Step "incremental": edit the main catalog, rebuild over the same --out, and count what the rebuild wrote.
+import type { BuildResult } from "./bench-build.ts";
+import { changeOnePrice, insertToolMidList } from "./bench-catalog.ts";
+import { diffTrees, snapshotTree, syncDisk } from "./disk.ts";
+import type { BenchOptions } from "./options.ts";
+import { runBuild } from "./run-build.ts";
+import { contentDir, distDir, freshBuild, hasBuild, lackOfSpace } from "./workspace.ts";
+
+export interface RebuildResult {
+  change: string;
+  seconds: number;
+  peakRssBytes: number | null;
+  /** files new or rewritten, and removed */
+  filesWritten: number | null;
+  filesDeleted: number | null;
+  filesTotal: number;
+  /** where the counts come from: the build's own report, or comparing every file's inode and mtime before and after */
+  countedBy: "build" | "inode+mtime" | null;
+  /** what the build itself reports, when it does */
+  reportedWritten: number | null;
+  reportedDeleted: number | null;
+  reportedMode: string | null;
+  /** seconds / full build seconds */
+  ratio: number;
+}
+
+export interface IncrementalResult {
+  n: number;
+  skipped: string | null;
+  fullSeconds: number | null;
+  price: RebuildResult | null;
+  insert: RebuildResult | null;
+}
+
+async function rebuild(n: number, options: BenchOptions, change: string, fullSeconds: number, buildCounts: boolean): Promise<RebuildResult> {
+  // Listing 280k files twice costs seconds: only done when the build does not say what it wrote.
+  const before = buildCounts ? null : await snapshotTree(distDir(n));
+  await syncDisk();
+  const run = await runBuild(contentDir(n), distDir(n), options.buildArgs);
+  let counts: Pick<RebuildResult, "filesWritten" | "filesDeleted" | "filesTotal" | "countedBy"> =
+    run.written === null
+      ? { filesWritten: null, filesDeleted: null, filesTotal: run.files, countedBy: null }
+      : { filesWritten: run.written, filesDeleted: run.deleted, filesTotal: run.files, countedBy: "build" };
+  if (before) {
+    const after = await snapshotTree(distDir(n));
+    const changes = diffTrees(before, after);
+    counts = { filesWritten: changes.written, filesDeleted: changes.deleted, filesTotal: after.size, countedBy: "inode+mtime" };
+  }
+  return {
+    change,
+    seconds: run.seconds,
+    peakRssBytes: run.peakRss,
+    ...counts,
+    reportedWritten: run.written,
+    reportedDeleted: run.deleted,
+    reportedMode: run.mode,
+    ratio: run.seconds / fullSeconds,
+  };
+}
+
+export async function benchIncremental(options: BenchOptions, builds: BuildResult[] | null, log: (line: string) => void): Promise<IncrementalResult> {
+  const n = options.mainSize;
+  const skip = (why: string): IncrementalResult => {
+    log(`incremental n=${n}: skipped: ${why}`);
+    return { n, skipped: why, fullSeconds: null, price: null, insert: null };
+  };
+  const reference = builds?.find((b) => b.n === n);
+  let fullSeconds = reference?.seconds ?? null;
+  let buildCounts = reference?.written !== null && reference?.written !== undefined;
+  if (fullSeconds === null || !hasBuild(n)) {
+    // the tree and the copy a rebuild writes beside it
+    const noRoom = await lackOfSpace(n, 2);
+    if (noRoom) return skip(noRoom);
+    log(`incremental n=${n}: full build first (the reference)…`);
+    const full = await freshBuild(n, options.buildArgs);
+    fullSeconds = full.seconds;
+    buildCounts = full.written !== null;
+  } else {
+    const noRoom = await lackOfSpace(n, 1);
+    if (noRoom) return skip(noRoom);
+  }
+  const priceChange = await changeOnePrice(contentDir(n), n);
+  log(`incremental n=${n}: one price changed (${priceChange}), rebuilding…`);
+  const price = await rebuild(n, options, `one price: ${priceChange}`, fullSeconds, buildCounts);
+  const inserted = await insertToolMidList(contentDir(n), n);
+  log(`incremental n=${n}: one tool inserted (${inserted}), rebuilding…`);
+  const insert = await rebuild(n, options, `one tool inserted: ${inserted}`, fullSeconds, buildCounts);
+  return { n, skipped: null, fullSeconds, price, insert };
+}

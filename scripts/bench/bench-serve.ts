@@ -1,0 +1,125 @@
+// Step "serve": the same mixed request list against each host in turn, one at a time, each in its own process.
+import { statSync } from "node:fs";
+import { join } from "node:path";
+import { HOSTS, type Host } from "./hosts.ts";
+import type { HostProcess } from "./host-process.ts";
+import { loadRun, type LoadRequest, type LoadResult } from "./load-run.ts";
+import type { BenchOptions } from "./options.ts";
+import { probe } from "./probe.ts";
+import { buildRequestList, ceilingBodyFile, type BenchRequest } from "./url-list.ts";
+import { distDir, freshBuild, hasBuild, lackOfSpace } from "./workspace.ts";
+
+export interface HostResult extends Partial<LoadResult> {
+  name: string;
+  kind: Host["kind"];
+  skipped: string | null;
+  /** requests of the list whose status differs from what this kind of host should answer */
+  wrongStatuses: string[];
+  /** req/s of every round; the other numbers are those of the best round */
+  rounds: number[];
+}
+
+export interface ServeResult {
+  n: number;
+  skipped: string | null;
+  connections: number;
+  durationSeconds: number;
+  rounds: number;
+  acceptEncoding: string | null;
+  /** mean body of one pass over the list (304s count as empty), and the ceiling server's one body */
+  meanBodyBytes: number;
+  ceilingBodyBytes: number;
+  requests: { path: string; file: string; status: number; conditional: boolean }[];
+  hosts: HostResult[];
+}
+
+const WARM_UP_SECONDS = 1;
+
+/** What a host of this kind should answer for one entry of the list. */
+function expectedStatus(kind: Host["kind"], r: BenchRequest): number | null {
+  if (kind === "ceiling") return null;
+  if (kind === "static") return r.conditional ? 304 : 200;
+  return r.status;
+}
+
+/** The host's version of the list: its URL for each entry, and If-None-Match with the ETag it gave. */
+async function requestsFor(host: Host, origin: string, list: BenchRequest[], acceptEncoding: string | null): Promise<{ requests: LoadRequest[]; wrong: string[] }> {
+  const base: Record<string, string> = acceptEncoding ? { "Accept-Encoding": acceptEncoding } : {};
+  const requests: LoadRequest[] = [];
+  const wrong: string[] = [];
+  for (const r of list) {
+    const path = host.kind === "static" ? `/${r.file}` : r.path;
+    const headers = { ...base };
+    if (r.conditional) {
+      const { etag } = await probe(origin, path, base);
+      if (etag) headers["If-None-Match"] = etag;
+    }
+    const { status } = await probe(origin, path, headers);
+    const expected = expectedStatus(host.kind, r);
+    if (expected !== null && status !== expected) wrong.push(`${r.conditional ? "(If-None-Match) " : ""}${path} → ${status}, not ${expected}`);
+    requests.push({ path, headers });
+  }
+  return { requests, wrong };
+}
+
+export async function benchServe(options: BenchOptions, log: (line: string) => void): Promise<ServeResult> {
+  const n = options.mainSize;
+  const result: ServeResult = { n, skipped: null, connections: options.connections, durationSeconds: options.duration, rounds: options.rounds, acceptEncoding: options.acceptEncoding, meanBodyBytes: 0, ceilingBodyBytes: 0, requests: [], hosts: [] };
+  if (!hasBuild(n)) {
+    const noRoom = await lackOfSpace(n, 1);
+    if (noRoom) {
+      log(`serve: skipped: ${noRoom}`);
+      return { ...result, skipped: noRoom };
+    }
+    log(`serve: building the n=${n} catalog to serve…`);
+    await freshBuild(n, options.buildArgs);
+  }
+  const dist = distDir(n);
+  const { basePath, requests: list } = await buildRequestList(dist);
+  result.requests = list;
+  result.meanBodyBytes = Math.round(list.reduce((sum, r) => sum + (r.conditional ? 0 : statSync(join(dist, r.file)).size), 0) / list.length);
+  // The ceiling answers a body as large as the list's mean, so the ratio measures routing, not bytes.
+  const ceilingBody = ceilingBodyFile(dist, basePath, result.meanBodyBytes);
+  result.ceilingBodyBytes = statSync(ceilingBody).size;
+  // Every host runs (idle) for the whole step; rounds alternate between them so a burst of load from elsewhere on a
+  // shared machine hits all hosts alike, and each host's best round is kept.
+  const running: { host: Host; server: HostProcess; requests: LoadRequest[]; result: HostResult }[] = [];
+  try {
+    for (const host of HOSTS) {
+      const unavailable = host.unavailable();
+      const skip = (why: string) => {
+        log(`serve ${host.name}: skipped: ${why}`);
+        result.hosts.push({ name: host.name, kind: host.kind, skipped: why, wrongStatuses: [], rounds: [] });
+      };
+      if (unavailable) {
+        skip(unavailable);
+        continue;
+      }
+      let started: HostProcess;
+      try {
+        started = await host.start(dist, ceilingBody);
+      } catch (e) {
+        skip(`did not start: ${(e as Error).message.split("\n")[0]}`);
+        continue;
+      }
+      const entry = { host, server: started, requests: [] as LoadRequest[], result: { name: host.name, kind: host.kind, skipped: null, wrongStatuses: [], rounds: [] } as HostResult };
+      running.push(entry);
+      result.hosts.push(entry.result);
+      const { requests, wrong } = await requestsFor(host, started.origin, list, options.acceptEncoding);
+      entry.requests = requests;
+      entry.result.wrongStatuses = wrong;
+      await loadRun(started.origin, requests, options.connections, WARM_UP_SECONDS);
+    }
+    for (let round = 1; round <= options.rounds; round++) {
+      for (const { host, server, requests, result: hostResult } of running) {
+        log(`serve ${host.name}: round ${round} of ${options.rounds}, ${options.connections} connections for ${options.duration} s…`);
+        const load = await loadRun(server.origin, requests, options.connections, options.duration);
+        hostResult.rounds.push(load.requestsPerSecond);
+        if (hostResult.requestsPerSecond === undefined || load.requestsPerSecond > hostResult.requestsPerSecond) Object.assign(hostResult, load);
+      }
+    }
+  } finally {
+    for (const { server } of running) await server.stop();
+  }
+  return result;
+}

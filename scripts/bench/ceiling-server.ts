@@ -1,0 +1,39 @@
+// The serve step's ceiling: a bare node:http server answering every request with one fixed response from memory.
+// It sends the headers every API response must carry (H1–H3, from the route table) so that the ratio measures what
+// the Node server adds (routing, file lookup, conditional requests), not the bytes the contract requires.
+// Run as its own process: PORT=… node --import tsx scripts/bench/ceiling-server.ts BODY_FILE
+import { readFileSync } from "node:fs";
+import { createServer } from "node:http";
+import { dirname, join } from "node:path";
+import type { RouteTable } from "../render/route-table.ts";
+
+const file = process.argv[2];
+if (!file) throw new Error("usage: ceiling-server.ts BODY_FILE (PORT from the environment)");
+const body = readFileSync(file);
+// BODY_FILE lies inside a built dist/: its routes.json is found by walking up.
+let dir = dirname(file);
+while (!existsIn(dir, "routes.json")) dir = dirname(dir);
+const table = JSON.parse(readFileSync(join(dir, "routes.json"), "utf8")) as RouteTable;
+const headers = [
+  ...Object.entries(table.headers.all).flat(),
+  ...Object.entries(table.headers.success).flat(),
+  "ETag",
+  '"ceiling-fixed-etag-0000"',
+  "Content-Length",
+  String(body.byteLength),
+];
+
+createServer({ keepAliveTimeout: 5_000 }, (_req, res) => {
+  res.writeHead(200, headers);
+  res.end(body);
+}).listen(Number(process.env.PORT), "127.0.0.1");
+
+function existsIn(folder: string, name: string): boolean {
+  if (folder === dirname(folder)) throw new Error(`no routes.json above ${file}`);
+  try {
+    readFileSync(join(folder, name));
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,68 @@
+// Disk facts the benchmark needs: free space, a flush before timing, and which files a build touched.
+import { spawn } from "node:child_process";
+import { mkdir, statfs } from "node:fs/promises";
+import { runOrThrow } from "./measured-run.ts";
+
+export async function freeBytes(dir: string): Promise<number> {
+  await mkdir(dir, { recursive: true });
+  const s = await statfs(dir);
+  return s.bavail * s.bsize;
+}
+
+/** Flushes dirty pages, so the write-back of a previous step is not billed to the next one. */
+export async function syncDisk(): Promise<void> {
+  await runOrThrow("sync", []);
+}
+
+/** path → "inode mtime size" of every file under root (find is much faster than stat from JS at 300k files). */
+export function snapshotTree(root: string): Promise<Map<string, string>> {
+  return new Promise((resolve, reject) => {
+    const child = spawn("find", [root, "-type", "f", "-printf", "%i %T@ %s %P\\n"], { stdio: ["ignore", "pipe", "pipe"] });
+    const files = new Map<string, string>();
+    let rest = "";
+    let stderr = "";
+    const take = (line: string) => {
+      const m = /^(\S+ \S+ \S+) (.*)$/.exec(line);
+      if (m) files.set(m[2]!, m[1]!);
+    };
+    child.stdout.on("data", (c: Buffer) => {
+      const lines = (rest + c.toString()).split("\n");
+      rest = lines.pop()!;
+      lines.forEach(take);
+    });
+    child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
+    child.once("error", reject);
+    child.once("close", (code) => {
+      if (rest) take(rest);
+      if (code === 0) resolve(files);
+      else reject(new Error(`find ${root} exited ${code}: ${stderr.slice(-500)}`));
+    });
+  });
+}
+
+export interface TreeChanges {
+  /** files new or rewritten (inode or mtime differ) */
+  written: number;
+  deleted: number;
+  unchanged: number;
+}
+
+export function diffTrees(before: Map<string, string>, after: Map<string, string>): TreeChanges {
+  let written = 0;
+  let unchanged = 0;
+  for (const [path, stamp] of after) {
+    if (before.get(path) === stamp) unchanged++;
+    else written++;
+  }
+  let deleted = 0;
+  for (const path of before.keys()) if (!after.has(path)) deleted++;
+  return { written, deleted, unchanged };
+}
+
+export const GB = 1e9;
+export const formatGB = (bytes: number) => `${(bytes / GB).toFixed(1)} GB`;
+
+/** Deletes a large tree (rm is much faster than fs.rm at 300k files). */
+export async function removeTree(path: string): Promise<void> {
+  await runOrThrow("rm", ["-rf", "--", path]);
+}

@@ -1,0 +1,63 @@
+// The servers the serve step compares, each started as its own process on a free 127.0.0.1 port.
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { freePort, startHostProcess, type HostProcess } from "./host-process.ts";
+import { startPlainNginx } from "./plain-nginx.ts";
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+const require = createRequire(import.meta.url);
+
+export interface Host {
+  name: string;
+  /** router: asked the API URLs, answers through the route table; static: asked for the dist/ files by their
+   *  paths; ceiling: one fixed body for everything */
+  kind: "router" | "static" | "ceiling";
+  /** why it cannot run here, or null */
+  unavailable(): string | null;
+  start(distDir: string, ceilingBody: string): Promise<HostProcess>;
+}
+
+const tsx = (script: string, ...args: string[]): [string, string[]] => [process.execPath, ["--import", "tsx", join(ROOT, script), ...args]];
+
+const nginxMissing = () => (spawnSync("nginx", ["-v"]).error ? "nginx is not installed" : null);
+
+export const HOSTS: Host[] = [
+  {
+    name: "node server",
+    kind: "router",
+    unavailable: () => null,
+    start: async (dist) => startHostProcess(...tsx("scripts/serve.ts", "--dist", dist), await freePort(), { HOST: "127.0.0.1" }),
+  },
+  {
+    name: "npx serve",
+    kind: "router",
+    unavailable: () => null,
+    start: async (dist) => {
+      const bin = join(dirname(require.resolve("serve/package.json")), "build/main.js");
+      const port = await freePort();
+      // NO_UPDATE_CHECK: serve would otherwise ask the npm registry before listening.
+      return startHostProcess(process.execPath, [bin, dist, "-l", `tcp://127.0.0.1:${port}`, "--no-clipboard", "-L"], port, { NO_UPDATE_CHECK: "1" });
+    },
+  },
+  {
+    name: "raw node:http",
+    kind: "ceiling",
+    unavailable: () => null,
+    start: async (_dist, body) => startHostProcess(...tsx("scripts/bench/ceiling-server.ts", body), await freePort()),
+  },
+  {
+    name: "nginx generated",
+    kind: "router",
+    unavailable: () => nginxMissing() ?? (existsSync(join(ROOT, "scripts/start-nginx.ts")) ? null : "scripts/start-nginx.ts does not exist yet"),
+    start: async (dist) => startHostProcess(...tsx("scripts/start-nginx.ts", "--dist", dist), await freePort()),
+  },
+  {
+    name: "nginx plain",
+    kind: "static",
+    unavailable: nginxMissing,
+    start: async (dist) => startPlainNginx(dist, await freePort()),
+  },
+];

@@ -1,0 +1,72 @@
+// The printed report: one aligned table per step, the targets beside the numbers they judge.
+import type { BuildResult } from "./bench-build.ts";
+import type { IncrementalResult, RebuildResult } from "./bench-incremental.ts";
+import type { ServeResult } from "./bench-serve.ts";
+import { buildTargets, formatTarget, formatTargetValue, incrementalTargets, serveTargets, verdict, type Target } from "./targets.ts";
+import { fixed, int, mb, mib, textTable } from "./text-table.ts";
+
+export function buildReport(builds: BuildResult[]): string {
+  const rows = builds.filter((b) => !b.skipped).map((b) => {
+    const [ratio, rss] = buildTargets(b) as [Target, Target];
+    return [int(b.n), int(b.files), mb(b.bytes), fixed(b.seconds, 2, " s"), mib(b.peakRssBytes), fixed(b.tarSeconds, 2, " s"), formatTarget(ratio), verdict(rss)];
+  });
+  return `BUILD (full build into an empty --out vs tar -x of the same tree; seconds are wall-clock, Node start-up included)\n${textTable(
+    ["tools", "files", "bytes", "build", "peak RSS", "tar -x", "build / tar -x", "RSS ≤ 256 MiB"],
+    rows,
+  )}${notes(builds.map((b) => (b.skipped ? `n = ${int(b.n)} skipped: ${b.skipped}` : null)))}`;
+}
+
+const notes = (lines: (string | null)[]) => lines.filter((l) => l !== null).map((l) => `\n  ${l}`).join("");
+
+function rebuildRow(label: string, r: RebuildResult | null, isPrice: boolean): string[] {
+  if (!r) return [label, "n/a"];
+  const ratio = `${(r.ratio * 100).toFixed(1)}%`;
+  return [label, fixed(r.seconds, 2, " s"), mib(r.peakRssBytes), r.reportedMode ?? "-", int(r.filesWritten), int(r.filesDeleted), int(r.filesTotal), isPrice ? ratio : `${ratio} (no target)`];
+}
+
+export function incrementalReport(i: IncrementalResult): string {
+  const title = `INCREMENTAL (n = ${int(i.n)}: edit the content, rebuild over the same --out; full build ${fixed(i.fullSeconds, 2, " s")})`;
+  if (i.skipped) return `${title}\nskipped: ${i.skipped}`;
+  const [target] = incrementalTargets(i) as [Target];
+  const table = textTable(
+    ["change", "seconds", "peak RSS", "build mode", "files written", "deleted", "files in tree", "of full build"],
+    [rebuildRow("one price changed", i.price, true), rebuildRow("one tool inserted mid-list", i.insert, false)],
+  );
+  const rebuilds = [i.price, i.insert].filter((r) => r !== null);
+  const lines = rebuilds.map((r) => `  ${r.change}`);
+  const countedBy = [...new Set(rebuilds.map((r) => r.countedBy))];
+  lines.push(`  files counted by: ${countedBy.map((c) => (c === "build" ? "the build's own report" : c === null ? "nobody (the build does not report them)" : "comparing inode and mtime of every file before and after")).join(", ")}`);
+  if (rebuilds.some((r) => r.reportedMode === "full"))
+    lines.push("  note: the build chose a full rebuild; it does so when its code fingerprint changed (e.g. a file under scripts/ was edited during the run)");
+  return `${title}\n${table}\n${lines.join("\n")}\n  target: one price ${formatTarget(target)}`;
+}
+
+export function serveReport(s: ServeResult): string {
+  const title = `SERVE (n = ${int(s.n)}: ${s.requests.length} mixed requests in rotation, ${s.connections} connections, best of ${s.rounds} × ${s.durationSeconds} s per host, loopback${s.acceptEncoding ? `, Accept-Encoding: ${s.acceptEncoding}` : ""})`;
+  if (s.skipped) return `${title}\nskipped: ${s.skipped}`;
+  const rows = s.hosts
+    .filter((h) => !h.skipped)
+    .map((h) => [
+          h.name,
+          int(h.requestsPerSecond),
+          h.rounds.map(int).join(" / "),
+          fixed(h.latencyP50Ms, 0, " ms"),
+          fixed(h.latencyP99Ms, 0, " ms"),
+          int(h.errors),
+          h.total ? `${(((h.non2xx ?? 0) / h.total) * 100).toFixed(0)}%` : "n/a",
+          mb(h.bytesPerSecond),
+          h.kind === "ceiling" ? "-" : `${h.wrongStatuses.length} of ${s.requests.length}`,
+        ]);
+  const bodies = `  bodies: ${int(s.meanBodyBytes)} bytes on average over the list (uncompressed); the ceiling answers ${int(s.ceilingBodyBytes)} bytes every time`;
+  const table = textTable(["host", "req/s", "rounds req/s", "p50", "p99", "errors", "non-2xx", "per s", "wrong status"], rows) + notes(s.hosts.map((h) => (h.skipped ? `${h.name} skipped: ${h.skipped}` : null)));
+  const wrong = s.hosts.flatMap((h) => h.wrongStatuses.map((w) => `  ${h.name}: ${w}`));
+  const targets = serveTargets(s).map((t) => `  ${t.name}: ${formatTarget(t)}`);
+  return [title, table, bodies, ...(wrong.length ? ["wrong statuses (probed once before the load):", ...wrong] : []), "targets:", ...targets].join("\n");
+}
+
+export function targetsReport(targets: Target[]): string {
+  return `TARGETS\n${textTable(
+    ["target", "measured", "limit", "result"],
+    targets.map((t) => [t.name, formatTargetValue(t.value, t.unit), `${t.comparison} ${formatTargetValue(t.limit, t.unit)}`, verdict(t)]),
+  )}`;
+}

@@ -1,0 +1,71 @@
+// bench/results.json: the sections this run measured replace those of the previous file, the rest are kept,
+// so `--only serve` refreshes the serve numbers without losing the build ones. Each section carries its date.
+import { spawnSync } from "node:child_process";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { cpus, release, totalmem } from "node:os";
+import { dirname } from "node:path";
+import type { BuildResult } from "./bench-build.ts";
+import type { IncrementalResult } from "./bench-incremental.ts";
+import type { ServeResult } from "./bench-serve.ts";
+import { buildTargets, incrementalTargets, serveTargets, type Target } from "./targets.ts";
+
+interface Section<T> {
+  generatedAt: string;
+  buildArgs: string[];
+  results: T;
+}
+
+export interface ResultsFile {
+  generatedAt: string;
+  machine: { cpus: number; cpuModel: string; memoryBytes: number; platform: string; release: string; node: string; nginx: string | null };
+  build: Section<BuildResult[]> | null;
+  incremental: Section<IncrementalResult> | null;
+  serve: Section<ServeResult> | null;
+  targets: Target[];
+}
+
+function nginxVersion(): string | null {
+  const run = spawnSync("nginx", ["-v"], { encoding: "utf8" });
+  // nginx prints "nginx version: nginx/1.22.1" on stderr
+  return run.error ? null : (/nginx\/\S+/.exec(run.stderr)?.[0] ?? null);
+}
+
+function machine(): ResultsFile["machine"] {
+  return {
+    cpus: cpus().length,
+    cpuModel: cpus()[0]?.model ?? "unknown",
+    memoryBytes: totalmem(),
+    platform: process.platform,
+    release: release(),
+    node: process.version,
+    nginx: nginxVersion(),
+  };
+}
+
+export function allTargets(m: { build?: BuildResult[]; incremental?: IncrementalResult; serve?: ServeResult }): Target[] {
+  return [
+    ...(m.build?.filter((b) => !b.skipped).flatMap(buildTargets) ?? []),
+    ...(m.incremental && !m.incremental.skipped ? incrementalTargets(m.incremental) : []),
+    ...(m.serve && !m.serve.skipped ? serveTargets(m.serve) : []),
+  ];
+}
+
+export async function writeResults(
+  path: string,
+  measured: { build?: BuildResult[]; incremental?: IncrementalResult; serve?: ServeResult },
+  buildArgs: string[],
+): Promise<ResultsFile> {
+  const previous = (await readFile(path, "utf8").then(JSON.parse, () => null)) as Partial<ResultsFile> | null;
+  const now = new Date().toISOString();
+  const section = <T>(value: T | undefined, old: Section<T> | null | undefined): Section<T> | null =>
+    value === undefined ? (old ?? null) : { generatedAt: now, buildArgs, results: value };
+  const sections = {
+    build: section(measured.build, previous?.build),
+    incremental: section(measured.incremental, previous?.incremental),
+    serve: section(measured.serve, previous?.serve),
+  };
+  const file: ResultsFile = { generatedAt: now, machine: machine(), ...sections, targets: allTargets({ build: sections.build?.results, incremental: sections.incremental?.results, serve: sections.serve?.results }) };
+  await mkdir(dirname(path), { recursive: true });
+  await writeFile(path, JSON.stringify(file, null, 2) + "\n");
+  return file;
+}

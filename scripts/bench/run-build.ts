@@ -1,0 +1,41 @@
+// One build as a child process (`scripts/build.ts --json`), measured from outside: wall seconds and peak RSS.
+import { fileURLToPath } from "node:url";
+import { runMeasured } from "./measured-run.ts";
+
+const BUILD_SCRIPT = fileURLToPath(new URL("../build.ts", import.meta.url));
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+
+export interface BuildRun {
+  files: number;
+  bytes: number;
+  /** wall seconds of the whole process (what a user waits for) */
+  seconds: number;
+  /** the build's own `seconds` (no Node/tsx start-up) */
+  reportedSeconds: number;
+  peakRss: number | null;
+  /** reported by builds that write only what changed; null when the build does not say */
+  written: number | null;
+  deleted: number | null;
+  /** "full" or "incremental", when the build says */
+  mode: string | null;
+}
+
+export async function runBuild(contentDir: string, outDir: string, extraArgs: string[]): Promise<BuildRun> {
+  const args = ["--import", "tsx", BUILD_SCRIPT, "--content", contentDir, "--out", outDir, "--json", ...extraArgs];
+  const run = await runMeasured(process.execPath, args, { cwd: ROOT });
+  const line = run.stdout.split("\n").reverse().find((l) => l.startsWith("{"));
+  const summary = line ? (JSON.parse(line) as Record<string, unknown>) : null;
+  if (run.code !== 0 || !summary || summary.ok !== true)
+    throw new Error(`build of ${contentDir} failed (exit ${run.code})\n${run.stdout.slice(-2000)}${run.stderr.slice(-2000)}`);
+  const num = (key: string) => (typeof summary[key] === "number" ? (summary[key] as number) : null);
+  return {
+    files: num("files") ?? 0,
+    bytes: num("bytes") ?? 0,
+    seconds: run.seconds,
+    reportedSeconds: num("seconds") ?? run.seconds,
+    peakRss: run.peakRss,
+    written: num("written"),
+    deleted: num("deleted"),
+    mode: typeof summary.mode === "string" ? summary.mode : null,
+  };
+}

@@ -1,0 +1,46 @@
+// npm run bench: build, incremental and serve benchmarks side by side; prints tables, writes bench/results.json.
+// Benchmarks print numbers; tests never time anything.
+import { join } from "node:path";
+import { benchBuilds, type BuildResult } from "./bench-build.ts";
+import { benchIncremental, type IncrementalResult } from "./bench-incremental.ts";
+import { benchServe, type ServeResult } from "./bench-serve.ts";
+import { parseBenchOptions } from "./options.ts";
+import { buildReport, incrementalReport, serveReport, targetsReport } from "./report.ts";
+import { allTargets, writeResults } from "./results-file.ts";
+import { ROOT, removeAll } from "./workspace.ts";
+
+const RESULTS = join(ROOT, "bench", "results.json");
+
+let options;
+try {
+  options = parseBenchOptions(process.argv.slice(2));
+} catch (e) {
+  console.error((e as Error).message);
+  process.exit(1);
+}
+
+const started = performance.now();
+const log = (line: string) => console.error(`[${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}`);
+const measured: { build?: BuildResult[]; incremental?: IncrementalResult; serve?: ServeResult } = {};
+
+try {
+  if (options.steps.includes("build")) measured.build = await benchBuilds(options, log);
+  if (options.steps.includes("incremental")) measured.incremental = await benchIncremental(options, measured.build ?? null, log);
+  if (options.steps.includes("serve")) measured.serve = await benchServe(options, log);
+} finally {
+  if (!options.keep) await removeAll();
+}
+
+const file = await writeResults(RESULTS, measured, options.buildArgs);
+const sections = [
+  measured.build && buildReport(measured.build),
+  measured.incremental && incrementalReport(measured.incremental),
+  measured.serve && serveReport(measured.serve),
+  // only this run's targets: results.json may also hold older sections
+  targetsReport(allTargets(measured)),
+].filter(Boolean);
+console.log(`\n${sections.join("\n\n")}\n`);
+console.log(
+  `${file.machine.cpus} × ${file.machine.cpuModel}, Node ${file.machine.node}${options.buildArgs.length ? `, build ${options.buildArgs.join(" ")}` : ""}; ` +
+    `${((performance.now() - started) / 1000).toFixed(0)} s in all; written to bench/results.json`,
+);

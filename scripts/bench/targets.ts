@@ -1,0 +1,74 @@
+// The issue's targets, checked against whatever the steps measured.
+import type { BuildResult } from "./bench-build.ts";
+import type { IncrementalResult } from "./bench-incremental.ts";
+import type { ServeResult } from "./bench-serve.ts";
+
+export interface Target {
+  name: string;
+  /** measured value (a ratio, or MiB for memory), null when not measured */
+  value: number | null;
+  comparison: "≤" | "≥";
+  limit: number;
+  unit: "×" | "%" | "MiB";
+  pass: boolean | null;
+}
+
+export const LIMITS = {
+  buildToTar: 1.3,
+  peakRssMiB: 256,
+  incrementalShare: 0.05,
+  nodeOverServe: 10,
+  nodeOverCeiling: 0.9,
+  generatedOverPlainNginx: 0.9,
+} as const;
+
+export function target(name: string, value: number | null, comparison: Target["comparison"], limit: number, unit: Target["unit"]): Target {
+  const pass = value === null ? null : comparison === "≤" ? value <= limit : value >= limit;
+  return { name, value, comparison, limit, unit, pass };
+}
+
+export const verdict = (t: Target) => (t.pass === null ? "n/a" : t.pass ? "PASS" : "MISS");
+
+const MiB = 1024 * 1024;
+
+export function buildTargets(b: BuildResult): Target[] {
+  return [
+    target(`build n=${b.n} / tar -x`, b.ratio, "≤", LIMITS.buildToTar, "×"),
+    target(`build n=${b.n} peak RSS`, b.peakRssBytes === null ? null : b.peakRssBytes / MiB, "≤", LIMITS.peakRssMiB, "MiB"),
+  ];
+}
+
+export function incrementalTargets(i: IncrementalResult): Target[] {
+  return [target(`incremental n=${i.n} one price / full build`, i.price?.ratio ?? null, "≤", LIMITS.incrementalShare, "%")];
+}
+
+export function serveRatios(s: ServeResult) {
+  const rps = (name: string) => {
+    const h = s.hosts.find((x) => x.name === name);
+    return h && h.skipped === null && h.requestsPerSecond ? h.requestsPerSecond : null;
+  };
+  const ratio = (a: number | null, b: number | null) => (a === null || b === null ? null : a / b);
+  return {
+    nodeOverServe: ratio(rps("node server"), rps("npx serve")),
+    nodeOverCeiling: ratio(rps("node server"), rps("raw node:http")),
+    generatedOverPlainNginx: ratio(rps("nginx generated"), rps("nginx plain")),
+  };
+}
+
+export function serveTargets(s: ServeResult): Target[] {
+  const r = serveRatios(s);
+  return [
+    target("node server / npx serve (req/s)", r.nodeOverServe, "≥", LIMITS.nodeOverServe, "×"),
+    target("node server / raw node:http ceiling (req/s)", r.nodeOverCeiling, "≥", LIMITS.nodeOverCeiling, "%"),
+    target("nginx generated / nginx plain (req/s)", r.generatedOverPlainNginx, "≥", LIMITS.generatedOverPlainNginx, "%"),
+  ];
+}
+
+export function formatTargetValue(value: number | null, unit: Target["unit"]): string {
+  if (value === null) return "n/a";
+  if (unit === "%") return `${(value * 100).toFixed(1)}%`;
+  if (unit === "MiB") return `${value.toFixed(0)} MiB`;
+  return `${value.toFixed(2)}×`;
+}
+
+export const formatTarget = (t: Target) => `${formatTargetValue(t.value, t.unit)} ${verdict(t)} (${t.comparison} ${formatTargetValue(t.limit, t.unit)})`;
