@@ -300,6 +300,10 @@ describe("nginx adapter output", () => {
           # P6: a body sent with a refused method is read and dropped, never answered with 413
           client_max_body_size 0;
           log_not_found off;
+          # every request looks files up twice (route, then file): keep lookups, misses too, for 2 s (a rebuild shows within 2 s)
+          open_file_cache max=20000 inactive=30s;
+          open_file_cache_valid 2s;
+          open_file_cache_errors on;
           recursive_error_pages on;
           types { }
           default_type "application/json; charset=utf-8";
