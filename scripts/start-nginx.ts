@@ -5,13 +5,14 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { accessSync, constants, existsSync, rmSync } from "node:fs";
 import { copyFile, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { createConnection, createServer } from "node:net";
+import { createConnection } from "node:net";
 import { tmpdir } from "node:os";
 import { delimiter, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { NGINX_MAIN_CONF, NGINX_PID_FILE, NGINX_SERVER_CONF, NGINX_SITE_CONF } from "./adapters/nginx.ts";
 import { quote } from "./adapters/nginx-conf.ts";
+import { freePort } from "./server/free-port.ts";
 
 export interface NginxOptions {
   distDir: string;
@@ -48,18 +49,6 @@ export function findNginx(): string | undefined {
     }
   }
   return undefined;
-}
-
-/** A port nobody listens on right now (the OS picks it); nginx binds it a moment later. */
-async function freePort(host: string): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, host, () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolvePort(port));
-    });
-  });
 }
 
 const canConnect = (host: string, port: number) =>

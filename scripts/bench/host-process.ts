@@ -1,7 +1,7 @@
 // A server under test, run as a child process in its own process group (so the load generator never shares its
 // event loop, and stopping it stops whatever it started), ready once it answers HTTP on 127.0.0.1.
 import { spawn } from "node:child_process";
-import { createServer } from "node:net";
+import { freePort } from "../server/free-port.ts";
 
 export interface HostProcess {
   origin: string;
@@ -31,16 +31,7 @@ function installCleanup(): void {
     });
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
+export { freePort };
 
 /** `afterStop` cleans up what the caller made for this host (it also runs when Ctrl-C stops the benchmark). */
 export async function startHostProcess(

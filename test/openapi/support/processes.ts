@@ -1,19 +1,10 @@
 // Child processes of the live tests: a free port on 127.0.0.1, and Prism's validating proxy started and stopped by pid.
 import { spawn, type ChildProcess } from "node:child_process";
-import { createServer } from "node:net";
 import { join } from "node:path";
 import { repoRoot } from "../../helpers/dirs.ts";
+import { freePort } from "../../../scripts/server/free-port.ts";
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
+export { freePort };
 
 /** Stops one child we started: SIGTERM, then SIGKILL if it has not exited within `graceMs`. */
 export async function stopChild(child: ChildProcess, graceMs = 5_000): Promise<void> {
