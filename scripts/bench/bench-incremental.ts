@@ -1,7 +1,7 @@
 // Step "incremental": edit the main catalog, rebuild over the same --out, and count what the rebuild wrote.
 import type { BuildResult } from "./bench-build.ts";
 import { changeOnePrice, insertToolMidList } from "./bench-catalog.ts";
-import { diffTrees, snapshotTree, syncDisk } from "./disk.ts";
+import { diffTrees, settleDisk, snapshotTree } from "./disk.ts";
 import type { BenchOptions } from "./options.ts";
 import { runBuild } from "./run-build.ts";
 import { contentDir, distDir, freshBuild, hasBuild, lackOfSpace } from "./workspace.ts";
@@ -35,7 +35,7 @@ export interface IncrementalResult {
 async function rebuild(n: number, options: BenchOptions, change: string, fullSeconds: number, buildCounts: boolean): Promise<RebuildResult> {
   // Listing 280k files twice costs seconds: only done when the build does not say what it wrote.
   const before = buildCounts ? null : await snapshotTree(distDir(n));
-  await syncDisk();
+  await settleDisk();
   const run = await runBuild(contentDir(n), distDir(n), options.buildArgs);
   let counts: Pick<RebuildResult, "filesWritten" | "filesDeleted" | "filesTotal" | "countedBy"> =
     run.written === null

@@ -3,7 +3,7 @@ import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, rm, statfs } from "node:fs/promises";
 import { freemem } from "node:os";
 import { join } from "node:path";
-import { removeTree, syncDisk } from "./disk.ts";
+import { removeTree, settleDisk } from "./disk.ts";
 import { runOrThrow } from "./measured-run.ts";
 
 const SHM = "/dev/shm";
@@ -28,7 +28,7 @@ export async function tarExtractSeconds(tree: string, size: { files: number; byt
   await mkdir(target, { recursive: true });
   try {
     await runOrThrow("tar", ["-cf", archive, "-C", tree, "."]);
-    await syncDisk();
+    await settleDisk();
     const run = await runOrThrow("tar", ["-xf", archive, "-C", target]);
     return run.seconds;
   } finally {

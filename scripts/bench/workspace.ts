@@ -4,7 +4,7 @@ import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { writeBenchCatalog } from "./bench-catalog.ts";
-import { formatGB, freeBytes, removeTree, syncDisk } from "./disk.ts";
+import { formatGB, freeBytes, removeTree, settleDisk } from "./disk.ts";
 import { runBuild, type BuildRun } from "./run-build.ts";
 
 export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -40,7 +40,7 @@ export async function freshBuild(n: number, buildArgs: string[]): Promise<BuildR
   await mkdir(OUT, { recursive: true });
   await writeBenchCatalog(n, contentDir(n));
   await removeTree(distDir(n));
-  await syncDisk();
+  await settleDisk();
   const run = await runBuild(contentDir(n), distDir(n), buildArgs);
   recordTreeSize(n, run.bytes);
   return run;

@@ -1,0 +1,69 @@
+// `npm run serve` as a user runs it: a real process, a real port.
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { createServer, type Server } from "node:net";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { build } from "../../../scripts/build.ts";
+import { fixture, repoRoot, tempDir } from "../../helpers/dirs.ts";
+
+function serve(dist: string, env: Record<string, string>) {
+  const child = spawn(process.execPath, ["--import", "tsx", "scripts/serve.ts", "--dist", dist], { cwd: repoRoot, env: { ...process.env, ...env } });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (c: Buffer) => (stdout += c));
+  child.stderr.on("data", (c: Buffer) => (stderr += c));
+  const exited = once(child, "exit") as Promise<[number | null, NodeJS.Signals | null]>;
+  return { child, exited, output: () => ({ stdout, stderr }) };
+}
+
+async function waitFor(check: () => boolean, ms = 20_000) {
+  for (const end = Date.now() + ms; Date.now() < end; ) {
+    if (check()) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error("timed out");
+}
+
+describe("npm run serve", () => {
+  let dir: Awaited<ReturnType<typeof tempDir>>;
+  let dist: string;
+  beforeAll(async () => {
+    dir = await tempDir();
+    dist = join(dir.path, "dist");
+    await build({ contentDir: fixture("tiny"), outDir: dist });
+  });
+  afterAll(() => dir.remove());
+
+  it("prints the API's URL when ready, answers on it, and exits 0 on SIGTERM", async () => {
+    const run = serve(dist, { PORT: "0", HOST: "127.0.0.1" });
+    await waitFor(() => /http:\/\/\S+\/v1/.test(run.output().stdout));
+    const url = /(http:\/\/\S+\/v1)/.exec(run.output().stdout)![1]!;
+    const res = await fetch(`${url}/categories`);
+    expect(res.status).toBe(200);
+    run.child.kill("SIGTERM");
+    expect((await run.exited)[0]).toBe(0);
+  });
+
+  it("a taken port is a one-line error and exit 1, not a stack trace", async () => {
+    const blocker: Server = createServer();
+    await new Promise<void>((r) => blocker.listen(0, "127.0.0.1", r));
+    const port = (blocker.address() as { port: number }).port;
+    try {
+      const run = serve(dist, { PORT: String(port), HOST: "127.0.0.1" });
+      const [code] = await run.exited;
+      expect(code).toBe(1);
+      expect(run.output().stderr).toContain(`Port ${port} is already in use`);
+      expect(run.output().stderr).not.toMatch(/\n\s+at /);
+    } finally {
+      blocker.close();
+    }
+  });
+
+  it("a missing dist/ says to build first, exit 1", async () => {
+    const run = serve(join(dir.path, "nothing-here"), { PORT: "0", HOST: "127.0.0.1" });
+    const [code] = await run.exited;
+    expect(code).toBe(1);
+    expect(run.output().stderr).toContain("run `npm run build` first");
+  });
+});
