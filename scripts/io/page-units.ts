@@ -79,7 +79,9 @@ export function writePageUnits(job: PageJob, onProgress?: (written: number) => v
     const list = job.lists[unit.list]!;
     let renderer = renderers.get(unit.list);
     if (!renderer) renderers.set(unit.list, (renderer = new PageRenderer(list)));
-    const pathOf = (offset: number) => join(job.root, fill(job.pageTemplate, { filter: list.filter, limit: unit.limit, offset }));
+    // The unit's path around its offset, computed once: a page's path is then one concatenation.
+    const [head, tail] = join(job.root, fill(job.pageTemplate, { filter: list.filter, limit: unit.limit, offset: "\u0000" })).split("\u0000") as [string, string];
+    const pathOf = (offset: number) => head + offset + tail;
     mkdirSync(dirname(pathOf(0)), { recursive: true });
     const offsets = unit.offsets === "all" ? Array.from({ length: renderer.total + 1 }, (_, i) => i) : unit.offsets;
     for (const offset of offsets) {

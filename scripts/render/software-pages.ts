@@ -37,28 +37,41 @@ export function pageLists(catalog: Catalog, summaries: Map<string, string>): Pag
 export const pageMeta = (total: number, limit: number, offset: number, category: string | null) => ({ total, limit, offset, category });
 
 const PREFIX = Buffer.from('{"data":[');
-const COMMA = Buffer.from(",");
 
-/** The pages of one list as byte pieces: `pieces(limit, offset)` concatenated is the page body. */
+/**
+ * The pages of one list as byte pieces: `pieces(limit, offset)` concatenated is the page body.
+ * The items are joined with commas once, so any page's slice of them is one view of that buffer: a page is three
+ * pieces (prefix, slice, suffix) whatever its limit, and nothing is copied.
+ */
 export class PageRenderer {
-  private readonly items: Buffer[];
+  private readonly joined: Buffer;
+  /** byte offset of item i in `joined`, and of its end */
+  private readonly starts: number[] = [];
+  private readonly ends: number[] = [];
+  /** `"category":…` as JSON, the same for every page of the list */
+  private readonly categoryJson: string;
 
-  constructor(private readonly list: PageList) {
-    this.items = list.items.map((item) => Buffer.from(item));
+  constructor(list: PageList) {
+    this.joined = Buffer.from(list.items.join(","));
+    let at = 0;
+    for (const item of list.items) {
+      this.starts.push(at);
+      at += Buffer.byteLength(item);
+      this.ends.push(at);
+      at += 1; // the comma
+    }
+    this.categoryJson = json(list.category);
   }
 
   get total(): number {
-    return this.items.length;
+    return this.starts.length;
   }
 
   pieces(limit: number, offset: number): Buffer[] {
-    const out: Buffer[] = [PREFIX];
-    const end = Math.min(offset + limit, this.items.length);
-    for (let i = offset; i < end; i++) {
-      if (i > offset) out.push(COMMA);
-      out.push(this.items[i]!);
-    }
-    out.push(Buffer.from(`],"meta":${json(pageMeta(this.items.length, limit, offset, this.list.category))}}`));
-    return out;
+    const end = Math.min(offset + limit, this.total);
+    // Byte for byte what json(pageMeta(…)) writes: same keys, same order.
+    const suffix = Buffer.from(`],"meta":{"total":${this.total},"limit":${limit},"offset":${offset},"category":${this.categoryJson}}}`);
+    if (end <= offset) return [PREFIX, suffix];
+    return [PREFIX, this.joined.subarray(this.starts[offset], this.ends[end - 1]), suffix];
   }
 }
