@@ -31,9 +31,13 @@ export const verdict = (t: Target) => (t.pass === null ? "n/a" : t.pass ? "PASS"
 
 const MiB = 1024 * 1024;
 
+/** The issue sets the build/tar target for n = 1,000; smaller trees are shown, not judged: there the fixed start-up
+ *  (Node, tsx, schema compilation: about a second) is a large share of a short run. */
+export const BUILD_TARGET_SIZE = 1000;
+
 export function buildTargets(b: BuildResult): Target[] {
   return [
-    target(`build n=${b.n} / tar -x`, b.ratio, "≤", LIMITS.buildToTar, "×"),
+    ...(b.n === BUILD_TARGET_SIZE ? [target(`build n=${b.n} / tar -x`, b.ratio, "≤", LIMITS.buildToTar, "×")] : []),
     target(`build n=${b.n} peak RSS`, b.peakRssBytes === null ? null : b.peakRssBytes / MiB, "≤", LIMITS.peakRssMiB, "MiB"),
   ];
 }
