@@ -1,4 +1,4 @@
-import { mkdir, readdir, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { writeOutput, type SiteOutput } from "../../../scripts/io/write-output.ts";
@@ -43,7 +43,6 @@ describe("writeOutput: the one writer of dist/", () => {
 
   it("a page is its items between the envelope, with meta for its slice", async () => {
     await writeOutput(dist, site([]), options);
-    const { readFile } = await import("node:fs/promises");
     expect(await readFile(join(dist, "pages/all/2/1.json"), "utf8")).toBe('{"data":[{"b":2}],"meta":{"total":2,"limit":2,"offset":1,"category":null}}');
     expect(await readFile(join(dist, "pages/all/1/2.json"), "utf8")).toBe('{"data":[],"meta":{"total":2,"limit":1,"offset":2,"category":null}}');
   });
