@@ -1,6 +1,6 @@
 // The Node host: maps each request to a dist/ file and status through the route table, never computes a body.
 import { readFile } from "node:fs/promises";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer, STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import type { ErrorId, RouteTable } from "../render/route-table.ts";
@@ -18,6 +18,13 @@ export interface RunningServer {
   url: string;
   basePath: string;
   close(): Promise<void>;
+}
+
+interface ErrorResponse {
+  status: number;
+  /** flat [name, value, …] */
+  headers: string[];
+  body: Buffer;
 }
 
 /** One request header by its lower-case name, read from rawHeaders: req.headers would build an object of all. */
@@ -64,12 +71,6 @@ export async function createApiHandler(distDir: string) {
   const table = await loadRouteTable(distDir);
   const resolver = createResolver(table);
   const cache = new FileCache(distDir);
-  const errorBodies = new Map<ErrorId, Buffer>();
-  for (const [id, { file }] of Object.entries(table.errors) as [ErrorId, { file: string }][]) {
-    const cached = await cache.get(file);
-    if (!cached) throw new Error(`${join(distDir, file)} is missing: the build is incomplete`);
-    errorBodies.set(id, cached.body);
-  }
   const exists = (file: string) => {
     const known = cache.peek(file);
     return known === undefined ? cache.get(file).then((f) => f !== null) : known !== null;
@@ -82,14 +83,14 @@ export async function createApiHandler(distDir: string) {
     .flat();
   const success = Object.entries(table.headers.success).flat();
   const preflight = [...common, ...Object.entries(table.headers.preflight).flat()];
-  const errorResponses = new Map(
-    (Object.keys(table.errors) as ErrorId[]).map((id) => {
-      const { status } = table.errors[id];
-      const body = errorBodies.get(id)!;
-      const headers = [...common, ...(status === 405 ? ["Allow", table.methods.join(", ")] : []), "Content-Length", String(body.byteLength)];
-      return [id, { status, headers, body }];
-    }),
-  );
+  // Every error response whole, read once: the handler and the parser-error path answer with the same bytes.
+  const errorResponses = new Map<ErrorId, ErrorResponse>();
+  for (const [id, { status, file }] of Object.entries(table.errors) as [ErrorId, RouteTable["errors"][ErrorId]][]) {
+    const cached = await cache.get(file);
+    if (!cached) throw new Error(`${join(distDir, file)} is missing: the build is incomplete`);
+    const headers = [...common, ...(status === 405 ? ["Allow", table.methods.join(", ")] : []), "Content-Length", String(cached.body.byteLength)];
+    errorResponses.set(id, { status, headers, body: cached.body });
+  }
 
   function send(req: IncomingMessage, res: ServerResponse, status: number, headers: string[], body: Buffer | null) {
     res.writeHead(status, headers);
@@ -162,29 +163,22 @@ export async function createApiHandler(distDir: string) {
     if (resolution instanceof Promise) resolution.then(withFile, () => sendError(req, res, "not_found"));
     else withFile(resolution);
   };
-  return { handle, table, notFound: errorBodies.get("not_found")!, methodNotAllowed: errorBodies.get("method_not_allowed")! };
+  return { handle, table, errorResponse: (id: ErrorId) => errorResponses.get(id)! };
 }
 
 export async function startServer({ distDir, port = 3000, host = "127.0.0.1" }: ServerOptions): Promise<RunningServer> {
-  const { handle, table, notFound, methodNotAllowed } = await createApiHandler(distDir);
+  const { handle, table, errorResponse } = await createApiHandler(distDir);
   // Without a Host header Node would answer a bare 400 itself; the route table answers instead.
   const server = createServer({ keepAliveTimeout: 5_000, requireHostHeader: false }, handle);
   // Malformed or oversized requests get a JSON error body, never Node's bare 400/431.
   // Node's parser rejects unknown method tokens (FOO, get) before the handler: they are still P6's 405.
   server.on("clientError", (err: NodeJS.ErrnoException, socket) => {
     if (!socket.writable || err.code === "ECONNRESET") return socket.destroy();
-    const badMethod = err.code === "HPE_INVALID_METHOD";
-    const body = badMethod ? methodNotAllowed : notFound;
+    const { status, headers, body } = errorResponse(err.code === "HPE_INVALID_METHOD" ? "method_not_allowed" : "not_found");
     const isHead = (err as { rawPacket?: Buffer }).rawPacket?.toString("latin1", 0, 5) === "HEAD "; // P4: no body
-    const head = [
-      badMethod ? "HTTP/1.1 405 Method Not Allowed" : "HTTP/1.1 404 Not Found",
-      ...Object.entries(table.headers.all).map(([k, v]) => `${k}: ${v}`),
-      ...(badMethod ? [`Allow: ${table.methods.join(", ")}`] : []),
-      `Content-Length: ${body.byteLength}`,
-      "Connection: close",
-      "",
-      "",
-    ].join("\r\n");
+    const lines = [`HTTP/1.1 ${status} ${STATUS_CODES[status]}`];
+    for (let i = 0; i < headers.length; i += 2) lines.push(`${headers[i]}: ${headers[i + 1]}`);
+    const head = [...lines, "Connection: close", "", ""].join("\r\n");
     socket.end(isHead ? head : Buffer.concat([Buffer.from(head), body]));
   });
   await new Promise<void>((resolveListen, reject) => {
