@@ -69,7 +69,7 @@ async function writeFull(outDir: string, site: SiteOutput, options: WriteOptions
       writePages({ root: tmp, pageTemplate: site.pageTemplate, lists: site.lists, units, compress: options.compress, inPlace: false }, options.onProgress),
     ]);
     const tree = { files: small.written + pages.written, bytes: small.writtenBytes + pages.writtenBytes };
-    await writeManifest(tmp, site, options, small.hashes, tree);
+    await writeManifest(tmp, options, small.hashes, manifestLists(site.lists), tree);
     await swap(tmp, outDir);
     return { mode: "full", ...tree, written: tree.files, writtenBytes: tree.bytes, deleted: 0 };
   } catch (e) {
@@ -109,7 +109,7 @@ async function writeIncremental(outDir: string, site: SiteOutput, options: Write
     files: previous.tree.files + small.created + pages.created - small.deleted - pages.deleted - removedListFiles,
     bytes: previous.tree.bytes + small.writtenBytes - small.removedBytes + pages.writtenBytes - pages.removedBytes - removedListBytes,
   };
-  await writeManifest(outDir, site, options, small.hashes, tree);
+  await writeManifest(outDir, options, small.hashes, nextLists, tree);
   return {
     mode: "incremental",
     ...tree,
@@ -219,8 +219,8 @@ async function writePages(job: PageJob, onProgress?: (written: number) => void):
   }));
 }
 
-async function writeManifest(root: string, site: SiteOutput, options: WriteOptions, files: Record<string, string>, tree: Manifest["tree"]) {
-  const manifest: Manifest = { format: 1, fingerprint: options.fingerprint, files, lists: manifestLists(site.lists), tree };
+async function writeManifest(root: string, options: WriteOptions, files: Record<string, string>, lists: Manifest["lists"], tree: Manifest["tree"]) {
+  const manifest: Manifest = { format: 1, fingerprint: options.fingerprint, files, lists, tree };
   await writeFile(join(root, MANIFEST_FILE), JSON.stringify(manifest));
 }
 
