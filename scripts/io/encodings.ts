@@ -15,3 +15,12 @@ export const ENCODINGS: Encoding[] = [
 
 /** Bodies this small gain nothing from compression: not worth a file. */
 export const MIN_COMPRESS_BYTES = 1024;
+
+/** The sibling paths a body may have beside it: `x.json.br`, `x.json.gz`. */
+export const siblingPaths = (path: string): string[] => ENCODINGS.map((e) => path + e.suffix);
+
+/** What a body's siblings become: each coding written, or (too small to gain) any old ones removed. */
+export function siblingsOf(path: string, body: Buffer): { write: { path: string; body: Buffer }[]; remove: string[] } {
+  if (body.byteLength < MIN_COMPRESS_BYTES) return { write: [], remove: siblingPaths(path) };
+  return { write: ENCODINGS.map((e) => ({ path: path + e.suffix, body: e.encode(body) })), remove: [] };
+}

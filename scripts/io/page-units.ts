@@ -4,7 +4,7 @@ import { closeSync, mkdirSync, openSync, renameSync, rmSync, statSync, writevSyn
 import { dirname, join } from "node:path";
 import { fill } from "../render/route-table.ts";
 import { PageRenderer, type PageList } from "../render/software-pages.ts";
-import { ENCODINGS, MIN_COMPRESS_BYTES } from "./encodings.ts";
+import { siblingPaths, siblingsOf } from "./encodings.ts";
 import type { OffsetPlan } from "./manifest.ts";
 
 /** The pages of one list at one limit: every offset, or the ones an edit touched; and offsets to delete. */
@@ -89,19 +89,16 @@ export function writePageUnits(job: PageJob, onProgress?: (written: number) => v
       const pieces = renderer.pieces(unit.limit, offset);
       writeFileSync(path, pieces);
       if (job.compress) {
-        const body = Buffer.concat(pieces);
-        for (const e of ENCODINGS) {
-          if (body.byteLength >= MIN_COMPRESS_BYTES) writeFileSync(path + e.suffix, [e.encode(body)]);
-          else if (job.inPlace) removeFileSync(path + e.suffix);
-        }
+        const siblings = siblingsOf(path, Buffer.concat(pieces));
+        for (const s of siblings.write) writeFileSync(s.path, [s.body]);
+        if (job.inPlace) for (const p of siblings.remove) removeFileSync(p);
       }
       if (stats.written % 2000 === 0) onProgress?.(stats.written);
     }
     if (unit.delete) {
       for (let offset = unit.delete.from; offset <= unit.delete.to; offset++) {
         const path = pathOf(offset);
-        removeFileSync(path);
-        for (const e of ENCODINGS) removeFileSync(path + e.suffix);
+        for (const p of [path, ...siblingPaths(path)]) removeFileSync(p);
       }
     }
   }

@@ -11,7 +11,7 @@ import { Worker } from "node:worker_threads";
 import type { OutputFile } from "../render/output.ts";
 import { fill } from "../render/route-table.ts";
 import type { PageList } from "../render/software-pages.ts";
-import { ENCODINGS, MIN_COMPRESS_BYTES } from "./encodings.ts";
+import { siblingPaths, siblingsOf } from "./encodings.ts";
 import { hashOf, MANIFEST_FILE, manifestLists, planList, readManifest, type Manifest } from "./manifest.ts";
 import { writePageUnits, type PageJob, type PageStats, type PageUnit } from "./page-units.ts";
 
@@ -164,16 +164,13 @@ async function writeSmallFiles(root: string, files: OutputFile[], previous: Reco
     if (previous?.[file.path] === hash) continue;
     await put(file.path, file.body);
     if (compressUnder === false || !file.path.startsWith(compressUnder)) continue;
-    const body = Buffer.from(file.body);
-    for (const e of ENCODINGS) {
-      if (body.byteLength >= MIN_COMPRESS_BYTES) await put(file.path + e.suffix, e.encode(body));
-      else if (inPlace) await remove(file.path + e.suffix);
-    }
+    const siblings = siblingsOf(file.path, Buffer.from(file.body));
+    for (const s of siblings.write) await put(s.path, s.body);
+    if (inPlace) for (const path of siblings.remove) await remove(path);
   }
   for (const path of Object.keys(previous ?? {})) {
     if (path in stats.hashes) continue;
-    await remove(path);
-    for (const e of ENCODINGS) await remove(path + e.suffix);
+    for (const p of [path, ...siblingPaths(path)]) await remove(p);
   }
   return stats;
 }

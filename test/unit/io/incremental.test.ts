@@ -81,6 +81,19 @@ describe("incremental builds", () => {
     await expectSameAsFullBuild();
   });
 
+  it("with --compress, precompressed siblings follow their bodies: rewritten, and removed when a body shrinks below 1 KB", async () => {
+    await build({ contentDir: content, outDir: dist, compress: true, full: true });
+    await edit("tools/quill.json", (t) => (t.shortDescription = "Changed, and long enough to move several pages across the 1 KB line. ".repeat(3)));
+    expect((await build({ contentDir: content, outDir: dist, compress: true })).mode).toBe("incremental");
+    await edit("tools/quill.json", (t) => (t.shortDescription = "Short."));
+    const shrunk = await build({ contentDir: content, outDir: dist, compress: true });
+    expect(shrunk.mode).toBe("incremental");
+    expect(shrunk.deleted).toBeGreaterThan(0); // siblings of pages now under 1 KB
+    const fresh = join(dir.path, "fresh");
+    await build({ contentDir: content, outDir: fresh, compress: true, full: true });
+    expect(await hashTree(dist)).toEqual(await hashTree(fresh));
+  });
+
   it("an edit to content that is then broken leaves the tree and the next build intact", async () => {
     const before = await hashTree(dist);
     await edit("tools/quill.json", (t) => (t.rating = "great"));
