@@ -96,14 +96,29 @@ export function layout(basePath: string) {
 export const ALL_FILTER = "all";
 export const categoryFilter = (slug: string) => `category/${slug}`;
 
-/** Fills `{name}` placeholders. Throws on a missing variable: a template and its caller must agree. */
-export function fill(template: string, vars: Record<string, string | number>): string {
-  return template.replace(/\{(\w+)\}/g, (_, name: string) => {
-    const value = vars[name];
-    if (value === undefined) throw new Error(`template ${template}: no value for {${name}}`);
-    return String(value);
-  });
+export type Template = (vars: Record<string, string | number>) => string;
+
+/**
+ * `a/{x}/b` → a function that fills it, compiled once (hosts fill per request). Given the names a caller always
+ * provides, a template naming another is refused here, at compile time; filling without a value throws.
+ */
+export function compileTemplate(template: string, known?: readonly string[]): Template {
+  const parts = template.split(/\{(\w+)\}/);
+  const unknown = known && parts.find((name, i) => i % 2 === 1 && !known.includes(name));
+  if (unknown !== undefined) throw new Error(`template ${template}: no value for {${unknown}}`);
+  return (vars) => {
+    let out = parts[0]!;
+    for (let i = 1; i < parts.length; i += 2) {
+      const value = vars[parts[i]!];
+      if (value === undefined) throw new Error(`template ${template}: no value for {${parts[i]}}`);
+      out += value + parts[i + 1]!;
+    }
+    return out;
+  };
 }
+
+/** Fills `{name}` placeholders once. Throws on a missing variable: a template and its caller must agree. */
+export const fill = (template: string, vars: Record<string, string | number>): string => compileTemplate(template)(vars);
 
 export const ERROR_STATUS: Record<ErrorId, 400 | 404 | 405> = {
   not_found: 404,

@@ -1,5 +1,5 @@
 // Request → what to answer, from the route table alone (P1–P7, Q1–Q9). Pure: file existence is injected.
-import type { ErrorId, RouteTable } from "../render/route-table.ts";
+import { compileTemplate, type ErrorId, type RouteTable, type Template } from "../render/route-table.ts";
 
 export type Resolution =
   | { kind: "file"; file: string; status: 200 | 400; success: boolean; contentType?: string }
@@ -12,22 +12,17 @@ export type FileExists = (file: string) => boolean | Promise<boolean>;
 interface CompiledRoute {
   segments: ({ literal: string } | { param: string; pattern: RegExp })[];
   query: { name: string; pattern: RegExp; default: string | null; error: ErrorId; repeatedError: ErrorId }[];
-  vars: [name: string, spec: { param: string; absent: string; present: string }][];
+  vars: [name: string, spec: { param: string; absent: string; present: Template }][];
   try: { file: Template; status: 200 | 400 }[];
   fallback: ErrorId;
 }
 
-type Template = (vars: Record<string, string>) => string;
-
-/** `a/{x}/b` → a function that fills it; compiled once so requests do no template parsing. */
-function compileTemplate(template: string): Template {
-  const parts = template.split(/\{(\w+)\}/);
-  return (vars) => {
-    let out = parts[0]!;
-    for (let i = 1; i < parts.length; i += 2) out += vars[parts[i]!]! + parts[i + 1]!;
-    return out;
-  };
-}
+/** Variables every request of a route has: its path parameters, query parameters with defaults, its vars. */
+const alwaysProvided = (r: RouteTable["routes"][number]) => [
+  ...Object.keys(r.params),
+  ...r.query.filter((q) => q.default !== null).map((q) => q.name),
+  ...Object.keys(r.vars),
+];
 
 export interface Resolver {
   resolve(method: string, rawTarget: string, exists: FileExists): Resolution | Promise<Resolution>;
@@ -46,8 +41,9 @@ export function createResolver(table: RouteTable): Resolver {
         return param ? { param, pattern: new RegExp(r.params[param]!) } : { literal: s };
       }),
     query: r.query.map((q) => ({ ...q, pattern: new RegExp(q.pattern) })),
-    vars: Object.entries(r.vars),
-    try: r.try.map((c) => ({ file: compileTemplate(c.file), status: c.status })),
+    vars: Object.entries(r.vars).map(([name, v]) => [name, { ...v, present: compileTemplate(v.present, [v.param]) }]),
+    // Checked against what a request always provides, so a bad table fails at start, never mid-request.
+    try: r.try.map((c) => ({ file: compileTemplate(c.file, alwaysProvided(r)), status: c.status })),
     fallback: r.fallback,
   }));
 
@@ -110,7 +106,7 @@ export function createResolver(table: RouteTable): Resolver {
     }
     for (const [name, spec] of route.vars) {
       const value = vars[spec.param];
-      vars[name] = value === undefined ? spec.absent : spec.present.replace(`{${spec.param}}`, value);
+      vars[name] = value === undefined ? spec.absent : spec.present(vars);
     }
     return undefined;
   }
