@@ -3,7 +3,7 @@ import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { SCHEMA_FILES, type SchemaFile } from "./schema.ts";
+import type { SchemaFile } from "./schema.ts";
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 const schemasDir = fileURLToPath(new URL("../../schemas/", import.meta.url));
@@ -22,5 +22,3 @@ export function validatorFor(file: SchemaFile): ValidateFunction {
   }
   return validate;
 }
-
-export const schemaFiles = Object.keys(SCHEMA_FILES) as SchemaFile[];
