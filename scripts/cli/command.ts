@@ -1,0 +1,116 @@
+// B6 for every command: --help, a bad flag as one line (exit 2), expected failures as one line (exit 1), never a
+// stack trace for what a user can fix; with --json, the answer is one JSON object whatever happens.
+import { resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs, type ParseArgsConfig } from "node:util";
+
+/** A failure the user can act on: printed as its message alone. */
+export class UserError extends Error {
+  constructor(
+    message: string,
+    /** process exit code: 1 for a failed command, 2 for bad usage */
+    readonly exitCode = 1,
+  ) {
+    super(message);
+  }
+}
+
+type Options = NonNullable<ParseArgsConfig["options"]>;
+
+export interface CommandSpec<O extends Options> {
+  /** e.g. "npm run build --" */
+  usage: string;
+  /** one paragraph: what the command does */
+  summary: string;
+  /** flag name → option (node:util parseArgs) plus a description for --help */
+  options: { [K in keyof O]: O[K] & { description: string; valueName?: string } };
+  /** extra lines after the option list: environment variables, examples */
+  notes?: string[];
+}
+
+type Values<O extends Options> = ReturnType<typeof parseArgs<{ options: O; strict: true; allowPositionals: false }>>["values"];
+
+/** The help text: usage, summary, one line per option. */
+export function helpText<O extends Options>(spec: CommandSpec<O>): string {
+  const rows = Object.entries(spec.options).map(([name, o]) => {
+    const flag = `--${name}${o.type === "string" ? ` ${o.valueName ?? "VALUE"}` : ""}`;
+    const fallback = o.default !== undefined && o.type === "string" ? ` (default: ${String(o.default)})` : "";
+    return [flag, o.description + fallback] as const;
+  });
+  rows.push(["--help", "show this help"]);
+  const width = Math.max(...rows.map(([f]) => f.length));
+  return [`usage: ${spec.usage} [options]`, "", spec.summary, "", "options:", ...rows.map(([f, d]) => `  ${f.padEnd(width)}  ${d}`), ...(spec.notes ? ["", ...spec.notes] : [])].join("\n");
+}
+
+const shortUsage = (usage: string) => `usage: ${usage} [options]; --help lists them`;
+
+/** Parses argv; `--help` prints help and exits 0; a bad flag throws UserError(exit 2) with one line. */
+export function parseCommandArgs<O extends Options>(spec: CommandSpec<O>, argv = process.argv.slice(2)): Values<O> {
+  if (argv.includes("--help") || argv.includes("-h")) {
+    console.log(helpText(spec));
+    process.exit(0);
+  }
+  try {
+    const { values } = parseArgs({ args: argv, options: spec.options as O, strict: true, allowPositionals: false });
+    return values as Values<O>;
+  } catch (e) {
+    // node's messages are long and mention parseArgs internals; say which flag and how to get help.
+    const message = (e as Error).message;
+    const unknown = /Unknown option '([^']+)'/.exec(message)?.[1];
+    const missing = /Option '([^']+?)(?: <value>)?' argument missing/.exec(message)?.[1];
+    const positional = /Unexpected argument '([^']+)'/.exec(message)?.[1];
+    const what = unknown
+      ? `unknown option ${unknown}`
+      : missing
+        ? `option ${missing.split(",").pop()!.trim()} needs a value`
+        : positional
+          ? `unexpected argument ${positional}`
+          : message.split("\n")[0]!;
+    throw new UserError(`${what} (${shortUsage(spec.usage)})`, 2);
+  }
+}
+
+/** Filesystem errors a user can fix, as one line naming the path. */
+export function describeFsError(e: unknown): string | undefined {
+  const err = e as NodeJS.ErrnoException;
+  const path = err?.path ? ` ${err.path}` : "";
+  switch (err?.code) {
+    case "ENOSPC":
+      return `no space left on the device writing${path}`;
+    case "EDQUOT":
+      return `disk quota exceeded writing${path}`;
+    case "EACCES":
+    case "EPERM":
+      return `permission denied:${path || " (unknown path)"}`;
+    case "EROFS":
+      return `read-only file system:${path}`;
+    case "ENOENT":
+      return `no such file or directory:${path}`;
+    case "ENOTDIR":
+      return `not a directory:${path}`;
+    case "EMFILE":
+    case "ENFILE":
+      return `too many open files${path ? ` (at${path})` : ""}: raise the limit with ulimit -n`;
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * Runs a command's main: UserError and known filesystem errors print one line (or one JSON object with --json)
+ * and set the exit code; anything else is a bug and keeps its stack trace.
+ */
+export async function runCommand(main: () => Promise<number | void>, options: { json?: () => boolean } = {}): Promise<void> {
+  try {
+    process.exitCode = (await main()) ?? 0;
+  } catch (e) {
+    const line = e instanceof UserError ? e.message : describeFsError(e);
+    if (line === undefined) throw e;
+    if (options.json?.()) console.log(JSON.stringify({ ok: false, error: line }));
+    else console.error(line);
+    process.exitCode = e instanceof UserError ? e.exitCode : 1;
+  }
+}
+
+/** True when this module is the process's entry point (so a script can also be imported by tests). */
+export const isMain = (importMetaUrl: string) => !!process.argv[1] && resolve(process.argv[1]) === fileURLToPath(importMetaUrl);
