@@ -13,7 +13,7 @@ const nonNegativeInt = z.int().min(0);
 export const PricingPlan = z
   .strictObject({
     name: z.string().min(1),
-    price: z.number().min(0).nullable().describe("US dollars per month; 0 = free, null = quote on request (D1)"),
+    price: z.number().min(0).nullable().describe("US dollars per month; 0 = free, null = quote on request"),
     billing: z.enum(["monthly", "annual", "custom"]),
     features: z.array(z.string()),
   })
@@ -81,7 +81,7 @@ export const SoftwareSummary = z
     hasFreePlan: z.boolean(),
     hasMcpServer: z.boolean(),
     hasApi: z.boolean(),
-    categories: z.array(z.string()).describe("category slugs, ordered by category name (D4)"),
+    categories: z.array(z.string()).describe("category slugs, ordered by category name"),
   })
   .meta({ id: "SoftwareSummary" });
 
