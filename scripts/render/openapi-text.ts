@@ -1,4 +1,5 @@
 // The prose of the OpenAPI description: summaries, descriptions and tags, worded after the contract and the decisions.
+// Public text: rules are said in words here, never by their ids in the decisions (a reader of the API has no use for "Q8").
 
 export const TAGS = [
   { name: "Software", description: "Published tools: the paginated list and each tool's detail." },
@@ -11,35 +12,35 @@ export const OPERATIONS = {
     tags: ["Software"],
     summary: "List tools",
     description:
-      "Published tools, optionally filtered by category, in name order (O1: lower-cased name, ties by slug; the filter keeps that order). " +
-      "Paginated with `limit` and `offset`. Checks run in this order and the first failure answers (Q8): limit, offset syntax, category, offset range. " +
-      "Unknown query parameters are ignored and names are case-sensitive (Q7).",
+      "Published tools, optionally filtered by category, in name order (compared lower-cased, ties broken by slug; the category filter keeps that order). " +
+      "Paginated with `limit` and `offset`. Checks run in this order and the first failure answers: `limit`, the form of `offset`, `category`, then whether `offset` is within the list. " +
+      "Unknown query parameters are ignored and names are case-sensitive (`Limit` is not `limit`).",
   },
   getSoftware: {
     tags: ["Software"],
     summary: "Get one tool",
     description:
       "Pricing plans, rating, pros and cons, and the API/MCP/Zapier/Make capability flags of one tool, with the date its pricing was last verified against the vendor. " +
-      "Prices are US dollars per month (D1); `lowestPaidPrice` is the smallest price above 0, or null (D2).",
+      "Prices are US dollars per month (0 = free, null = quote on request); `lowestPaidPrice` is the smallest price above 0, or null when there is none.",
   },
   listCategories: {
     tags: ["Categories"],
     summary: "List categories",
     description:
-      "Every category with at least two tools, in name order (O2), with its tool count, MCP-ready count and top tool " +
-      "(the editorial pick, else the highest-rated tool, D5).",
+      "Every category with at least two tools, in name order, with its tool count, MCP-ready count and top tool " +
+      "(the editorial pick, else the highest-rated tool).",
   },
   getBestInCategory: {
     tags: ["Categories"],
     summary: "Rank a category's tools by price",
     description:
-      "Every tool of a category, cheapest paid plan first; tools without a paid price come last; ties follow name order (O3). " +
+      "Every tool of a category, cheapest paid plan first; tools without a paid price come last; ties follow name order. " +
       "This is a price ranking, not the site's editorial best-of order: check `meta.ranking` (`price-ascending`).",
   },
   getOpenApi: {
     tags: ["Description"],
     summary: "Get this OpenAPI description",
-    description: "The OpenAPI 3.1 description of the API (P8), `info.version` 1.0.0.",
+    description: "The OpenAPI 3.1 description of the API, `info.version` 1.0.0.",
   },
 } as const;
 
@@ -48,18 +49,18 @@ export const API_DESCRIPTION = (basePath: string) =>
     "Read-only HTTP/JSON API over the published data of the marketing software catalog: pricing verified against each vendor, " +
       "ratings, capability flags (MCP server, public API, Zapier, Make) and category rankings. Public: no credential of any kind.",
     "",
-    `**Paths.** Every endpoint lives under \`${basePath}\` (P1). A trailing slash is ignored (P2); path segments are percent-decoded ` +
-      "and slugs match exactly, without case folding (P3). `HEAD` answers as `GET` without a body (P4); `OPTIONS` answers 204 with the " +
-      "CORS preflight headers (P5). Any other method answers 405 `method_not_allowed` with `Allow: GET, HEAD, OPTIONS` (P6); any path that " +
-      "is no endpoint answers 404 `not_found` (P7) — see the `MethodNotAllowed` and `NotFound` responses under components.",
+    `**Paths.** Every endpoint lives under \`${basePath}\`. A trailing slash is ignored; path segments are percent-decoded ` +
+      "and slugs match exactly, without case folding. `HEAD` answers as `GET` without a body; `OPTIONS` answers 204 with the " +
+      "CORS preflight headers. Any other method answers 405 `method_not_allowed` with `Allow: GET, HEAD, OPTIONS`; any path that " +
+      "is no endpoint answers 404 `not_found` — see the `MethodNotAllowed` and `NotFound` responses under components.",
     "",
     "**Responses.** Every response is JSON (`application/json; charset=utf-8`) with `Access-Control-Allow-Origin: *` and " +
-      "`X-Content-Type-Options: nosniff` (H1, H2). Successful responses carry `Cache-Control` and an `ETag`; a matching " +
-      "`If-None-Match` answers 304 (H3). Bodies hold exactly the contract's fields in its order (H5).",
+      "`X-Content-Type-Options: nosniff`. Successful responses carry `Cache-Control` and an `ETag`; a matching " +
+      "`If-None-Match` answers 304. Bodies hold exactly the documented fields, in the documented order.",
     "",
-    "**Fields.** The contract declares no resource field required. The schemas here mark every field required because the build " +
-      "always emits each one (nullable fields as `null`): a stronger promise that clients can rely on.",
+    "**Fields.** Every field is always sent: the schemas mark each one required, and a field without a value is sent as `null`, " +
+      "so clients can rely on every key being there.",
     "",
-    "**Errors.** Error bodies are `{ \"error\": { \"code\", \"message\", \"hint\"? } }` (H4). Codes: `software_not_found`, " +
+    "**Errors.** Error bodies are `{ \"error\": { \"code\", \"message\", \"hint\"? } }`. Codes: `software_not_found`, " +
       "`category_not_found`, `invalid_limit`, `invalid_offset`, `offset_out_of_range`, `not_found`, `method_not_allowed`.",
   ].join("\n");

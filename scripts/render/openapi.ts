@@ -34,10 +34,10 @@ export function buildOpenApi(catalog: Catalog, table: RouteTable): JsonObject {
   const headers: Record<string, JsonObject> = Object.fromEntries([
     ...Object.entries(table.headers.all)
       .filter(([name]) => name.toLowerCase() !== "content-type") // described by each response's media type instead
-      .map(([name, value]) => constHeader(name, value, "Sent on every response (H2).")),
-    ...Object.entries(table.headers.success).map(([name, value]) => constHeader(name, value, "Sent on successful responses (H3).")),
-    ["ETag", { description: "Validator of the body (H3): send it back in `If-None-Match` to get `304 Not Modified`.", required: true, schema: { type: "string" } }],
-    constHeader("Allow", table.methods.join(", "), "Methods this read-only API serves (P6)."),
+      .map(([name, value]) => constHeader(name, value, "Sent on every response.")),
+    ...Object.entries(table.headers.success).map(([name, value]) => constHeader(name, value, "Sent on successful responses.")),
+    ["ETag", { description: "Validator of the body: send it back in `If-None-Match` to get `304 Not Modified`.", required: true, schema: { type: "string" } }],
+    constHeader("Allow", table.methods.join(", "), "Methods this read-only API serves."),
   ]);
   const headerRefs = (names: string[]) => Object.fromEntries(names.map((n) => [n, { $ref: `#/components/headers/${n}` }]));
   const commonNames = Object.keys(table.headers.all).filter((n) => n.toLowerCase() !== "content-type");
@@ -75,21 +75,21 @@ export function buildOpenApi(catalog: Catalog, table: RouteTable): JsonObject {
           ifNoneMatch,
         ],
         responses: {
-          200: ok("A page of tools in name order (O1), with the parameters in effect (Q9).", "SoftwareListResponse", examples.listSoftware),
+          200: ok("A page of tools in name order, with the `limit`, `offset` and `category` in effect under `meta`.", "SoftwareListResponse", examples.listSoftware),
           304: notModified,
-          400: error("`limit` or `offset` is invalid (Q2, Q3, Q6), `offset` is beyond `meta.total` (Q4), or `category` was given more than once (Q6).", [
+          400: error("`limit` or `offset` is invalid or given more than once, `offset` is beyond `meta.total`, or `category` was given more than once.", [
             { code: "invalid_limit", example: "invalid_limit" },
             { code: "invalid_offset", example: "invalid_offset" },
             { code: "offset_out_of_range", example: "offset_out_of_range" },
             { code: "category_not_found", example: "category_repeated" },
           ]),
-          404: error("`category` is not the slug of a category of the catalog (Q5).", [{ code: "category_not_found", example: "category_not_found" }]),
+          404: error("`category` is not the slug of a category of the catalog.", [{ code: "category_not_found", example: "category_not_found" }]),
         },
       }),
     },
     "/software/{slug}": {
       get: op("getSoftware", {
-        parameters: [slugParam("slug", "The tool slug, matched exactly (P3: percent-decoded, no case folding)."), ifNoneMatch],
+        parameters: [slugParam("slug", "The tool slug, matched exactly: percent-decoded first, never case-folded (`Acme-Mail` is not `acme-mail`)."), ifNoneMatch],
         responses: {
           200: ok("The tool's full detail.", "SoftwareDetailResponse", examples.getSoftware),
           304: notModified,
@@ -104,18 +104,18 @@ export function buildOpenApi(catalog: Catalog, table: RouteTable): JsonObject {
       get: op("listCategories", {
         parameters: [ifNoneMatch],
         responses: {
-          200: ok("Every category with at least two tools, in name order (O2).", "CategoryListResponse", examples.listCategories),
+          200: ok("Every category with at least two tools, in name order.", "CategoryListResponse", examples.listCategories),
           304: notModified,
         },
       }),
     },
     "/best/{categorySlug}": {
       get: op("getBestInCategory", {
-        parameters: [slugParam("categorySlug", "A category slug (valid values come from `GET /categories`; a category with one tool answers too, O4)."), ifNoneMatch],
+        parameters: [slugParam("categorySlug", "A category slug (valid values come from `GET /categories`; a category with a single tool, left out of that list, answers here too)."), ifNoneMatch],
         responses: {
-          200: ok("The category's tools, cheapest paid plan first, null prices last (O3).", "BestInCategoryResponse", examples.getBestInCategory),
+          200: ok("The category's tools, cheapest paid plan first, tools without a paid price last.", "BestInCategoryResponse", examples.getBestInCategory),
           304: notModified,
-          404: error("Unknown category, or a category with no tools (O4); `not_found` when the segment is not valid percent-encoding.", [
+          404: error("Unknown category, or a category with no tools; `not_found` when the segment is not valid percent-encoding.", [
             { code: "category_not_found", example: "category_not_found" },
             { code: "not_found", example: "not_found" },
           ]),
@@ -127,7 +127,7 @@ export function buildOpenApi(catalog: Catalog, table: RouteTable): JsonObject {
         parameters: [ifNoneMatch],
         responses: {
           200: {
-            description: "This document (P8).",
+            description: "This document.",
             headers: headerRefs(successNames),
             content: {
               "application/json": {
@@ -145,7 +145,7 @@ export function buildOpenApi(catalog: Catalog, table: RouteTable): JsonObject {
   return {
     openapi: OPENAPI_VERSION,
     info: { title: "Marketing Software Data API", version: API_VERSION, summary: "Read-only, public data about marketing software: tools, categories, price rankings.", description: API_DESCRIPTION(site.basePath) },
-    servers: [{ url: server, description: "Public API (base address with its version path, P1)" }],
+    servers: [{ url: server, description: "Public API (base address with its version path)" }],
     // Public API (contract section 5): no security scheme, stated explicitly.
     security: [],
     tags: TAGS,
@@ -158,8 +158,8 @@ export function buildOpenApi(catalog: Catalog, table: RouteTable): JsonObject {
           in: "query",
           required: false,
           description:
-            `Page size, 1 to ${MAX_LIMIT} (Q2). Sent as plain decimal digits: the raw value must match \`${query.limit.pattern}\` ` +
-            "(no sign, no leading zero, no spaces, no percent-encoding, Q1). Any other value, the empty string included, or the parameter given twice: 400 `invalid_limit`.",
+            `Page size, 1 to ${MAX_LIMIT}. Sent as plain decimal digits: the raw value must match \`${query.limit.pattern}\` ` +
+            "(no sign, no leading zero, no spaces, no percent-encoding). Any other value, the empty string included, or the parameter given twice: 400 `invalid_limit`.",
           schema: { type: "integer", minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT },
         },
         offset: {
@@ -167,8 +167,8 @@ export function buildOpenApi(catalog: Catalog, table: RouteTable): JsonObject {
           in: "query",
           required: false,
           description:
-            `Number of tools to skip (Q3). The raw value must match \`${query.offset.pattern}\`; any other value, or the parameter given twice: 400 \`invalid_offset\`. ` +
-            "`offset` equal to `meta.total` answers an empty page; greater answers 400 `offset_out_of_range`, whose hint names the total (Q4).",
+            `Number of tools to skip. The raw value must match \`${query.offset.pattern}\`; any other value, or the parameter given twice: 400 \`invalid_offset\`. ` +
+            "`offset` equal to `meta.total` answers an empty page; greater answers 400 `offset_out_of_range`, whose hint names the total.",
           schema: { type: "integer", minimum: 0, default: Number(query.offset.default) },
         },
         category: {
@@ -176,28 +176,28 @@ export function buildOpenApi(catalog: Catalog, table: RouteTable): JsonObject {
           in: "query",
           required: false,
           description:
-            "Only tools of this category (valid values: the slugs from `GET /categories`). Unknown category: 404 `category_not_found` (Q5); " +
-            "a category with no tools answers an empty page. Given twice: 400 `category_not_found` (Q6).",
+            "Only tools of this category (valid values: the slugs from `GET /categories`). Unknown category: 404 `category_not_found`; " +
+            "a category with no tools answers an empty page. Given twice: 400 `category_not_found`.",
           schema: { type: "string", pattern: query.category.pattern },
         },
         IfNoneMatch: {
           name: "If-None-Match",
           in: "header",
           required: false,
-          description: "An `ETag` from an earlier response (or a comma-separated list, or `*`): when it matches, the answer is `304 Not Modified` (H3).",
+          description: "An `ETag` from an earlier response (or a comma-separated list, or `*`): when it matches, the answer is `304 Not Modified`.",
           schema: { type: "string" },
         },
       },
       headers,
       responses: {
-        NotModified: { description: "`If-None-Match` matched the current `ETag` (H3): no body.", headers: headerRefs(successNames) },
+        NotModified: { description: "`If-None-Match` matched the current `ETag`: no body.", headers: headerRefs(successNames) },
         NotFound: {
-          description: "Any path that is no endpoint (P7), on any operation's host. Not tied to one operation.",
+          description: "Any path that is no endpoint, on any operation's host. Not tied to one operation.",
           headers: headerRefs(commonNames),
           content: { "application/json": { schema: schemaRef("Error"), examples: { not_found: examples.errors.not_found } } },
         },
         MethodNotAllowed: {
-          description: "Any method other than GET, HEAD and OPTIONS, on any path (P6). Not tied to one operation.",
+          description: "Any method other than GET, HEAD and OPTIONS, on any path. Not tied to one operation.",
           headers: headerRefs([...commonNames, "Allow"]),
           content: { "application/json": { schema: schemaRef("Error"), examples: { method_not_allowed: examples.errors.method_not_allowed } } },
         },

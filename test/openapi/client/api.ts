@@ -10,7 +10,7 @@ export interface paths {
         };
         /**
          * List tools
-         * @description Published tools, optionally filtered by category, in name order (O1: lower-cased name, ties by slug; the filter keeps that order). Paginated with `limit` and `offset`. Checks run in this order and the first failure answers (Q8): limit, offset syntax, category, offset range. Unknown query parameters are ignored and names are case-sensitive (Q7).
+         * @description Published tools, optionally filtered by category, in name order (compared lower-cased, ties broken by slug; the category filter keeps that order). Paginated with `limit` and `offset`. Checks run in this order and the first failure answers: `limit`, the form of `offset`, `category`, then whether `offset` is within the list. Unknown query parameters are ignored and names are case-sensitive (`Limit` is not `limit`).
          */
         get: operations["listSoftware"];
         put?: never;
@@ -30,7 +30,7 @@ export interface paths {
         };
         /**
          * Get one tool
-         * @description Pricing plans, rating, pros and cons, and the API/MCP/Zapier/Make capability flags of one tool, with the date its pricing was last verified against the vendor. Prices are US dollars per month (D1); `lowestPaidPrice` is the smallest price above 0, or null (D2).
+         * @description Pricing plans, rating, pros and cons, and the API/MCP/Zapier/Make capability flags of one tool, with the date its pricing was last verified against the vendor. Prices are US dollars per month (0 = free, null = quote on request); `lowestPaidPrice` is the smallest price above 0, or null when there is none.
          */
         get: operations["getSoftware"];
         put?: never;
@@ -50,7 +50,7 @@ export interface paths {
         };
         /**
          * List categories
-         * @description Every category with at least two tools, in name order (O2), with its tool count, MCP-ready count and top tool (the editorial pick, else the highest-rated tool, D5).
+         * @description Every category with at least two tools, in name order, with its tool count, MCP-ready count and top tool (the editorial pick, else the highest-rated tool).
          */
         get: operations["listCategories"];
         put?: never;
@@ -70,7 +70,7 @@ export interface paths {
         };
         /**
          * Rank a category's tools by price
-         * @description Every tool of a category, cheapest paid plan first; tools without a paid price come last; ties follow name order (O3). This is a price ranking, not the site's editorial best-of order: check `meta.ranking` (`price-ascending`).
+         * @description Every tool of a category, cheapest paid plan first; tools without a paid price come last; ties follow name order. This is a price ranking, not the site's editorial best-of order: check `meta.ranking` (`price-ascending`).
          */
         get: operations["getBestInCategory"];
         put?: never;
@@ -90,7 +90,7 @@ export interface paths {
         };
         /**
          * Get this OpenAPI description
-         * @description The OpenAPI 3.1 description of the API (P8), `info.version` 1.0.0.
+         * @description The OpenAPI 3.1 description of the API, `info.version` 1.0.0.
          */
         get: operations["getOpenApi"];
         put?: never;
@@ -143,7 +143,7 @@ export interface components {
         /** Pricing plan */
         PricingPlan: {
             name: string;
-            /** @description US dollars per month; 0 = free, null = quote on request (D1) */
+            /** @description US dollars per month; 0 = free, null = quote on request */
             price: number | null;
             /** @enum {string} */
             billing: "monthly" | "annual" | "custom";
@@ -204,12 +204,12 @@ export interface components {
             hasFreePlan: boolean;
             hasMcpServer: boolean;
             hasApi: boolean;
-            /** @description category slugs, ordered by category name (D4) */
+            /** @description category slugs, ordered by category name */
             categories: string[];
         };
     };
     responses: {
-        /** @description `If-None-Match` matched the current `ETag` (H3): no body. */
+        /** @description `If-None-Match` matched the current `ETag`: no body. */
         NotModified: {
             headers: {
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
@@ -220,7 +220,7 @@ export interface components {
             };
             content?: never;
         };
-        /** @description Any path that is no endpoint (P7), on any operation's host. Not tied to one operation. */
+        /** @description Any path that is no endpoint, on any operation's host. Not tied to one operation. */
         NotFound: {
             headers: {
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
@@ -231,7 +231,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Any method other than GET, HEAD and OPTIONS, on any path (P6). Not tied to one operation. */
+        /** @description Any method other than GET, HEAD and OPTIONS, on any path. Not tied to one operation. */
         MethodNotAllowed: {
             headers: {
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
@@ -245,26 +245,26 @@ export interface components {
         };
     };
     parameters: {
-        /** @description Page size, 1 to 100 (Q2). Sent as plain decimal digits: the raw value must match `^(100|[1-9][0-9]?)$` (no sign, no leading zero, no spaces, no percent-encoding, Q1). Any other value, the empty string included, or the parameter given twice: 400 `invalid_limit`. */
+        /** @description Page size, 1 to 100. Sent as plain decimal digits: the raw value must match `^(100|[1-9][0-9]?)$` (no sign, no leading zero, no spaces, no percent-encoding). Any other value, the empty string included, or the parameter given twice: 400 `invalid_limit`. */
         limit: number;
-        /** @description Number of tools to skip (Q3). The raw value must match `^(0|[1-9][0-9]*)$`; any other value, or the parameter given twice: 400 `invalid_offset`. `offset` equal to `meta.total` answers an empty page; greater answers 400 `offset_out_of_range`, whose hint names the total (Q4). */
+        /** @description Number of tools to skip. The raw value must match `^(0|[1-9][0-9]*)$`; any other value, or the parameter given twice: 400 `invalid_offset`. `offset` equal to `meta.total` answers an empty page; greater answers 400 `offset_out_of_range`, whose hint names the total. */
         offset: number;
-        /** @description Only tools of this category (valid values: the slugs from `GET /categories`). Unknown category: 404 `category_not_found` (Q5); a category with no tools answers an empty page. Given twice: 400 `category_not_found` (Q6). */
+        /** @description Only tools of this category (valid values: the slugs from `GET /categories`). Unknown category: 404 `category_not_found`; a category with no tools answers an empty page. Given twice: 400 `category_not_found`. */
         category: string;
-        /** @description An `ETag` from an earlier response (or a comma-separated list, or `*`): when it matches, the answer is `304 Not Modified` (H3). */
+        /** @description An `ETag` from an earlier response (or a comma-separated list, or `*`): when it matches, the answer is `304 Not Modified`. */
         IfNoneMatch: string;
     };
     requestBodies: never;
     headers: {
-        /** @description Sent on every response (H2). */
+        /** @description Sent on every response. */
         "Access-Control-Allow-Origin": "*";
-        /** @description Sent on every response (H2). */
+        /** @description Sent on every response. */
         "X-Content-Type-Options": "nosniff";
-        /** @description Sent on successful responses (H3). */
+        /** @description Sent on successful responses. */
         "Cache-Control": "public, max-age=60";
-        /** @description Validator of the body (H3): send it back in `If-None-Match` to get `304 Not Modified`. */
+        /** @description Validator of the body: send it back in `If-None-Match` to get `304 Not Modified`. */
         ETag: string;
-        /** @description Methods this read-only API serves (P6). */
+        /** @description Methods this read-only API serves. */
         Allow: "GET, HEAD, OPTIONS";
     };
     pathItems: never;
@@ -274,15 +274,15 @@ export interface operations {
     listSoftware: {
         parameters: {
             query?: {
-                /** @description Page size, 1 to 100 (Q2). Sent as plain decimal digits: the raw value must match `^(100|[1-9][0-9]?)$` (no sign, no leading zero, no spaces, no percent-encoding, Q1). Any other value, the empty string included, or the parameter given twice: 400 `invalid_limit`. */
+                /** @description Page size, 1 to 100. Sent as plain decimal digits: the raw value must match `^(100|[1-9][0-9]?)$` (no sign, no leading zero, no spaces, no percent-encoding). Any other value, the empty string included, or the parameter given twice: 400 `invalid_limit`. */
                 limit?: components["parameters"]["limit"];
-                /** @description Number of tools to skip (Q3). The raw value must match `^(0|[1-9][0-9]*)$`; any other value, or the parameter given twice: 400 `invalid_offset`. `offset` equal to `meta.total` answers an empty page; greater answers 400 `offset_out_of_range`, whose hint names the total (Q4). */
+                /** @description Number of tools to skip. The raw value must match `^(0|[1-9][0-9]*)$`; any other value, or the parameter given twice: 400 `invalid_offset`. `offset` equal to `meta.total` answers an empty page; greater answers 400 `offset_out_of_range`, whose hint names the total. */
                 offset?: components["parameters"]["offset"];
-                /** @description Only tools of this category (valid values: the slugs from `GET /categories`). Unknown category: 404 `category_not_found` (Q5); a category with no tools answers an empty page. Given twice: 400 `category_not_found` (Q6). */
+                /** @description Only tools of this category (valid values: the slugs from `GET /categories`). Unknown category: 404 `category_not_found`; a category with no tools answers an empty page. Given twice: 400 `category_not_found`. */
                 category?: components["parameters"]["category"];
             };
             header?: {
-                /** @description An `ETag` from an earlier response (or a comma-separated list, or `*`): when it matches, the answer is `304 Not Modified` (H3). */
+                /** @description An `ETag` from an earlier response (or a comma-separated list, or `*`): when it matches, the answer is `304 Not Modified`. */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path?: never;
@@ -290,7 +290,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A page of tools in name order (O1), with the parameters in effect (Q9). */
+            /** @description A page of tools in name order, with the `limit`, `offset` and `category` in effect under `meta`. */
             200: {
                 headers: {
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
@@ -304,7 +304,7 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
-            /** @description `limit` or `offset` is invalid (Q2, Q3, Q6), `offset` is beyond `meta.total` (Q4), or `category` was given more than once (Q6). */
+            /** @description `limit` or `offset` is invalid or given more than once, `offset` is beyond `meta.total`, or `category` was given more than once. */
             400: {
                 headers: {
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
@@ -322,7 +322,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `category` is not the slug of a category of the catalog (Q5). */
+            /** @description `category` is not the slug of a category of the catalog. */
             404: {
                 headers: {
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
@@ -346,11 +346,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description An `ETag` from an earlier response (or a comma-separated list, or `*`): when it matches, the answer is `304 Not Modified` (H3). */
+                /** @description An `ETag` from an earlier response (or a comma-separated list, or `*`): when it matches, the answer is `304 Not Modified`. */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path: {
-                /** @description The tool slug, matched exactly (P3: percent-decoded, no case folding). */
+                /** @description The tool slug, matched exactly: percent-decoded first, never case-folded (`Acme-Mail` is not `acme-mail`). */
                 slug: string;
             };
             cookie?: never;
@@ -395,7 +395,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description An `ETag` from an earlier response (or a comma-separated list, or `*`): when it matches, the answer is `304 Not Modified` (H3). */
+                /** @description An `ETag` from an earlier response (or a comma-separated list, or `*`): when it matches, the answer is `304 Not Modified`. */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path?: never;
@@ -403,7 +403,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Every category with at least two tools, in name order (O2). */
+            /** @description Every category with at least two tools, in name order. */
             200: {
                 headers: {
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
@@ -423,18 +423,18 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description An `ETag` from an earlier response (or a comma-separated list, or `*`): when it matches, the answer is `304 Not Modified` (H3). */
+                /** @description An `ETag` from an earlier response (or a comma-separated list, or `*`): when it matches, the answer is `304 Not Modified`. */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path: {
-                /** @description A category slug (valid values come from `GET /categories`; a category with one tool answers too, O4). */
+                /** @description A category slug (valid values come from `GET /categories`; a category with a single tool, left out of that list, answers here too). */
                 categorySlug: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description The category's tools, cheapest paid plan first, null prices last (O3). */
+            /** @description The category's tools, cheapest paid plan first, tools without a paid price last. */
             200: {
                 headers: {
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
@@ -448,7 +448,7 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
-            /** @description Unknown category, or a category with no tools (O4); `not_found` when the segment is not valid percent-encoding. */
+            /** @description Unknown category, or a category with no tools; `not_found` when the segment is not valid percent-encoding. */
             404: {
                 headers: {
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
@@ -472,7 +472,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description An `ETag` from an earlier response (or a comma-separated list, or `*`): when it matches, the answer is `304 Not Modified` (H3). */
+                /** @description An `ETag` from an earlier response (or a comma-separated list, or `*`): when it matches, the answer is `304 Not Modified`. */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path?: never;
@@ -480,7 +480,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description This document (P8). */
+            /** @description This document. */
             200: {
                 headers: {
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
