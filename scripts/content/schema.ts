@@ -1,8 +1,9 @@
 // The one source of truth: every content file and every response body is defined here.
 // schemas/*.json and the OpenAPI description are generated from these zod schemas.
 import * as z from "zod";
+import { SLUG_PATTERN } from "./slug-pattern.ts";
 
-export const SLUG_PATTERN = "^[a-z0-9]+(?:-[a-z0-9]+)*$";
+export { SLUG_PATTERN };
 const slug = z.string().regex(new RegExp(SLUG_PATTERN));
 const uri = z.url();
 const isoDate = z.iso.date();

@@ -1,6 +1,6 @@
 // The host-neutral route table: patterns that map a request to a file and a status.
 // Its size does not grow with the catalog. The Node server and every host adapter read only this and dist/.
-import { SLUG_PATTERN } from "../content/schema.ts";
+import { SLUG_PATTERN } from "../content/slug-pattern.ts";
 import type { Site } from "../model/derive.ts";
 
 export type ErrorId =
