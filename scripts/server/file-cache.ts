@@ -1,10 +1,10 @@
-// dist/ files in memory with their ETags, bounded by bytes. Eviction is second-chance FIFO: a hit only sets a flag
-// (no map mutation on the hot path); a flagged entry at the front gets moved to the back once instead of evicted.
-// dist/ does not change while a server runs on it, so a miss is remembered too.
+// dist/ files in memory with their ETags, bounded by bytes (keys included). Eviction is second-chance FIFO: a hit only
+// sets a flag (no map mutation on the hot path); a flagged entry at the front gets moved to the back once instead of
+// evicted. A cache serves one published build (one generation folder, never modified), so a miss is remembered too.
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { ENCODINGS } from "../io/encodings.ts";
+import { ENCODINGS, MIN_COMPRESS_BYTES } from "../io/encodings.ts";
 
 export interface CachedFile {
   body: Buffer;
@@ -18,20 +18,58 @@ export function etagOf(body: Uint8Array): string {
   return `"${createHash("sha1").update(body).digest("base64url").slice(0, 22)}"`;
 }
 
+/** Out of file descriptors (this process or the whole system): a passing condition, never "no such file". */
+export class FilesUnavailable extends Error {
+  constructor(readonly file: string) {
+    super(`too many open files reading ${file}`);
+  }
+}
+
+/** Lookup errors that mean "no such file here": ENAMETOOLONG too, since a name that long cannot exist in dist/. */
+const MISSING = new Set(["ENOENT", "ENOTDIR", "EISDIR", "ENAMETOOLONG"]);
+const OUT_OF_FILES = new Set(["EMFILE", "ENFILE"]);
+
 interface Entry {
   value: CachedFile | null;
   used: boolean;
+  bytes: number;
+}
+
+/** What an entry costs besides its bodies: the key (UTF-16 in memory), the map slot and the objects. */
+const entryOverhead = (key: string) => 2 * key.length + 160;
+
+export interface FileCacheOptions {
+  maxBytes?: number;
+  /** files read at once: each read holds up to one descriptor, so a burst cannot exhaust the process's limit */
+  maxOpen?: number;
+  /** waits (ms) before each retry when the process or system is out of descriptors; then FilesUnavailable */
+  retryDelays?: number[];
+  /** how bytes are read (tests inject failures) */
+  readFile?: (path: string) => Promise<Buffer>;
 }
 
 export class FileCache {
   private readonly entries = new Map<string, Entry>();
   private bytes = 0;
+  private readonly maxBytes: number;
+  private readonly maxOpen: number;
+  private readonly retryDelays: number[];
+  private readonly readFile: (path: string) => Promise<Buffer>;
+  private open = 0;
+  private readonly waiting: (() => void)[] = [];
+  /** one read per file at a time: concurrent misses of the same file share it */
+  private readonly loading = new Map<string, Promise<CachedFile | null>>();
 
   constructor(
     private readonly root: string,
-    private readonly maxBytes = 64 * 1024 * 1024,
-    private readonly maxEntries = 100_000,
-  ) {}
+    options: FileCacheOptions | number = {},
+  ) {
+    const o = typeof options === "number" ? { maxBytes: options } : options;
+    this.maxBytes = o.maxBytes ?? 64 * 1024 * 1024;
+    this.maxOpen = o.maxOpen ?? 64;
+    this.retryDelays = o.retryDelays ?? [5, 20, 50, 100, 200, 400];
+    this.readFile = o.readFile ?? readFile;
+  }
 
   /** The file if cached, `null` for a known miss, `undefined` when not known yet. */
   peek(file: string): CachedFile | null | undefined {
@@ -41,36 +79,76 @@ export class FileCache {
     return entry.value;
   }
 
-  async get(file: string): Promise<CachedFile | null> {
+  /** Bytes held, keys and bodies together. */
+  get size(): number {
+    return this.bytes;
+  }
+
+  /** The file, or null when dist/ has no such file. Rejects with FilesUnavailable when descriptors stay exhausted. */
+  get(file: string): Promise<CachedFile | null> {
     const known = this.peek(file);
-    if (known !== undefined) return known;
-    let loaded: CachedFile | null;
-    try {
-      const path = join(this.root, file);
-      const body = await readFile(path);
-      const siblings = await Promise.all(ENCODINGS.map((e) => readFile(path + e.suffix).then((b) => ({ name: e.name, body: b }), () => undefined)));
-      loaded = { body, etag: etagOf(body), encoded: siblings.filter((x) => x !== undefined) };
-    } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
-      if (code !== "ENOENT" && code !== "ENOTDIR" && code !== "EISDIR") throw e;
-      loaded = null;
+    if (known !== undefined) return Promise.resolve(known);
+    let pending = this.loading.get(file);
+    if (!pending) {
+      pending = this.load(file).finally(() => this.loading.delete(file));
+      this.loading.set(file, pending);
     }
+    return pending;
+  }
+
+  private async load(file: string): Promise<CachedFile | null> {
+    const path = join(this.root, file);
+    const body = await this.read(path, file);
+    if (body === null) {
+      this.remember(file, null);
+      return null;
+    }
+    // The build writes siblings only for bodies worth compressing: a small body has none to look for.
+    const encoded: CachedFile["encoded"] = [];
+    if (body.byteLength >= MIN_COMPRESS_BYTES) {
+      for (const e of ENCODINGS) {
+        const sibling = await this.read(path + e.suffix, file);
+        if (sibling) encoded.push({ name: e.name, body: sibling });
+      }
+    }
+    const loaded = { body, etag: etagOf(body), encoded };
     this.remember(file, loaded);
     return loaded;
   }
 
+  /** One file's bytes, null when missing; waits for a descriptor slot, retries while the system is out of them. */
+  private async read(path: string, file: string): Promise<Buffer | null> {
+    for (let attempt = 0; ; attempt++) {
+      if (this.open >= this.maxOpen) await new Promise<void>((r) => this.waiting.push(r));
+      this.open++;
+      try {
+        return await this.readFile(path);
+      } catch (e) {
+        const code = (e as NodeJS.ErrnoException).code ?? "";
+        if (MISSING.has(code)) return null;
+        if (!OUT_OF_FILES.has(code)) throw e;
+        if (attempt >= this.retryDelays.length) throw new FilesUnavailable(file);
+      } finally {
+        this.open--;
+        this.waiting.shift()?.();
+      }
+      await new Promise((r) => setTimeout(r, this.retryDelays[attempt]));
+    }
+  }
+
   private remember(file: string, value: CachedFile | null): void {
     if (this.entries.has(file)) return;
-    this.entries.set(file, { value, used: false });
-    if (value) this.bytes += sizeOf(value);
+    const bytes = entryOverhead(file) + (value ? sizeOf(value) : 0);
+    this.entries.set(file, { value, used: false, bytes });
+    this.bytes += bytes;
     // Bounded: each entry gets at most one second chance per pass.
-    for (let budget = this.entries.size * 2; budget > 0 && (this.bytes > this.maxBytes || this.entries.size > this.maxEntries); budget--) {
+    for (let budget = this.entries.size * 2; budget > 0 && this.bytes > this.maxBytes; budget--) {
       const [key, oldest] = this.entries.entries().next().value as [string, Entry];
       this.entries.delete(key);
       if (oldest.used && key !== file) {
         oldest.used = false;
         this.entries.set(key, oldest);
-      } else if (oldest.value) this.bytes -= sizeOf(oldest.value);
+      } else this.bytes -= oldest.bytes;
     }
   }
 }

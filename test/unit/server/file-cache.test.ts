@@ -1,7 +1,7 @@
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { etagOf, FileCache } from "../../../scripts/server/file-cache.ts";
+import { etagOf, FileCache, FilesUnavailable } from "../../../scripts/server/file-cache.ts";
 import { tempDir } from "../../helpers/dirs.ts";
 
 describe("FileCache: dist/ files in memory, bounded", () => {
@@ -10,7 +10,9 @@ describe("FileCache: dist/ files in memory, bounded", () => {
     dir = await tempDir();
     await mkdir(join(dir.path, "v1"));
     for (const name of ["a", "b", "c", "d"]) await writeFile(join(dir.path, `v1/${name}.json`), name.repeat(100));
-    await writeFile(join(dir.path, "v1/a.json.gz"), "gz");
+    // only a body worth compressing has siblings (MIN_COMPRESS_BYTES)
+    await writeFile(join(dir.path, "v1/big.json"), "z".repeat(2000));
+    await writeFile(join(dir.path, "v1/big.json.gz"), "gz");
   });
   afterEach(() => dir.remove());
 
@@ -18,14 +20,16 @@ describe("FileCache: dist/ files in memory, bounded", () => {
     const cache = new FileCache(dir.path);
     const a = await cache.get("v1/a.json");
     expect(a?.etag).toBe(etagOf(Buffer.from("a".repeat(100))));
-    expect(a?.encoded.map((e) => e.name)).toEqual(["gzip"]);
+    expect(a?.encoded).toEqual([]);
+    const big = await cache.get("v1/big.json");
+    expect(big?.encoded.map((e) => e.name)).toEqual(["gzip"]);
     expect(cache.peek("v1/missing.json")).toBeUndefined();
     expect(await cache.get("v1/missing.json")).toBeNull();
     expect(cache.peek("v1/missing.json")).toBeNull();
   });
 
   it("stays within its byte budget, giving a recently used file a second chance over an unused one", async () => {
-    const cache = new FileCache(dir.path, 300); // room for three 100-byte bodies (a's gzip sibling adds 2 bytes)
+    const cache = new FileCache(dir.path, 3 * (100 + 2 * "v1/a.json".length + 160)); // room for three entries: bodies and keys
     await cache.get("v1/a.json");
     await cache.get("v1/b.json");
     cache.peek("v1/a.json"); // a is used again; b is not
@@ -34,5 +38,23 @@ describe("FileCache: dist/ files in memory, bounded", () => {
     expect(cache.peek("v1/a.json")).not.toBeUndefined();
     expect(cache.peek("v1/b.json")).toBeUndefined();
     expect(cache.peek("v1/d.json")).not.toBeUndefined();
+  });
+
+  it("counts a miss's key in its budget: long unique names cannot grow it for good", async () => {
+    const cache = new FileCache(dir.path, 64 * 1024);
+    for (let i = 0; i < 200; i++) expect(await cache.get(`v1/${"x".repeat(15_000)}${i}.json`)).toBeNull(); // ENAMETOOLONG is a miss
+    expect(cache.size).toBeLessThanOrEqual(64 * 1024);
+  });
+
+  it("out of descriptors, it retries and then fails as unavailable: never a miss", async () => {
+    let failures = 0;
+    const cache = new FileCache(dir.path, {
+      retryDelays: [1, 1],
+      readFile: (path) => (failures++ < 2 ? Promise.reject(Object.assign(new Error("EMFILE"), { code: "EMFILE" })) : readFile(path)),
+    });
+    expect((await cache.get("v1/a.json"))?.body.toString()).toBe("a".repeat(100));
+    failures = -100;
+    await expect(cache.get("v1/b.json")).rejects.toBeInstanceOf(FilesUnavailable);
+    expect(cache.peek("v1/b.json")).toBeUndefined();
   });
 });

@@ -1,0 +1,92 @@
+// B5: the server follows what `npm run build` publishes. dist/ is a symbolic link to one complete generation folder,
+// switched in one rename; the server resolves it to that real folder and serves only from there. When the link
+// changes, a handler for the new folder is loaded whole (route table, error bodies) and swapped in: every cached body,
+// ETag, miss and resolution of the old build goes with the old handler, never mixed with the new one.
+// A plain folder (no symlink) is served as it is: changes made inside it in place cannot be followed atomically.
+import { watch, type FSWatcher } from "node:fs";
+import { realpath, stat } from "node:fs/promises";
+import { basename, dirname } from "node:path";
+import { createApiHandler, type ApiHandler, type HandlerOptions } from "./api-handler.ts";
+
+/** The fallback check of the link (two syscalls), for file systems where watching misses an event. */
+export const RECHECK_MS = 300;
+
+export interface FollowedDist {
+  /** the handler of the build published now (synchronous: the hot path) */
+  current(): ApiHandler;
+  /**
+   * Looks at the link now, swapping in a new handler when it points elsewhere (or, with `force`, always: for
+   * callers that just rebuilt a plain folder in place). Concurrent calls share one look.
+   */
+  refresh(force?: boolean): Promise<ApiHandler>;
+  close(): void;
+}
+
+/** What identifies one publication: the real folder, and its inode (a folder replaced by rename is another one). */
+async function identify(distDir: string): Promise<{ root: string; id: string }> {
+  const root = await realpath(distDir);
+  const s = await stat(root);
+  return { root, id: `${root}\0${s.dev}:${s.ino}` };
+}
+
+export async function followDist(distDir: string, options: Omit<HandlerOptions, "current"> = {}): Promise<FollowedDist> {
+  const load = async (root: string) => createApiHandler(root, { ...options, current: () => refresh() });
+  let published = await identify(distDir).catch(() => ({ root: distDir, id: "" }));
+  let handler = await load(published.root);
+  let looking: Promise<ApiHandler> | undefined;
+  let forceNext = false;
+  let closed = false;
+
+  async function look(): Promise<ApiHandler> {
+    const force = forceNext;
+    forceNext = false;
+    let now: { root: string; id: string };
+    try {
+      now = await identify(distDir);
+    } catch {
+      return handler; // the link is being replaced this very instant, or dist/ is gone: keep serving what we have
+    }
+    if (now.id === published.id && !force) return handler;
+    try {
+      const next = await load(now.root);
+      if (!closed) {
+        handler = next;
+        published = now;
+      }
+    } catch {
+      // an incomplete folder (a plain dist/ being rewritten in place): keep the last good build, look again later
+    }
+    return handler;
+  }
+
+  function refresh(force = false): Promise<ApiHandler> {
+    if (force) forceNext = true;
+    if (!looking) looking = look().finally(() => (looking = undefined));
+    else if (force) return looking.then(() => refresh(true));
+    return looking;
+  }
+
+  // The link lives in dist/'s parent folder: a rename over it is an event there, named after the link.
+  const name = basename(distDir);
+  let watcher: FSWatcher | undefined;
+  try {
+    watcher = watch(dirname(distDir), { persistent: false }, (_event, changed) => {
+      if (changed === null || changed === name) void refresh();
+    });
+    watcher.on("error", () => watcher?.close());
+  } catch {
+    // no watching here (e.g. too many watches): the interval below still notices within RECHECK_MS
+  }
+  const timer = setInterval(() => void refresh(), RECHECK_MS);
+  timer.unref();
+
+  return {
+    current: () => handler,
+    refresh,
+    close() {
+      closed = true;
+      watcher?.close();
+      clearInterval(timer);
+    },
+  };
+}

@@ -1,0 +1,37 @@
+// URL-keyed resolutions of one build, bounded in bytes: keys are request targets a client chooses, so their size
+// is the client's to pick. Long targets are never kept (resolving them again is cheap); eviction is FIFO.
+import type { Resolution } from "./resolve-request.ts";
+
+/** Targets longer than this are resolved every time: no real client repeats a kilobyte-long URL. */
+const MAX_KEY_LENGTH = 512;
+/** A Map slot, the resolution object and its file name, besides the key itself. */
+const ENTRY_OVERHEAD = 200;
+
+export class ResolutionCache {
+  private readonly entries = new Map<string, Resolution>();
+  private bytes = 0;
+
+  constructor(private readonly maxBytes = 8 * 1024 * 1024) {}
+
+  get(target: string): Resolution | undefined {
+    return this.entries.get(target);
+  }
+
+  set(target: string, r: Resolution): void {
+    if (target.length > MAX_KEY_LENGTH || this.entries.has(target)) return;
+    this.entries.set(target, r);
+    this.bytes += cost(target);
+    while (this.bytes > this.maxBytes) {
+      const oldest = this.entries.keys().next().value as string;
+      this.entries.delete(oldest);
+      this.bytes -= cost(oldest);
+    }
+  }
+
+  /** Bytes held (estimated: keys as UTF-16 plus a fixed overhead per entry). */
+  get size(): number {
+    return this.bytes;
+  }
+}
+
+const cost = (key: string) => 2 * key.length + ENTRY_OVERHEAD;

@@ -1,0 +1,103 @@
+// B5 with a symlinked dist/ switched between two built trees: the server answers from the new build within 1 s of the
+// switch, never from a mix, and never 404s because the old build's folder vanished.
+import { mkdir, rename, rm, symlink } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { build } from "../../scripts/build.ts";
+import { startServer, type RunningServer } from "../../scripts/server/start-server.ts";
+import { tempDir } from "../helpers/dirs.ts";
+import { copyTiny, editTiny, INSERTED_SLUG } from "./edit-fixture.ts";
+
+interface Page {
+  meta: { total: number };
+}
+
+/** Points `link` at `target` in one step, as the build publishes: a new link renamed over the old one. */
+async function publish(link: string, target: string) {
+  const temporary = `${link}.next`;
+  await rm(temporary, { force: true });
+  await symlink(target, temporary);
+  await rename(temporary, link);
+}
+
+describe("the Node server follows a symlinked dist/ (B5)", () => {
+  let dir: Awaited<ReturnType<typeof tempDir>>;
+  let server: RunningServer;
+  let api: string;
+  let dist: string;
+  let genA: string;
+  let genB: string;
+  const limits = [1, 2, 3, 5, 7, 20];
+
+  beforeAll(async () => {
+    dir = await tempDir();
+    const content = await copyTiny(join(dir.path, "content"));
+    await mkdir(join(dir.path, "store"));
+    genA = join(dir.path, "store/a");
+    genB = join(dir.path, "store/b");
+    await build({ contentDir: content, outDir: genA });
+    await editTiny(content, "v2");
+    await build({ contentDir: content, outDir: genB });
+    dist = join(dir.path, "dist");
+    await symlink(genA, dist);
+    server = await startServer({ distDir: dist, port: 0 });
+    api = server.url + server.basePath;
+  });
+  afterAll(async () => {
+    await server?.close();
+    await dir.remove();
+  });
+
+  const totals = async () => Promise.all(limits.map(async (l) => ((await (await fetch(`${api}/software?limit=${l}`)).json()) as Page).meta.total));
+
+  it("serves the new build within 1 s of the switch: bodies, misses and totals all new, none mixed", async () => {
+    // Warm every cache of the old build, misses included.
+    const before = await totals();
+    expect(new Set(before).size).toBe(1);
+    expect((await fetch(`${api}/software/${INSERTED_SLUG}`)).status).toBe(404);
+    expect((await fetch(`${api}/software?offset=${before[0]! + 1}`)).status).toBe(400);
+    const oldTool = (await (await fetch(`${api}/software/alpha-mail`)).json()) as { data: { name: string } };
+    expect(oldTool.data.name).toBe("alpha Mail");
+
+    await publish(dist, genB);
+    const published = Date.now();
+    let seen: number[] = [];
+    for (;;) {
+      seen = await totals();
+      if (seen.every((t) => t === before[0]! + 1)) break;
+      // every round is one build or the other, never both
+      expect(Date.now() - published, `totals ${seen} still old`).toBeLessThan(1_000);
+    }
+    expect(new Set(seen).size).toBe(1);
+    expect((await fetch(`${api}/software/${INSERTED_SLUG}`)).status).toBe(200);
+    expect((await fetch(`${api}/software?offset=${before[0]! + 1}`)).status).toBe(200);
+    const newTool = (await (await fetch(`${api}/software/alpha-mail`)).json()) as { data: { name: string } };
+    expect(newTool.data.name).toBe("alpha Mail v2");
+    expect(server.root()).toBe(genB);
+  });
+
+  it("a request on a build whose folder vanished is answered by the published one, never a 404", async () => {
+    await publish(dist, genA);
+    await server.reload();
+    expect(server.root()).toBe(genA);
+    // Switch and recycle the old folder at once: lookups not cached yet in genA now fail on disk.
+    await publish(dist, genB);
+    await rename(genA, `${genA}.recycled`);
+    const statuses = await Promise.all(
+      ["alpha-mail", "beta-mail", "quill", "zeta-crm", INSERTED_SLUG].map(async (slug) => (await fetch(`${api}/software/${slug}`)).status),
+    );
+    expect(statuses).toEqual([200, 200, 200, 200, 200]);
+    await rename(`${genA}.recycled`, genA);
+  });
+
+  it("a plain folder given as --dist is served as it is", async () => {
+    const plain = await startServer({ distDir: genA, port: 0 });
+    try {
+      const res = await fetch(`${plain.url}${plain.basePath}/software/${INSERTED_SLUG}`);
+      expect(res.status).toBe(404);
+      expect(plain.root()).toBe(genA);
+    } finally {
+      await plain.close();
+    }
+  });
+});
