@@ -29,10 +29,11 @@ export function withoutCdnLogo(bundle: Buffer): Uint8Array {
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 export interface TryRequest {
-  /** what a reader sees: method and path with query */
-  label: string;
+  method: "GET";
   /** path and query below the site root, e.g. /v1/software?limit=5 */
   target: string;
+  /** what the answer shows, in a few words */
+  shows: string;
   /** the status this catalog answers */
   status: number;
 }
@@ -40,37 +41,68 @@ export interface TryRequest {
 /** A few requests that answer real data of this catalog (and one error), for the page and for tests. */
 export function tryRequests(catalog: Catalog, table: RouteTable): TryRequest[] {
   const base = table.basePath;
-  const out: TryRequest[] = [{ label: `GET ${base}/software?limit=5`, target: `${base}/software?limit=5`, status: 200 }];
+  const get = (target: string, shows: string, status = 200): TryRequest => ({ method: "GET", target: base + target, shows, status });
+  const out = [get("/software?limit=5", "The first five tools, in name order")];
   const tool = catalog.tools[0];
-  if (tool) out.push({ label: `GET ${base}/software/${tool.slug}`, target: `${base}/software/${tool.slug}`, status: 200 });
-  out.push({ label: `GET ${base}/categories`, target: `${base}/categories`, status: 200 });
+  if (tool) out.push(get(`/software/${tool.slug}`, `One tool in full: ${tool.name}`));
+  out.push(get("/categories", "Categories with their counts and top tool"));
   const category = catalog.categories.find((c) => c.listed) ?? catalog.categories.find((c) => c.tools.length > 0);
   if (category) {
-    out.push({ label: `GET ${base}/software?category=${category.slug}`, target: `${base}/software?category=${category.slug}`, status: 200 });
-    out.push({ label: `GET ${base}/best/${category.slug}`, target: `${base}/best/${category.slug}`, status: 200 });
+    out.push(get(`/software?category=${category.slug}`, `Only the tools of ${category.name}`));
+    out.push(get(`/best/${category.slug}`, `${category.name}, cheapest paid plan first`));
   }
-  out.push({ label: `GET ${base}/software?limit=0 (error: invalid_limit)`, target: `${base}/software?limit=0`, status: 400 });
-  out.push({ label: `GET ${base}/openapi.json`, target: `${base}/openapi.json`, status: 200 });
+  out.push(get("/software?limit=0", "An error: limit must be 1 to 100", 400));
+  out.push(get("/openapi.json", "This reference as OpenAPI 3.1"));
   return out;
+}
+
+// One look for the page and Redoc: the same fonts, text colour, accent and GET green as Redoc's theme below.
+const FONT = "system-ui, -apple-system, 'Segoe UI', Helvetica, Arial, sans-serif";
+const CODE_FONT = "ui-monospace, 'SFMono-Regular', Menlo, Consolas, monospace";
+const COLOURS = { text: "#333333", primary: "#32329f", get: "#2f8132", error: "#cc3333", border: "#e1e4e8", panel: "#fafafa" };
+
+/** The try-it box: a grid of cards (method, path, what it shows) that folds to one column on a phone. */
+const TRY_STYLE = `
+    body { margin: 0; color: ${COLOURS.text}; font-family: ${FONT}; }
+    #try { box-sizing: border-box; padding: 24px 40px 28px; background: ${COLOURS.panel}; border-bottom: 1px solid ${COLOURS.border}; }
+    #try h2 { margin: 0 0 4px; font-size: 1.57em; font-weight: 400; line-height: 1.3; }
+    #try p { margin: 0 0 16px; font-size: 14px; line-height: 1.5; overflow-wrap: anywhere; }
+    #try code { font-family: ${CODE_FONT}; font-size: 13px; }
+    #try ul { list-style: none; margin: 0; padding: 0; display: grid; gap: 10px; grid-template-columns: repeat(auto-fill, minmax(min(100%, 270px), 1fr)); }
+    #try li { min-width: 0; }
+    #try a { display: flex; flex-direction: column; gap: 4px; height: 100%; box-sizing: border-box; padding: 10px 12px; border: 1px solid ${COLOURS.border};
+      border-radius: 4px; background: #fff; color: inherit; text-decoration: none; }
+    #try a:hover, #try a:focus-visible { border-color: ${COLOURS.primary}; box-shadow: 0 1px 4px rgba(50, 50, 159, 0.15); outline: none; }
+    #try .line { display: flex; align-items: baseline; gap: 8px; min-width: 0; }
+    #try .method { flex: none; padding: 2px 6px; border-radius: 3px; background: ${COLOURS.get}; color: #fff; font: 600 10px/1.4 ${FONT}; letter-spacing: 0.04em; }
+    #try .path { min-width: 0; color: ${COLOURS.primary}; overflow-wrap: anywhere; }
+    #try .shows { font-size: 13px; line-height: 1.4; color: #555; }
+    #try .status { flex: none; margin-left: auto; font: 12px ${CODE_FONT}; color: ${COLOURS.get}; }
+    #try .status.error { color: ${COLOURS.error}; }
+    @media (max-width: 600px) { #try { padding: 20px 16px 22px; } }`;
+
+function tryCard(r: TryRequest): string {
+  const kind = r.status >= 400 ? "status error" : "status";
+  return (
+    `      <li><a href=".${escapeHtml(r.target)}">` +
+    `<span class="line"><span class="method">${r.method}</span><code class="path">${escapeHtml(r.target)}</code>` +
+    `<span class="${kind}" title="answers HTTP ${r.status}">${r.status}</span></span>` +
+    `<span class="shows">${escapeHtml(r.shows)}</span></a></li>`
+  );
 }
 
 export function docsPageHtml(catalog: Catalog, table: RouteTable): string {
   const specUrl = `./${layout(table.basePath).openapi}`;
   const apiBase = `${catalog.site.apiBaseUrl.replace(/\/+$/, "")}${table.basePath}`;
-  const items = tryRequests(catalog, table)
-    .map((r) => `      <li><a href=".${escapeHtml(r.target)}"><code>${escapeHtml(r.label)}</code></a></li>`)
-    .join("\n");
+  const items = tryRequests(catalog, table).map(tryCard).join("\n");
   // Redoc's default theme names Roboto and Montserrat; system fonts keep the page free of font downloads.
   const options = {
     expandResponses: "200",
     jsonSampleExpandLevel: 3,
     hideHostname: false,
     theme: {
-      typography: {
-        fontFamily: "system-ui, -apple-system, 'Segoe UI', Helvetica, Arial, sans-serif",
-        headings: { fontFamily: "system-ui, -apple-system, 'Segoe UI', Helvetica, Arial, sans-serif" },
-        code: { fontFamily: "ui-monospace, 'SFMono-Regular', Menlo, Consolas, monospace" },
-      },
+      colors: { primary: { main: COLOURS.primary }, text: { primary: COLOURS.text } },
+      typography: { fontFamily: FONT, headings: { fontFamily: FONT }, code: { fontFamily: CODE_FONT } },
     },
   };
   return `<!doctype html>
@@ -80,18 +112,13 @@ export function docsPageHtml(catalog: Catalog, table: RouteTable): string {
   <meta name="viewport" content="width=device-width, initial-scale=1">
   <title>Marketing Software Data API: reference</title>
   <link rel="icon" href="data:,">
-  <style>
-    body { margin: 0; font-family: system-ui, -apple-system, "Segoe UI", Helvetica, Arial, sans-serif; }
-    #try { padding: 12px 40px; border-bottom: 1px solid #ddd; background: #fafafa; font-size: 14px; }
-    #try h2 { font-size: 16px; margin: 4px 0; }
-    #try ul { margin: 4px 0; padding-left: 20px; columns: 2; }
-    #try p { margin: 4px 0; }
+  <style>${TRY_STYLE}
   </style>
 </head>
 <body>
-  <section id="try">
-    <h2>Try it</h2>
-    <p>Public base address: <code>${escapeHtml(apiBase)}</code>. These requests answer from this server:</p>
+  <section id="try" aria-labelledby="try-title">
+    <h2 id="try-title">Try it</h2>
+    <p>Each request below answers from this server, with this catalog's data. Public address: <code>${escapeHtml(apiBase)}</code></p>
     <ul>
 ${items}
     </ul>

@@ -14,7 +14,9 @@ import { startServer } from "../../scripts/server/start-server.ts";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const hasChromium = existsSync(CHROMIUM);
-const SCREENSHOT = join(repoRoot, "tmp/docs-screenshot.png");
+// Screenshots for a person to look at after a run (tmp/ is ignored by git).
+const SCREENSHOTS = join(repoRoot, "tmp/docs-page");
+const shot = (name: string) => join(SCREENSHOTS, `${name}.png`);
 
 describe("docs page (dist/index.html + Redoc bundle)", () => {
   let site: BuiltSite;
@@ -98,14 +100,69 @@ describe("docs page (dist/index.html + Redoc bundle)", () => {
         await expect.poll(async () => (await section.locator("h2").first().textContent())?.trim(), { timeout: 10_000 }).toBe(summary);
       }
       await page.waitForLoadState("networkidle", { timeout: 15_000 });
-      await page.screenshot({ path: SCREENSHOT });
+      await page.screenshot({ path: shot("desktop-1280") });
       // A second view: the first operation with its parameters, responses and the example of the built catalog.
       await page.locator('[id$="operation/listSoftware"]').first().evaluate((el) => el.scrollIntoView({ block: "start" }));
-      await page.screenshot({ path: SCREENSHOT.replace(/\.png$/, "-operation.png") });
+      await page.screenshot({ path: shot("desktop-1280-operation") });
       expect(problems).toEqual([]);
       expect(offOrigin).toEqual([]);
       await page.close();
     });
+
+    it("try-it box: one card per request (method, path, what it shows), in the page's fonts", async () => {
+      const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      await page.goto(server.url + "/", { waitUntil: "load", timeout: 30_000 });
+      const cards = page.locator("#try li a");
+      const requests = tryRequests(site.catalog, site.table);
+      await expect.poll(() => cards.count()).toBe(requests.length);
+      for (const [i, r] of requests.entries()) {
+        const card = cards.nth(i);
+        expect(await card.locator(".method").textContent()).toBe(r.method);
+        expect(await card.locator(".path").textContent()).toBe(r.target);
+        expect(await card.locator(".shows").textContent()).toContain(r.shows);
+      }
+      // Same font as Redoc's headings (set through its theme), not the browser's default serif.
+      await page.locator('[id$="operation/listSoftware"] h2').first().waitFor({ timeout: 30_000 });
+      // (Expressions as strings: the test's TypeScript has no DOM library; they run in the page.)
+      const fonts = await page.evaluate<string[]>(
+        `[getComputedStyle(document.querySelector("#try h2")).fontFamily, getComputedStyle(document.querySelector('[id$="operation/listSoftware"] h2')).fontFamily]`,
+      );
+      expect(fonts[0]).toBe(fonts[1]);
+      // On a wide screen the cards sit side by side in rows, not in one long column.
+      const tops = await cards.evaluateAll((els) => els.map((e) => e.getBoundingClientRect().top));
+      expect(new Set(tops).size).toBeLessThan(tops.length);
+      await page.close();
+    });
+
+    for (const width of [375, 420]) {
+      it(`at ${width} px wide nothing overflows sideways: no horizontal scroll, every try-it card inside the viewport`, async () => {
+        const page = await browser.newPage({ viewport: { width, height: 800 }, deviceScaleFactor: 1, isMobile: true, hasTouch: true });
+        await page.goto(server.url + "/", { waitUntil: "load", timeout: 30_000 });
+        await page.locator('[id$="operation/listSoftware"]').first().waitFor({ state: "attached", timeout: 30_000 });
+        await page.waitForLoadState("networkidle", { timeout: 15_000 });
+        type Box = { left: number; right: number; top: number; bottom: number };
+        const layout = await page.evaluate<{ scrollWidth: number; innerWidth: number; cards: Box[] }>(`({
+          scrollWidth: document.documentElement.scrollWidth,
+          innerWidth: window.innerWidth,
+          cards: [...document.querySelectorAll("#try li")].map((li) => {
+            const r = li.getBoundingClientRect();
+            return { left: r.left, right: r.right, top: r.top, bottom: r.bottom };
+          }),
+        })`);
+        expect(layout.innerWidth).toBe(width);
+        expect(layout.scrollWidth).toBeLessThanOrEqual(layout.innerWidth);
+        expect(layout.cards.length).toBeGreaterThan(0);
+        for (const c of layout.cards) {
+          expect(c.left).toBeGreaterThanOrEqual(0);
+          expect(c.right).toBeLessThanOrEqual(width);
+        }
+        // One column: no two cards share a row, and none overlaps the next.
+        for (let i = 1; i < layout.cards.length; i++) expect(layout.cards[i]!.top).toBeGreaterThanOrEqual(layout.cards[i - 1]!.bottom);
+        if (width === 375) await page.screenshot({ path: shot("mobile-375"), fullPage: false });
+        else await page.screenshot({ path: shot(`mobile-${width}`) });
+        await page.close();
+      });
+    }
   });
 
   it.runIf(!hasChromium && process.env.CI !== "true")("SKIPPED: no Chromium — the browser test did not run", () => {
