@@ -1,32 +1,26 @@
-// npm run serve (and the second half of npm start): serves dist/ at http://localhost:3000/v1.
-// PORT and HOST override; --dist DIR serves another build.
+// npm run serve (and the second half of npm start): serves the build published at dist/, following each new one.
 import { resolve } from "node:path";
-import { parseArgs } from "node:util";
-import { startServer } from "./server/start-server.ts";
+import { isMain, parseCommandArgs, runCommand, type CommandSpec } from "./cli/command.ts";
+import { listenAddressFromEnv, startServerForUser, stopOnSignals, urlLines } from "./server/announce.ts";
 
-const { values } = parseArgs({ options: { dist: { type: "string", default: "dist" } } });
-const port = Number(process.env.PORT ?? 3000);
-const host = process.env.HOST ?? "localhost";
+const options = {
+  dist: { type: "string", default: "dist", valueName: "DIR", description: "the build to serve" },
+} as const;
 
-if (!Number.isInteger(port) || port < 0 || port > 65535) {
-  console.error(`PORT must be a whole number from 0 to 65535, got "${process.env.PORT}"`);
-  process.exit(1);
+export const SERVE: CommandSpec<typeof options> = {
+  usage: "npm run serve --",
+  summary:
+    "Serves a built dist/ over HTTP: the API under its base path and the docs page at /. A new `npm run build` is " +
+    "served within a second of its publication, without a restart.",
+  options,
+  notes: ["environment: PORT (default 3000, 0 picks a free one), HOST (default localhost)"],
+};
+
+async function main(): Promise<void> {
+  const { dist } = parseCommandArgs(SERVE);
+  const server = await startServerForUser({ distDir: resolve(dist), ...listenAddressFromEnv() });
+  for (const line of urlLines(server)) console.log(line);
+  stopOnSignals(() => server.close());
 }
 
-try {
-  const server = await startServer({ distDir: resolve(values.dist), port, host });
-  const shown = server.url.replace(/\/\/(127\.0\.0\.1|\[::1\])(?=:)/, "//localhost");
-  console.log(`Marketing Software Data API: ${shown}${server.basePath}  (Ctrl-C to stop)`);
-  const stop = (signal: string) => {
-    console.log(`\n${signal}: stopping`);
-    void server.close().then(() => process.exit(0));
-  };
-  process.once("SIGINT", () => stop("SIGINT"));
-  process.once("SIGTERM", () => stop("SIGTERM"));
-} catch (e) {
-  const err = e as NodeJS.ErrnoException;
-  if (err.code === "EADDRINUSE") console.error(`Port ${port} is already in use: stop what runs there, or set PORT=<another port>.`);
-  else if (err.code === "EACCES") console.error(`Not allowed to listen on port ${port}: choose PORT above 1023.`);
-  else console.error(err.message);
-  process.exit(1);
-}
+if (isMain(import.meta.url)) await runCommand(main);

@@ -41,6 +41,9 @@ describe("npm run serve", () => {
     const url = /(http:\/\/\S+\/v1)/.exec(run.output().stdout)![1]!;
     const res = await fetch(`${url}/categories`);
     expect(res.status).toBe(200);
+    const docs = /Docs page: (http:\/\/\S+\/)/.exec(run.output().stdout)?.[1];
+    expect(docs, "the docs page URL is printed too").toBeDefined();
+    expect((await fetch(docs!)).headers.get("content-type")).toMatch(/^text\/html/);
     run.child.kill("SIGTERM");
     expect((await run.exited)[0]).toBe(0);
   });
@@ -58,6 +61,16 @@ describe("npm run serve", () => {
     } finally {
       blocker.close();
     }
+  });
+
+  it("an unknown flag is one line and exit 2", async () => {
+    const child = spawn(process.execPath, ["--import", "tsx", "scripts/serve.ts", "--nope"], { cwd: repoRoot });
+    let stderr = "";
+    child.stderr.on("data", (c: Buffer) => (stderr += c));
+    const [code] = (await once(child, "exit")) as [number | null];
+    expect(code).toBe(2);
+    expect(stderr.trim().split("\n")).toHaveLength(1);
+    expect(stderr).toContain("unknown option --nope");
   });
 
   it("a missing dist/ says to build first, exit 1", async () => {
