@@ -227,12 +227,20 @@ export function decisionMaps(table: RouteTable): MapBlock[] {
       default: "error_not_found",
     },
     {
+      comment: "a refused request that announced a body (any Transfer-Encoding): its framing could not be read",
+      source: "$http_transfer_encoding",
+      target: "api_rejected_framing",
+      entries: [["~.", "framing "]],
+      default: "",
+    },
+    {
       comment:
-        "a request nginx refused (400, or 405 for TRACE): the method still decides first; a path it could not decode " +
-        "(empty $request_uri) is routed as usual; anything else (bad headers, no Host) is not_found",
-      source: "$api_method_kind $request_uri",
+        "a request nginx refused (400, 501, or 405 for TRACE): bad framing is a 400; else the method decides first; a " +
+        "path it could not decode (empty $request_uri) is routed as usual; anything else (bad headers, no Host) is not_found",
+      source: "$api_rejected_framing$api_method_kind $request_uri",
       target: "api_rejected_action",
       entries: [
+        ["~^framing ", "bad_request"],
         ["~^disallowed ", "error_method_not_allowed"],
         ["~^\\S+ $", "$api_action"],
       ],

@@ -9,6 +9,7 @@
 // way the route table does, so no nginx HTML page is ever sent.
 import type { OutputFile } from "../render/output.ts";
 import type { Route, RouteTable } from "../render/route-table.ts";
+import { BAD_REQUEST_BODY as BAD_REQUEST } from "../server/server-errors.ts";
 import { block, mapBlock, quote, word } from "./nginx-conf.ts";
 import { assetName, decisionMaps, fileTemplate, headerMaps } from "./nginx-maps.ts";
 
@@ -23,10 +24,28 @@ export const NGINX_PID_FILE = "nginx.pid";
 const BODY_PREFIX = "/./api-body";
 /** Where requests nginx refused go; a URI, because a named location cannot take a request whose URI was never parsed. */
 const REJECTED = "/./api-rejected";
-/** Refusals that still depend on the request: an undecodable path or method (400), TRACE (405). */
-const NGINX_REROUTED = [400, 405];
+/** Refusals that still depend on the request: an undecodable path or method or bad framing (400), TRACE (405), an
+ * unknown Transfer-Encoding (501). */
+const NGINX_REROUTED = [400, 405, 501];
 /** Everything else nginx answers on its own (URI or headers too large, bad versions, …) is not_found, as in Node. */
-const NGINX_NOT_FOUND = [403, 404, 408, 413, 414, 494, 500, 501, 502, 503, 504, 505];
+const NGINX_NOT_FOUND = [403, 404, 408, 413, 414, 494, 500, 502, 503, 504, 505];
+/** What a request with unreadable framing gets on every host (scripts/server/server-errors.ts: the Node server's). */
+const BAD_REQUEST_BODY = JSON.stringify(BAD_REQUEST);
+
+/** Explicit timeouts and limits, so that idle or slow connections cannot hold the host. */
+export const NGINX_TIMEOUTS = [
+  "# explicit timeouts: a client that sends nothing is dropped, and its socket reset, not left in FIN_WAIT",
+  "client_header_timeout 10s;",
+  "client_body_timeout 10s;",
+  "send_timeout 10s;",
+  "keepalive_timeout 5s;",
+  "keepalive_requests 1000;",
+  "reset_timedout_connection on;",
+  "lingering_timeout 2s;",
+];
+/** Per worker: idle connections are cheap, so allow many; each needs one descriptor, and files need theirs. */
+export const NGINX_WORKER_CONNECTIONS = 16384;
+export const NGINX_WORKER_NOFILE = 40000;
 
 /** nginx drops keep-alive after these statuses; answering them through a private code keeps the connection open. */
 const CLOSES_CONNECTION = new Set([400, 413, 414, 500, 501]);
@@ -40,7 +59,12 @@ function answerWith(status: number, file: string): { errorPage: string; ret: str
 }
 
 /** Where a file is served: one that vanished or cannot be read answers not_found, never a 5xx (as the Node server). */
-const fileErrorPage = (table: RouteTable) => `error_page 403 404 500 =404 ${BODY_PREFIX}/${table.errors.not_found.file};`;
+const fileErrorPage = (table: RouteTable) =>
+  [
+    `error_page 403 404 500 =404 ${BODY_PREFIX}/${table.errors.not_found.file};`,
+    // error_page here replaces the server's list: a body nginx cannot read while serving (a bad chunk) is still rerouted
+    `error_page ${NGINX_REROUTED.join(" ")} = ${REJECTED};`,
+  ].join("\n");
 
 /** Jumps to a named location from the rewrite phase: `/.` is a directory, never a file, so try_files always falls through. */
 const jump = (location: string) => `try_files /. ${location};`;
@@ -91,6 +115,7 @@ export function nginxServerConf(table: RouteTable): string {
     "# P6: a body sent with a refused method is read and dropped, never answered with 413",
     "client_max_body_size 0;",
     "log_not_found off;",
+    ...NGINX_TIMEOUTS,
     "# every request looks files up twice (route, then file): keep lookups, misses too, for 2 s (a rebuild shows within 2 s)",
     "open_file_cache max=20000 inactive=30s;",
     "open_file_cache_valid 2s;",
@@ -114,6 +139,7 @@ export function nginxServerConf(table: RouteTable): string {
     block("location /", ["# /. is a directory, never a file: try_files always goes on to the named location the maps chose", jump("@api_$api_action")]),
     block(`location = ${REJECTED}`, ["internal;", jump("@api_$api_rejected_action")]),
     block("location @api_preflight", ["return 204;"]),
+    block("location @api_bad_request", ["# framing nginx could not read: one JSON 400, and the connection closes", `return 400 ${quote(BAD_REQUEST_BODY)};`]),
     ...errorLocations(table),
     ...table.assets.map((asset, i) =>
       block(`location @api_${assetName(i)}`, [
@@ -149,7 +175,9 @@ export function nginxMainConf(): string {
     "lock_file nginx.lock;",
     "error_log stderr warn;",
     "",
-    block("events", ["worker_connections 1024;"]),
+    `worker_rlimit_nofile ${NGINX_WORKER_NOFILE};`,
+    "",
+    block("events", [`worker_connections ${NGINX_WORKER_CONNECTIONS};`]),
     "",
     block("http", [
       "access_log off;",

@@ -229,9 +229,16 @@ describe("nginx adapter output", () => {
           "~^serve (?<api_c8>\\\\S+) $" route_$api_c8;
       }
 
-      # a request nginx refused (400, or 405 for TRACE): the method still decides first; a path it could not decode (empty $request_uri) is routed as usual; anything else (bad headers, no Host) is not_found
-      map "$api_method_kind $request_uri" $api_rejected_action {
+      # a refused request that announced a body (any Transfer-Encoding): its framing could not be read
+      map $http_transfer_encoding $api_rejected_framing {
+          default "";
+          "~." "framing ";
+      }
+
+      # a request nginx refused (400, 501, or 405 for TRACE): bad framing is a 400; else the method decides first; a path it could not decode (empty $request_uri) is routed as usual; anything else (bad headers, no Host) is not_found
+      map "$api_rejected_framing$api_method_kind $request_uri" $api_rejected_action {
           default error_not_found;
+          "~^framing " bad_request;
           "~^disallowed " error_method_not_allowed;
           "~^\\\\S+ $" $api_action;
       }
@@ -300,6 +307,14 @@ describe("nginx adapter output", () => {
           # P6: a body sent with a refused method is read and dropped, never answered with 413
           client_max_body_size 0;
           log_not_found off;
+          # explicit timeouts: a client that sends nothing is dropped, and its socket reset, not left in FIN_WAIT
+          client_header_timeout 10s;
+          client_body_timeout 10s;
+          send_timeout 10s;
+          keepalive_timeout 5s;
+          keepalive_requests 1000;
+          reset_timedout_connection on;
+          lingering_timeout 2s;
           # every request looks files up twice (route, then file): keep lookups, misses too, for 2 s (a rebuild shows within 2 s)
           open_file_cache max=20000 inactive=30s;
           open_file_cache_valid 2s;
@@ -321,8 +336,8 @@ describe("nginx adapter output", () => {
           add_header Last-Modified "" always;
 
           # requests nginx refuses before routing, and errors outside the locations below
-          error_page 400 405 = /./api-rejected;
-          error_page 403 404 408 413 414 494 500 501 502 503 504 505 =404 /./api-body/errors/not_found.json;
+          error_page 400 405 501 = /./api-rejected;
+          error_page 403 404 408 413 414 494 500 502 503 504 505 =404 /./api-body/errors/not_found.json;
 
           location / {
               # /. is a directory, never a file: try_files always goes on to the named location the maps chose
@@ -334,6 +349,10 @@ describe("nginx adapter output", () => {
           }
           location @api_preflight {
               return 204;
+          }
+          location @api_bad_request {
+              # framing nginx could not read: one JSON 400, and the connection closes
+              return 400 "{\\"error\\":{\\"code\\":\\"bad_request\\",\\"message\\":\\"The request is not valid HTTP/1.1: its Transfer-Encoding, Content-Length or chunked body cannot be read.\\",\\"hint\\":\\"Send GET, HEAD or OPTIONS requests without a body.\\"}}";
           }
           location @api_error_not_found {
               error_page 404 /./api-body/errors/not_found.json;
@@ -366,23 +385,27 @@ describe("nginx adapter output", () => {
           location @api_asset_0 {
               # /: a docs file, served as API files are but with its own type
               error_page 403 404 500 =404 /./api-body/errors/not_found.json;
+              error_page 400 405 501 = /./api-rejected;
               default_type "text/html; charset=utf-8";
               try_files /index.html @api_error_not_found;
           }
           location @api_asset_1 {
               # /docs/redoc.standalone.js: a docs file, served as API files are but with its own type
               error_page 403 404 500 =404 /./api-body/errors/not_found.json;
+              error_page 400 405 501 = /./api-rejected;
               default_type "text/javascript; charset=utf-8";
               try_files /docs/redoc.standalone.js @api_error_not_found;
           }
           location @api_asset_2 {
               # /docs/redoc.standalone.js.LICENSE.txt: a docs file, served as API files are but with its own type
               error_page 403 404 500 =404 /./api-body/errors/not_found.json;
+              error_page 400 405 501 = /./api-rejected;
               default_type "text/plain; charset=utf-8";
               try_files /docs/redoc.standalone.js.LICENSE.txt @api_error_not_found;
           }
           location @api_route_listSoftware {
               error_page 403 404 500 =404 /./api-body/errors/not_found.json;
+              error_page 400 405 501 = /./api-rejected;
               try_files "/v1/software/pages/\${api_listSoftware_filter}/\${api_listSoftware_limit}/\${api_listSoftware_offset}.json" @api_route_listSoftware_2;
           }
           location @api_route_listSoftware_2 {
@@ -394,18 +417,22 @@ describe("nginx adapter output", () => {
           }
           location @api_route_getSoftware {
               error_page 403 404 500 =404 /./api-body/errors/not_found.json;
+              error_page 400 405 501 = /./api-rejected;
               try_files "/v1/software/\${api_getSoftware_slug}.json" @api_error_software_not_found;
           }
           location @api_route_listCategories {
               error_page 403 404 500 =404 /./api-body/errors/not_found.json;
+              error_page 400 405 501 = /./api-rejected;
               try_files /v1/categories.json @api_error_not_found;
           }
           location @api_route_getBestInCategory {
               error_page 403 404 500 =404 /./api-body/errors/not_found.json;
+              error_page 400 405 501 = /./api-rejected;
               try_files "/v1/best/\${api_getBestInCategory_slug}.json" @api_error_category_not_found;
           }
           location @api_route_getOpenApi {
               error_page 403 404 500 =404 /./api-body/errors/not_found.json;
+              error_page 400 405 501 = /./api-rejected;
               try_files /v1/openapi.json @api_error_not_found;
           }
           location ^~ /./api-body/ {
