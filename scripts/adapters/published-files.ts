@@ -1,0 +1,55 @@
+// Which files of a build a host that only serves files may publish: every body a route, an error or the docs page
+// answers with, plus the host's own config files where the host reads them without serving them. Nothing else:
+// routes.json, the build manifest, other hosts' configs (nginx/, serve.json, wrangler, the Worker), precompressed
+// siblings and dotfiles stay local, so nothing internal is downloadable (an allow-list, so a new host config is
+// never published by accident).
+import type { RouteTable } from "../render/route-table.ts";
+import { NETLIFY_404_PAGE, NETLIFY_HEADERS, NETLIFY_REDIRECTS } from "./netlify.ts";
+
+/**
+ * File-only hosts by what they read from the published folder:
+ * - static: GitHub Pages, S3, any web server pointed at the folder; /404.html is its not-found page where the
+ *   host uses one (GitHub Pages does).
+ * - cloudflare-pages: also `_headers` (Cloudflare Pages applies it and does not serve it); not `_redirects`,
+ *   whose query conditions and 404 rewrites it does not document.
+ * - netlify: `_redirects` and `_headers`.
+ */
+export const PUBLISH_HOSTS = {
+  static: [NETLIFY_404_PAGE],
+  "cloudflare-pages": [NETLIFY_404_PAGE, NETLIFY_HEADERS],
+  netlify: [NETLIFY_404_PAGE, NETLIFY_REDIRECTS, NETLIFY_HEADERS],
+} as const satisfies Record<string, readonly string[]>;
+
+export type PublishHost = keyof typeof PUBLISH_HOSTS;
+
+export const isPublishHost = (name: string): name is PublishHost => Object.hasOwn(PUBLISH_HOSTS, name);
+
+const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** A file template (`v1/software/{slug}.json`) as an anchored regex; a placeholder spans one or more segments. */
+function templateRegex(template: string): string {
+  return template
+    .split(/(\{\w+\})/)
+    .map((part) => (/^\{\w+\}$/.test(part) ? "[^/]+(?:/[^/]+)*" : escapeRegex(part)))
+    .join("");
+}
+
+/** Every file template a request can be answered with: route candidates, error bodies, the docs page's files. */
+export function answerTemplates(table: RouteTable): string[] {
+  const files = [
+    ...table.routes.flatMap((route) => route.try.map((candidate) => candidate.file)),
+    ...Object.values(table.errors).map((error) => error.file),
+    ...table.assets.map((asset) => asset.file),
+  ];
+  return [...new Set(files)].sort();
+}
+
+/** A predicate over paths relative to the build folder (`/`-separated): true when `host` should publish it. */
+export function publishedFileFilter(table: RouteTable, host: PublishHost): (path: string) => boolean {
+  const answers = new RegExp(`^(?:${answerTemplates(table).map(templateRegex).join("|")})$`);
+  const extras = new Set<string>(PUBLISH_HOSTS[host]);
+  return (path) => {
+    if (path.split("/").some((segment) => segment === "" || segment.startsWith("."))) return false;
+    return extras.has(path) || answers.test(path);
+  };
+}

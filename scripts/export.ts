@@ -1,0 +1,108 @@
+// npm run export: copies what a file-only host should serve from a build into a folder of its own, to upload as
+// it is (GitHub Pages, S3, Cloudflare Pages, Netlify). routes.json, the build manifest and every other host's
+// config stay behind, so nothing internal is downloadable.
+import fg from "fast-glob";
+import { constants } from "node:fs";
+import { copyFile, mkdir, readdir, readFile, realpath, stat } from "node:fs/promises";
+import { dirname, join, relative, resolve, sep } from "node:path";
+import { isMain, parseCommandArgs, runCommand, UserError, type CommandSpec } from "./cli/command.ts";
+import { isPublishHost, PUBLISH_HOSTS, publishedFileFilter, type PublishHost } from "./adapters/published-files.ts";
+import { layout, type RouteTable } from "./render/route-table.ts";
+
+const options = {
+  dist: { type: "string", default: "dist", valueName: "DIR", description: "the build to export from" },
+  out: { type: "string", valueName: "DIR", description: "the folder to write (required; must not exist, or be empty)" },
+  host: {
+    type: "string",
+    default: "static",
+    valueName: "HOST",
+    description: `what the folder is for: ${Object.keys(PUBLISH_HOSTS).join(", ")} (adds that host's config files)`,
+  },
+  json: { type: "boolean", default: false, description: "print the summary as one JSON object" },
+} as const;
+
+export const EXPORT: CommandSpec<typeof options> = {
+  usage: "npm run export --",
+  summary:
+    "Copies the files a host serves from a build (the API bodies, the error bodies, the docs page and /404.html) " +
+    "into a new folder to publish as it is; routes.json, the build manifest and other hosts' configs are left out.",
+  options,
+  notes: [
+    "hosts: static = GitHub Pages, S3 or any file server; cloudflare-pages adds _headers; netlify adds _redirects and _headers",
+    "example: npm run build && npm run export -- --out public",
+  ],
+};
+
+export interface ExportResult {
+  host: PublishHost;
+  /** the build generation the files came from (dist/ resolved) */
+  from: string;
+  out: string;
+  files: number;
+  bytes: number;
+}
+
+/** The real path of a folder that may not exist yet: its nearest existing ancestor resolved, the rest appended. */
+async function realPathOf(path: string): Promise<string> {
+  try {
+    return await realpath(path);
+  } catch (e) {
+    const parent = dirname(path);
+    if ((e as NodeJS.ErrnoException).code !== "ENOENT" || parent === path) throw e;
+    return join(await realPathOf(parent), relative(parent, path));
+  }
+}
+
+/** Refuses an out folder that holds anything, or that overlaps the build: an export never overwrites. */
+async function checkOut(out: string, from: string): Promise<void> {
+  const inside = (a: string, b: string) => a === b || a.startsWith(b + sep);
+  const outReal = await realPathOf(out);
+  if (inside(outReal, from) || inside(from, outReal)) throw new UserError(`--out ${out} overlaps the build ${from}: choose a folder outside it`);
+  const entries = await readdir(out).catch((e: NodeJS.ErrnoException) => {
+    if (e.code === "ENOENT") return [];
+    if (e.code === "ENOTDIR") throw new UserError(`--out ${out} is a file: choose a folder`);
+    throw e;
+  });
+  if (entries.length > 0) throw new UserError(`--out ${out} is not empty: remove it or choose another folder`);
+}
+
+/** Copies the published files of the build at `dist` into `out`, from one generation even if dist/ is republished meanwhile. */
+export async function exportBuild(dist: string, out: string, host: PublishHost): Promise<ExportResult> {
+  const from = await realpath(dist).catch(() => {
+    throw new UserError(`no build at ${dist}: run npm run build first`);
+  });
+  const tablePath = join(from, layout("/").routeTable);
+  const table = JSON.parse(
+    await readFile(tablePath, "utf8").catch(() => {
+      throw new UserError(`${dist} has no ${layout("/").routeTable}: it is not a build of this project (run npm run build)`);
+    }),
+  ) as RouteTable;
+  await checkOut(out, from);
+  const published = publishedFileFilter(table, host);
+  const files = (await fg("**", { cwd: from, dot: true, onlyFiles: true, followSymbolicLinks: false })).filter(published).sort();
+  let bytes = 0;
+  const dirs = new Set<string>();
+  for (const file of files) {
+    const target = join(out, file);
+    const dir = dirname(target);
+    if (!dirs.has(dir)) {
+      await mkdir(dir, { recursive: true });
+      dirs.add(dir);
+    }
+    // A copy, never a hard link: a later build may rewrite the generation's files, the export must not change.
+    await copyFile(join(from, file), target, constants.COPYFILE_FICLONE);
+    bytes += (await stat(target)).size;
+  }
+  return { host, from, out, files: files.length, bytes };
+}
+
+async function main(): Promise<void> {
+  const values = parseCommandArgs(EXPORT);
+  if (!values.out) throw new UserError("--out DIR is required: the folder to publish (usage: npm run export -- --out DIR)", 2);
+  if (!isPublishHost(values.host)) throw new UserError(`unknown --host ${values.host}: one of ${Object.keys(PUBLISH_HOSTS).join(", ")}`, 2);
+  const result = await exportBuild(resolve(values.dist), resolve(values.out), values.host);
+  if (values.json) console.log(JSON.stringify({ ok: true, ...result, out: values.out }));
+  else console.log(`exported ${result.files.toLocaleString("en-US")} files (${(result.bytes / 1e6).toFixed(1)} MB) for ${values.host} from ${values.dist}/ to ${values.out}/`);
+}
+
+if (isMain(import.meta.url)) await runCommand(main, { json: () => process.argv.includes("--json") });
