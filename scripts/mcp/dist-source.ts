@@ -1,0 +1,96 @@
+// Answers from a built dist/ exactly as the HTTP API would: the same route table, the same pure resolver, the
+// resolved file's bytes. dist/ may be a symlink that each build switches to a new generation folder: it is resolved
+// on every call (two syscalls), so a rebuild is seen at once and one answer never mixes two builds.
+import { readFile, realpath, stat } from "node:fs/promises";
+import { join } from "node:path";
+import type { RouteTable } from "../render/route-table.ts";
+import { loadRouteTable } from "../server/api-handler.ts";
+import { createResolver, type Resolution, type Resolver } from "../server/resolve-request.ts";
+import { SourceUnavailable, type ApiAnswer, type CatalogSource } from "./source.ts";
+
+interface Generation {
+  /** the real folder, and its device and inode: a folder replaced by a rename is another generation */
+  id: string;
+  root: string;
+  table: RouteTable;
+  resolver: Resolver;
+}
+
+/** A file of a generation that a later build recycled may vanish between two steps: then look again, a few times. */
+const ATTEMPTS = 3;
+
+const isMissing = (e: unknown) => ["ENOENT", "ENOTDIR"].includes((e as NodeJS.ErrnoException).code ?? "");
+
+export function createDistSource(distDir: string): CatalogSource & { root(): Promise<string> } {
+  let loaded: Generation | undefined;
+
+  async function identify(): Promise<{ id: string; root: string }> {
+    try {
+      const root = await realpath(distDir);
+      const s = await stat(root);
+      return { id: `${root}\0${s.dev}:${s.ino}`, root };
+    } catch (e) {
+      if (isMissing(e)) throw new SourceUnavailable(`no build at ${distDir}: run \`npm run build\` first`);
+      throw e;
+    }
+  }
+
+  async function current(): Promise<Generation> {
+    const { id, root } = await identify();
+    if (loaded?.id === id) return loaded;
+    let table: RouteTable;
+    try {
+      table = await loadRouteTable(root);
+    } catch (e) {
+      throw new SourceUnavailable((e as Error).message);
+    }
+    loaded = { id, root, table, resolver: createResolver(table) };
+    return loaded;
+  }
+
+  const exists = (root: string) => async (file: string) => {
+    try {
+      return (await stat(join(root, file))).isFile();
+    } catch (e) {
+      if (isMissing(e)) return false;
+      throw e;
+    }
+  };
+
+  /** The file and status a resolution answers with: a route's file, or the error's prebuilt body. */
+  function fileOf(g: Generation, r: Resolution): { file: string; status: number } {
+    if (r.kind === "file") return { file: r.file, status: r.status };
+    if (r.kind === "error") return g.table.errors[r.id];
+    throw new Error("a GET never resolves to a preflight");
+  }
+
+  /** One attempt in one generation; undefined when that generation changed under it. */
+  async function answerIn(g: Generation, target: string): Promise<ApiAnswer | undefined> {
+    const r = await g.resolver.resolve("GET", g.table.basePath + target, exists(g.root));
+    // A miss may only mean the build was replaced meanwhile (its files recycled): the newest build decides.
+    if (!(r.kind === "file" && r.success) && (await identify()).id !== g.id) return undefined;
+    const { file, status } = fileOf(g, r);
+    try {
+      return { status, body: await readFile(join(g.root, file), "utf8") };
+    } catch (e) {
+      if (isMissing(e)) return undefined;
+      throw e;
+    }
+  }
+
+  return {
+    remote: false,
+    root: async () => (await current()).root,
+    async get(target) {
+      for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+        const g = await current();
+        const answer = await answerIn(g, target);
+        if (answer) return answer;
+      }
+      // Still missing in the build published now: that build is incomplete. The API answers not_found then.
+      const g = await current();
+      const { file, status } = g.table.errors.not_found;
+      return { status, body: await readFile(join(g.root, file), "utf8") };
+    },
+  };
+}
