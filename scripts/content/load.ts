@@ -1,6 +1,8 @@
 // Reads the content folder: site.json, categories/*.json, tools/*.json. No validation here.
+// Only regular files inside the folder are read (C2), as strict UTF-8 (C1); nothing of a link's target is touched.
 import fg from "fast-glob";
-import { readFile } from "node:fs/promises";
+import { constants, type Stats } from "node:fs";
+import { lstat, open } from "node:fs/promises";
 import { join, relative } from "node:path";
 import type { ContentError } from "./errors.ts";
 
@@ -19,20 +21,44 @@ export interface RawContent {
   errors: ContentError[];
 }
 
+export const LINK_MESSAGE = "is a symbolic link: only regular files inside the content folder are read (its target was not read)";
+export const NOT_A_FILE_MESSAGE = "is not a regular file: only regular files inside the content folder are read";
+export const NOT_UTF8_MESSAGE = "is not valid UTF-8: save content files as UTF-8";
+export const UTF16_MESSAGE = "is UTF-16 text: save content files as UTF-8";
+
+const utf8 = new TextDecoder("utf-8", { fatal: true }); // strips one leading BOM; never replaces a bad byte
+
 export async function loadContent(contentDir: string): Promise<RawContent> {
   const errors: ContentError[] = [];
   const shown = (absolute: string) => relative(process.cwd(), absolute) || absolute;
+  const refuse = (absolute: string, stats: Stats) =>
+    errors.push({ file: shown(absolute), path: "", message: stats.isSymbolicLink() ? LINK_MESSAGE : NOT_A_FILE_MESSAGE });
+
+  /** lstat, never stat: a link is reported as itself. undefined when missing (reported by the caller, if it matters). */
+  const lstatOrUndefined = (absolute: string) => lstat(absolute).catch((e: NodeJS.ErrnoException) => (e.code === "ENOENT" ? undefined : Promise.reject(e)));
 
   async function readJson(absolute: string): Promise<ContentFile | undefined> {
     const file = shown(absolute);
     const name = absolute.slice(absolute.lastIndexOf("/") + 1).replace(/\.json$/, "");
-    let text: string;
+    let bytes: Buffer;
     try {
-      text = await readFile(absolute, "utf8");
+      const stats = await lstat(absolute);
+      if (!stats.isFile()) return void refuse(absolute, stats);
+      // O_NOFOLLOW: a file swapped for a link after the lstat is refused by the kernel (ELOOP), not followed.
+      const handle = await open(absolute, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+      try {
+        if (!(await handle.stat()).isFile()) return void errors.push({ file, path: "", message: NOT_A_FILE_MESSAGE });
+        bytes = await handle.readFile();
+      } finally {
+        await handle.close();
+      }
     } catch (e) {
-      errors.push({ file, path: "", message: `cannot read: ${(e as NodeJS.ErrnoException).code ?? e}` });
+      const code = (e as NodeJS.ErrnoException).code;
+      errors.push({ file, path: "", message: code === "ELOOP" ? LINK_MESSAGE : `cannot read: ${code ?? e}` });
       return undefined;
     }
+    const text = decodeUtf8(bytes);
+    if (typeof text !== "string") return void errors.push({ file, path: "", message: text.error });
     try {
       return { file, name, data: JSON.parse(text) };
     } catch (e) {
@@ -41,15 +67,47 @@ export async function loadContent(contentDir: string): Promise<RawContent> {
     }
   }
 
-  // Sorted so that error order, and everything after, never depends on the file system.
-  const list = async (pattern: string) =>
-    (await fg(pattern, { cwd: contentDir, absolute: true, onlyFiles: true })).sort();
-  const [categoryPaths, toolPaths] = await Promise.all([list("categories/*.json"), list("tools/*.json")]);
+  /** The *.json entries of one subfolder, sorted; a linked or odd subfolder or entry is reported, never entered. */
+  async function list(folder: string): Promise<string[]> {
+    const absolute = join(contentDir, folder);
+    const stats = await lstatOrUndefined(absolute);
+    if (!stats) return [];
+    if (!stats.isDirectory()) {
+      refuse(absolute, stats);
+      return [];
+    }
+    // Not following links, and asking for every kind of entry: fast-glob's onlyFiles would drop a link silently.
+    const entries = await fg("*.json", { cwd: absolute, onlyFiles: false, followSymbolicLinks: false, objectMode: true, absolute: true });
+    const files: string[] = [];
+    for (const entry of entries) {
+      if (entry.dirent.isFile()) files.push(entry.path);
+      else errors.push({ file: shown(entry.path), path: "", message: entry.dirent.isSymbolicLink() ? LINK_MESSAGE : NOT_A_FILE_MESSAGE });
+    }
+    // Sorted so that error order, and everything after, never depends on the file system.
+    return files.sort();
+  }
 
+  const [categoryPaths, toolPaths] = [await list("categories"), await list("tools")];
   const site = await readJson(join(contentDir, "site.json"));
   const categories = (await Promise.all(categoryPaths.map(readJson))).filter((f) => f !== undefined);
   const tools = (await Promise.all(toolPaths.map(readJson))).filter((f) => f !== undefined);
+  errors.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   return { site, categories, tools, errors };
+}
+
+/** Strict UTF-8 (C1): a BOM is dropped; invalid bytes or UTF-16 are an error, never U+FFFD. */
+export function decodeUtf8(bytes: Uint8Array): string | { error: string } {
+  const utf16Bom = bytes.length >= 2 && ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff));
+  if (utf16Bom) return { error: UTF16_MESSAGE };
+  let text: string;
+  try {
+    text = utf8.decode(bytes);
+  } catch {
+    return { error: NOT_UTF8_MESSAGE };
+  }
+  // UTF-16 without a BOM decodes as "valid" UTF-8 full of NULs, which JSON text never holds unescaped.
+  if (text.includes("\u0000")) return { error: UTF16_MESSAGE };
+  return text;
 }
 
 /** V8 reports JSON errors "at position N"; people look for line and column. */

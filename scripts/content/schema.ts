@@ -4,19 +4,44 @@ import * as z from "zod";
 import { SLUG_PATTERN } from "./slug-pattern.ts";
 
 export { SLUG_PATTERN };
-const slug = z.string().regex(new RegExp(SLUG_PATTERN));
-const uri = z.url();
+// Length limits (C3): one field is copied into thousands of pages, so none may be big.
+export const LIMITS = {
+  name: 80,
+  shortDescription: 300,
+  listEntry: 200,
+  pros: 20,
+  cons: 20,
+  plans: 20,
+  featuresPerPlan: 30,
+  // Not named by C3 but published in every page all the same: slugs are also file names, URLs are in every item.
+  slug: 80,
+  uri: 2000,
+} as const;
+
+/** 0, 0.1, …, 5: a rating has at most one decimal (D3). An enum, not a float multipleOf, so every validator agrees. */
+export const RATING_VALUES: readonly number[] = Array.from({ length: 51 }, (_, i) => Number((i / 10).toFixed(1)));
+const rating = z
+  .number()
+  .min(0)
+  .max(5)
+  .meta({ enum: [...RATING_VALUES] })
+  .nullable();
+
+const slug = z.string().max(LIMITS.slug).regex(new RegExp(SLUG_PATTERN));
+const uri = z.url().max(LIMITS.uri);
 const isoDate = z.iso.date();
 const nonNegativeInt = z.int().min(0);
+const name = z.string().min(1).max(LIMITS.name);
+const listEntry = z.string().max(LIMITS.listEntry);
 
 // ---- content ---------------------------------------------------------------
 
 export const PricingPlan = z
   .strictObject({
-    name: z.string().min(1),
+    name,
     price: z.number().min(0).nullable().describe("US dollars per month; 0 = free, null = quote on request"),
     billing: z.enum(["monthly", "annual", "custom"]),
-    features: z.array(z.string()),
+    features: z.array(listEntry).max(LIMITS.featuresPerPlan),
   })
   .meta({ id: "PricingPlan", title: "Pricing plan" });
 
@@ -33,7 +58,7 @@ export const SiteSettings = z
 export const CategoryContent = z
   .strictObject({
     $schema: z.string().optional(),
-    name: z.string().min(1),
+    name,
     slug: slug.describe("must equal the file name without .json"),
     topToolPick: slug.optional().describe("editorial top tool: the slug of a tool of this category (D5)"),
     editorialNotes: z.string().optional().describe("editorial-only; never published"),
@@ -43,21 +68,21 @@ export const CategoryContent = z
 export const ToolContent = z
   .strictObject({
     $schema: z.string().optional(),
-    name: z.string().min(1),
+    name,
     slug: slug.describe("must equal the file name without .json"),
-    shortDescription: z.string(),
+    shortDescription: z.string().max(LIMITS.shortDescription),
     websiteUrl: uri,
     logoUrl: uri.nullable(),
-    rating: z.number().min(0).max(5).multipleOf(0.1).nullable().describe("0 to 5, one decimal; null = not rated yet (D3)"),
+    rating: rating.describe("0 to 5, at most one decimal; null = not rated yet (D3)"),
     freeTrialDays: nonNegativeInt.nullable(),
     moneyBackDays: nonNegativeInt.nullable(),
-    pricingPlans: z.array(PricingPlan),
+    pricingPlans: z.array(PricingPlan).max(LIMITS.plans),
     hasApi: z.boolean(),
     hasMcpServer: z.boolean(),
     hasZapier: z.boolean(),
     hasMake: z.boolean(),
-    pros: z.array(z.string()),
-    cons: z.array(z.string()),
+    pros: z.array(listEntry).max(LIMITS.pros),
+    cons: z.array(listEntry).max(LIMITS.cons),
     pricingLastVerified: isoDate.nullable(),
     categories: z.array(slug).describe("slugs of the tool's categories"),
     internalNotes: z.string().optional().describe("editorial-only; never published (H5)"),
@@ -70,63 +95,68 @@ export type CategoryContent = z.infer<typeof CategoryContent>;
 export type ToolContent = z.infer<typeof ToolContent>;
 
 // ---- responses (field order is the contract's, H5) ------------------------
+// As strict as the contract and the decisions, so that any validator catches a wrong body, not only a wrong shape.
+
+const count = z.int().min(0);
+const lowestPrice = z.number().positive().nullable().describe("the smallest plan price above 0 (US dollars per month), or null when no plan has one");
+const categorySlugs = z.array(slug).describe("category slugs, ordered by category name");
 
 export const SoftwareSummary = z
   .strictObject({
-    name: z.string(),
-    slug: z.string(),
-    shortDescription: z.string(),
+    name,
+    slug,
+    shortDescription: z.string().max(LIMITS.shortDescription),
     url: uri,
     websiteUrl: uri,
-    rating: z.number().nullable(),
+    rating: rating.describe("0 to 5, at most one decimal; null = not rated yet"),
     hasFreePlan: z.boolean(),
     hasMcpServer: z.boolean(),
     hasApi: z.boolean(),
-    categories: z.array(z.string()).describe("category slugs, ordered by category name"),
+    categories: categorySlugs,
   })
   .meta({ id: "SoftwareSummary" });
 
 export const SoftwareDetail = z
   .strictObject({
-    name: z.string(),
-    slug: z.string(),
-    shortDescription: z.string(),
+    name,
+    slug,
+    shortDescription: z.string().max(LIMITS.shortDescription),
     url: uri,
     websiteUrl: uri,
     logoUrl: uri.nullable(),
-    rating: z.number().nullable(),
+    rating: rating.describe("0 to 5, at most one decimal; null = not rated yet"),
     hasFreePlan: z.boolean(),
-    freeTrialDays: z.int().nullable(),
-    moneyBackDays: z.int().nullable(),
-    lowestPaidPrice: z.number().nullable(),
-    pricingPlans: z.array(PricingPlan),
+    freeTrialDays: count.nullable(),
+    moneyBackDays: count.nullable(),
+    lowestPaidPrice: lowestPrice,
+    pricingPlans: z.array(PricingPlan).max(LIMITS.plans),
     hasApi: z.boolean(),
     hasMcpServer: z.boolean(),
     hasZapier: z.boolean(),
     hasMake: z.boolean(),
-    pros: z.array(z.string()),
-    cons: z.array(z.string()),
+    pros: z.array(listEntry).max(LIMITS.pros),
+    cons: z.array(listEntry).max(LIMITS.cons),
     pricingLastVerified: isoDate.nullable(),
   })
   .meta({ id: "SoftwareDetail" });
 
 export const Category = z
   .strictObject({
-    name: z.string(),
-    slug: z.string(),
-    toolCount: z.int(),
-    mcpReadyCount: z.int(),
-    topTool: z.strictObject({ name: z.string(), slug: z.string() }).nullable(),
+    name,
+    slug,
+    toolCount: z.int().min(2).describe("tools in the category; only categories with at least two are listed"),
+    mcpReadyCount: count,
+    topTool: z.strictObject({ name, slug }).nullable(),
     bestListUrl: uri,
   })
   .meta({ id: "Category" });
 
 export const RankedTool = z
   .strictObject({
-    name: z.string(),
-    slug: z.string(),
+    name,
+    slug,
     url: uri,
-    lowestPrice: z.number().nullable(),
+    lowestPrice,
     hasFreePlan: z.boolean(),
   })
   .meta({ id: "RankedTool" });
@@ -156,10 +186,10 @@ export const SoftwareListResponse = z
   .strictObject({
     data: z.array(SoftwareSummary),
     meta: z.strictObject({
-      total: z.int(),
-      limit: z.int(),
-      offset: z.int(),
-      category: z.string().nullable(),
+      total: count,
+      limit: z.int().min(1).max(100),
+      offset: count,
+      category: slug.nullable(),
     }),
   })
   .meta({ id: "SoftwareListResponse" });
@@ -167,15 +197,15 @@ export const SoftwareListResponse = z
 export const SoftwareDetailResponse = z.strictObject({ data: SoftwareDetail }).meta({ id: "SoftwareDetailResponse" });
 
 export const CategoryListResponse = z
-  .strictObject({ data: z.array(Category), meta: z.strictObject({ total: z.int() }) })
+  .strictObject({ data: z.array(Category), meta: z.strictObject({ total: count }) })
   .meta({ id: "CategoryListResponse" });
 
 export const BestInCategoryResponse = z
   .strictObject({
     data: z.array(RankedTool),
     meta: z.strictObject({
-      category: z.string(),
-      total: z.int(),
+      category: slug,
+      total: count,
       ranking: z.enum(["price-ascending"]),
     }),
   })
@@ -190,19 +220,22 @@ export type SoftwareListResponse = z.infer<typeof SoftwareListResponse>;
 export type CategoryListResponse = z.infer<typeof CategoryListResponse>;
 export type BestInCategoryResponse = z.infer<typeof BestInCategoryResponse>;
 
-/** Every generated JSON Schema file: its path under schemas/ and its zod source. */
+/**
+ * Every generated JSON Schema file: its path under schemas/ and its zod source. responses/ holds one schema per
+ * response body (what a file of dist/ must satisfy); items/ the objects inside them (list items, the detail's data).
+ */
 export const SCHEMA_FILES = {
   "content/site.schema.json": SiteSettings,
   "content/category.schema.json": CategoryContent,
   "content/tool.schema.json": ToolContent,
-  "responses/software-summary.schema.json": SoftwareSummary,
-  "responses/software-detail.schema.json": SoftwareDetail,
-  "responses/category.schema.json": Category,
-  "responses/ranked-tool.schema.json": RankedTool,
-  "responses/software-list.schema.json": SoftwareListResponse,
+  "items/software-summary.schema.json": SoftwareSummary,
+  "items/software-detail.schema.json": SoftwareDetail,
+  "items/category.schema.json": Category,
+  "items/ranked-tool.schema.json": RankedTool,
+  "responses/software-list-response.schema.json": SoftwareListResponse,
   "responses/software-detail-response.schema.json": SoftwareDetailResponse,
-  "responses/category-list.schema.json": CategoryListResponse,
-  "responses/best-in-category.schema.json": BestInCategoryResponse,
-  "responses/error.schema.json": ErrorBody,
+  "responses/category-list-response.schema.json": CategoryListResponse,
+  "responses/best-in-category-response.schema.json": BestInCategoryResponse,
+  "responses/error-response.schema.json": ErrorBody,
 } as const;
 export type SchemaFile = keyof typeof SCHEMA_FILES;

@@ -1,9 +1,9 @@
 // Validates content files against schemas/content/*.json (ajv) and then across files.
 import type { ErrorObject } from "ajv";
 import { validatorFor } from "./ajv.ts";
-import { fieldPath, type ContentError } from "./errors.ts";
+import { countChars, fieldPath, quote, type ContentError } from "./errors.ts";
 import type { ContentFile, RawContent } from "./load.ts";
-import type { CategoryContent, SchemaFile, SiteSettings, ToolContent } from "./schema.ts";
+import { RATING_VALUES, type CategoryContent, type SchemaFile, type SiteSettings, type ToolContent } from "./schema.ts";
 
 export interface ValidContent {
   site: Required<Omit<SiteSettings, "$schema">>;
@@ -67,6 +67,8 @@ export function validateContent(raw: RawContent): ValidationResult {
   };
 }
 
+const isRatingSteps = (values: unknown[]) => values.length === RATING_VALUES.length && values.every((v, i) => v === RATING_VALUES[i]);
+
 const typeOf = (v: unknown) => (v === null ? "null" : Array.isArray(v) ? "array" : typeof v);
 
 /** Ajv errors → one message a content author can act on per field. */
@@ -85,7 +87,9 @@ export function describeAjvErrors(file: string, ajvErrors: readonly ErrorObject[
     const typeErrors = list.filter((e) => e.keyword === "type");
     // A format check (date, uri) says more than the regex zod adds beside it.
     const hasFormat = list.some((e) => e.keyword === "format");
-    const others = list.filter((e) => e.keyword !== "type" && !(hasFormat && e.keyword === "pattern"));
+    // Out of range says more than "not one of 51 ratings"; the enum then only repeats it.
+    const hasRange = list.some((e) => e.keyword === "maximum" || e.keyword === "minimum");
+    const others = list.filter((e) => e.keyword !== "type" && !(hasFormat && e.keyword === "pattern") && !(e.keyword === "enum" && isRatingSteps(e.params.allowedValues as unknown[]) && (hasRange || typeof e.data !== "number")));
     // A nullable field fails both its branches; when the value has a right type, only the other errors matter.
     if (others.length === 0 && typeErrors.length > 0) {
       const expected = [...new Set(typeErrors.map((e) => String(e.params.type)))].join(" or ");
@@ -99,15 +103,22 @@ export function describeAjvErrors(file: string, ajvErrors: readonly ErrorObject[
       } else if (e.keyword === "additionalProperties") {
         const field = String(e.params.additionalProperty);
         out.push({ file, path: path ? `${path}.${field}` : field, message: "unknown field (not allowed here)" });
+      } else if (e.keyword === "enum" && isRatingSteps(e.params.allowedValues as unknown[])) {
+        out.push({ file, path, message: `expected a number from 0 to 5 with at most one decimal (like 4.5), got ${quote(e.data)}` });
       } else if (e.keyword === "enum") {
         const allowed = (e.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ");
-        out.push({ file, path, message: `expected one of ${allowed}, got ${JSON.stringify(e.data)}` });
+        out.push({ file, path, message: `expected one of ${allowed}, got ${quote(e.data)}` });
+      } else if (e.keyword === "maxLength") {
+        // The value is never quoted: it is long by definition (C3), and the count says enough.
+        out.push({ file, path, message: `longer than the limit of ${e.params.limit} characters (has ${countChars(String(e.data))})` });
+      } else if (e.keyword === "maxItems") {
+        out.push({ file, path, message: `more than the limit of ${e.params.limit} entries (has ${(e.data as unknown[]).length})` });
       } else if (e.keyword === "format") {
-        out.push({ file, path, message: `expected a valid ${e.params.format}, got ${JSON.stringify(e.data)}` });
+        out.push({ file, path, message: `expected a valid ${e.params.format}, got ${quote(e.data)}` });
       } else if (e.keyword === "pattern") {
-        out.push({ file, path, message: `${JSON.stringify(e.data)} does not match ${e.params.pattern}` });
+        out.push({ file, path, message: `${quote(e.data)} does not match ${e.params.pattern}` });
       } else {
-        out.push({ file, path, message: `${e.message ?? e.keyword}, got ${JSON.stringify(e.data)}` });
+        out.push({ file, path, message: `${e.message ?? e.keyword}, got ${quote(e.data)}` });
       }
     }
   }

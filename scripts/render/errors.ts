@@ -8,7 +8,7 @@ import { listFilters } from "./software-pages.ts";
 
 export function errorBody(code: ErrorCode, message: string, hint?: string): string {
   const body: ErrorBody = { error: hint === undefined ? { code, message } : { code, message, hint } };
-  return json(assertValid("responses/error.schema.json", body, `error ${code}`));
+  return json(assertValid("responses/error-response.schema.json", body, `error ${code}`));
 }
 
 /** The body of each fixed error: they depend on the base path only, so host adapters can name them too. */

@@ -17,7 +17,7 @@ export function* renderRankings(catalog: Catalog): Generator<OutputFile> {
       hasFreePlan: t.hasFreePlan,
     }));
     const body = { data, meta: { category: c.slug, total: data.length, ranking: "price-ascending" as const } };
-    assertValid("responses/best-in-category.schema.json", body, `best ${c.slug}`);
+    assertValid("responses/best-in-category-response.schema.json", body, `best ${c.slug}`);
     yield { path: fill(best, { slug: c.slug }), body: json(body) };
   }
 }

@@ -27,7 +27,7 @@ export function pageLists(catalog: Catalog, summaries: Map<string, string>): Pag
   for (const { filter, category, items } of lists) {
     for (let limit = 1; limit <= MAX_LIMIT; limit++) {
       for (const offset of new Set([0, items.length])) {
-        assertValid("responses/software-list.schema.json", { data: [], meta: pageMeta(items.length, limit, offset, category) }, `page ${filter} ${limit}/${offset}`);
+        assertValid("responses/software-list-response.schema.json", { data: [], meta: pageMeta(items.length, limit, offset, category) }, `page ${filter} ${limit}/${offset}`);
       }
     }
   }

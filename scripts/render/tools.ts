@@ -48,7 +48,7 @@ export function toDetail(t: Tool): SoftwareDetail {
 /** Each tool's summary, validated once and serialized once: list pages only join these strings. */
 export function serializeSummaries(catalog: Catalog): Map<string, string> {
   return new Map(
-    catalog.tools.map((t) => [t.slug, json(assertValid("responses/software-summary.schema.json", toSummary(t), `summary of ${t.slug}`))]),
+    catalog.tools.map((t) => [t.slug, json(assertValid("items/software-summary.schema.json", toSummary(t), `summary of ${t.slug}`))]),
   );
 }
 

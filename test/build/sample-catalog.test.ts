@@ -15,11 +15,11 @@ const run = promisify(execFile);
 
 /** Which response schema each built body must satisfy, by its place in dist/. */
 function schemaOf(path: string): SchemaFile | undefined {
-  if (path.startsWith("errors/")) return "responses/error.schema.json";
-  if (path.startsWith("v1/software/pages/")) return "responses/software-list.schema.json";
+  if (path.startsWith("errors/")) return "responses/error-response.schema.json";
+  if (path.startsWith("v1/software/pages/")) return "responses/software-list-response.schema.json";
   if (/^v1\/software\/[^/]+\.json$/.test(path)) return "responses/software-detail-response.schema.json";
-  if (path === "v1/categories.json") return "responses/category-list.schema.json";
-  if (path.startsWith("v1/best/")) return "responses/best-in-category.schema.json";
+  if (path === "v1/categories.json") return "responses/category-list-response.schema.json";
+  if (path.startsWith("v1/best/")) return "responses/best-in-category-response.schema.json";
   return undefined;
 }
 

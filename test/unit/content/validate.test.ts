@@ -1,7 +1,7 @@
 import { relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { formatContentError } from "../../../scripts/content/errors.ts";
-import { loadContent } from "../../../scripts/content/load.ts";
+import { LINK_MESSAGE as LINK, loadContent } from "../../../scripts/content/load.ts";
 import { validateContent } from "../../../scripts/content/validate.ts";
 import { fixture } from "../../helpers/dirs.ts";
 
@@ -21,7 +21,7 @@ describe("bad content: every error names the file and the field path", () => {
     ["bad-enum", ['tools/acme.json: pricingPlans[1].billing: expected one of "monthly", "annual", "custom", got "weekly"']],
     ["bad-url", ['tools/acme.json: websiteUrl: expected a valid uri, got "acme dot example"']],
     ["bad-date", ['tools/acme.json: pricingLastVerified: expected a valid date, got "2026-02-30"']],
-    ["bad-rating", ["tools/acme.json: rating: must be multiple of 0.1, got 4.25"]],
+    ["bad-rating", ["tools/acme.json: rating: expected a number from 0 to 5 with at most one decimal (like 4.5), got 4.25"]],
     ["rating-range", ["tools/acme.json: rating: must be <= 5, got 5.5"]],
     ["bad-slug", ['tools/acme.json: slug: "Acme_Mail" does not match ^[a-z0-9]+(?:-[a-z0-9]+)*$']],
     ["slug-mismatch", ['tools/acme.json: slug: "acme-mail" must equal the file name "acme"']],
@@ -31,6 +31,27 @@ describe("bad content: every error names the file and the field path", () => {
     ["pick-outside", ['categories/email.json: topToolPick: tool "acme" is not in category "email"']],
     ["bad-site", ["site.json: siteUrl: required field is missing", "site.json: cacheMaxAge: must be >= 0, got -1"]],
     ["invalid-json", ["tools/acme.json: invalid JSON: Expected double-quoted property name in JSON at line 1, column 24"]],
+    // C1: strict UTF-8, nothing replaced.
+    ["not-utf8", ["tools/acme.json: is not valid UTF-8: save content files as UTF-8"]],
+    ["utf16", ["tools/acme.json: is UTF-16 text: save content files as UTF-8"]],
+    ["utf16-no-bom", ["tools/acme.json: is UTF-16 text: save content files as UTF-8"]],
+    // C2: a link is named and refused; its target is never read, whether valid content, a secret or a folder.
+    ["symlink-tool", [`tools/leak.json: ${LINK}`]],
+    ["symlink-valid-tool", [`tools/quill.json: ${LINK}`]],
+    ["symlink-escape-dir", [`tools/sub.json: ${LINK}`]],
+    ["symlink-site", [`site.json: ${LINK}`]],
+    ["symlink-folder", [`tools: ${LINK}`]],
+    // C3: every limit names the file, the field and the limit.
+    [
+      "too-long",
+      [
+        "tools/acme.json: name: longer than the limit of 80 characters (has 81)",
+        "tools/acme.json: shortDescription: longer than the limit of 300 characters (has 301)",
+        "tools/acme.json: pricingPlans[1].features: more than the limit of 30 entries (has 31)",
+        "tools/acme.json: pros: more than the limit of 20 entries (has 21)",
+        "tools/acme.json: cons[0]: longer than the limit of 200 characters (has 201)",
+      ],
+    ],
     [
       "many-errors",
       [
