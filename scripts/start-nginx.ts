@@ -21,6 +21,8 @@ export interface NginxOptions {
   host?: string;
   /** where nginx's error log goes; collected (and shown on failure) when omitted */
   stderr?: "inherit";
+  /** seconds: replaces the built config's client_header_timeout (tests wait for it to pass) */
+  headerTimeout?: number;
 }
 
 export interface RunningNginx {
@@ -85,10 +87,12 @@ async function waitUntilListening(child: ChildProcess, prefix: string, host: str
 const listenAddress = (host: string, port: number) => `${host.includes(":") ? `[${host}]` : host}:${port}`;
 
 /** Copies dist/nginx/*.conf into a fresh prefix with api-site.conf (listen, root) beside them. */
-async function preparePrefix(distDir: string, host: string, port: number): Promise<string> {
+async function preparePrefix(distDir: string, host: string, port: number, headerTimeout?: number): Promise<string> {
   const prefix = await mkdtemp(join(tmpdir(), "api-nginx-"));
   await copyFile(join(distDir, NGINX_MAIN_CONF), join(prefix, "nginx.conf"));
-  await copyFile(join(distDir, NGINX_SERVER_CONF), join(prefix, "server.conf"));
+  const serverConf = await readFile(join(distDir, NGINX_SERVER_CONF), "utf8");
+  const timed = headerTimeout === undefined ? serverConf : serverConf.replace(/client_header_timeout \S+;/, `client_header_timeout ${headerTimeout}s;`);
+  await writeFile(join(prefix, "server.conf"), timed);
   const root = resolve(distDir);
   // nginx would read `$` in root as a variable
   if (root.includes("$")) throw new Error(`nginx: the dist path ${root} holds a $, which nginx's root directive reads as a variable`);
@@ -119,7 +123,7 @@ export async function testNginxConfig(distDir: string): Promise<{ ok: boolean; o
   }
 }
 
-export async function startNginx({ distDir, port = 8080, host = "127.0.0.1", stderr }: NginxOptions): Promise<RunningNginx> {
+export async function startNginx({ distDir, port = 8080, host = "127.0.0.1", stderr, headerTimeout }: NginxOptions): Promise<RunningNginx> {
   const nginx = findNginx();
   if (!nginx) throw new Error("nginx is not installed: install it (e.g. apt-get install nginx-light) or set NGINX_BIN to its path");
   for (const file of [NGINX_MAIN_CONF, NGINX_SERVER_CONF, "routes.json"])
@@ -127,7 +131,7 @@ export async function startNginx({ distDir, port = 8080, host = "127.0.0.1", std
   // port 0: pick one; another process may take it first, so try a few times
   for (let attempt = 1; ; attempt++) {
     const chosen = port === 0 ? await freePort(host) : port;
-    const prefix = await preparePrefix(distDir, host, chosen);
+    const prefix = await preparePrefix(distDir, host, chosen, headerTimeout);
     const child = spawn(nginx, nginxArgs(prefix), { stdio: ["ignore", "ignore", stderr ?? "pipe"] });
     let log = "";
     child.stderr?.on("data", (d: Buffer) => (log += d.toString()));

@@ -35,6 +35,10 @@ interface Entry {
   bytes: number;
 }
 
+/** The longest file name (one path segment) Linux, macOS and Windows file systems allow, in bytes. */
+const MAX_NAME_BYTES = 255;
+const tooLong = (file: string) => file.split("/").some((segment) => Buffer.byteLength(segment) > MAX_NAME_BYTES);
+
 /** What an entry costs besides its bodies: the key (UTF-16 in memory), the map slot and the objects. */
 const entryOverhead = (key: string) => 2 * key.length + 160;
 
@@ -86,6 +90,8 @@ export class FileCache {
 
   /** The file, or null when dist/ has no such file. Rejects with FilesUnavailable when descriptors stay exhausted. */
   get(file: string): Promise<CachedFile | null> {
+    // A name no file system holds (a segment over 255 bytes) is a miss without a lookup, and not worth remembering.
+    if (file.length > MAX_NAME_BYTES / 3 && tooLong(file)) return Promise.resolve(null);
     const known = this.peek(file);
     if (known !== undefined) return Promise.resolve(known);
     let pending = this.loading.get(file);
