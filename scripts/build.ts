@@ -1,16 +1,15 @@
-// npm run build: load → validate → derive → render → adapt → write.
-// Flags: --content DIR (default content/), --out DIR (default dist/), --json (summary as JSON),
-// --full (ignore the previous build's manifest), --compress (write .br and .gz beside each body).
+// npm run build: load → validate → derive → render → adapt → write (and publish: scripts/io/store.ts).
 import fg from "fast-glob";
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
 import { adapters } from "./adapters/index.ts";
+import { isMain, parseCommandArgs, runCommand, type CommandSpec } from "./cli/command.ts";
 import { ContentErrors, formatContentError } from "./content/errors.ts";
 import { loadContent } from "./content/load.ts";
 import { validateContent } from "./content/validate.ts";
+import { inspectOutput } from "./io/store.ts";
 import { writeOutput, type SiteOutput, type WriteSummary } from "./io/write-output.ts";
 import { deriveCatalog, type Catalog } from "./model/derive.ts";
 import { renderCategories } from "./render/categories.ts";
@@ -29,6 +28,10 @@ export interface BuildOptions {
   outDir: string;
   full?: boolean;
   compress?: boolean;
+  /** when another build holds the output: wait for it (default) or throw a UserError at once */
+  wait?: boolean;
+  /** one-line notices, e.g. that another build is running and this one waits */
+  onNotice?: (line: string) => void;
   onProgress?: (message: string) => void;
 }
 
@@ -67,8 +70,10 @@ async function buildFingerprint(compress: boolean): Promise<string> {
 }
 
 /** Builds outDir from contentDir. Throws ContentErrors (every content error at once) before touching outDir. */
-export async function build({ contentDir, outDir, full = false, compress = false, onProgress }: BuildOptions): Promise<BuildResult> {
+export async function build({ contentDir, outDir, full = false, compress = false, wait = true, onNotice, onProgress }: BuildOptions): Promise<BuildResult> {
   const started = performance.now();
+  // A folder a build must not touch is refused before any work (and checked again under the lock).
+  await inspectOutput(outDir, contentDir);
   const validation = validateContent(await loadContent(contentDir));
   if (!validation.ok) throw new ContentErrors(validation.errors);
   const catalog = deriveCatalog(validation.content);
@@ -78,6 +83,9 @@ export async function build({ contentDir, outDir, full = false, compress = false
     fingerprint: await buildFingerprint(compress),
     compress,
     full,
+    contentDir,
+    wait,
+    onNotice,
     onProgress: (n) => onProgress?.(`wrote ${n.toLocaleString("en-US")} files…`),
   });
   const longestList = Math.max(...site.lists.map((l) => l.items.length));
@@ -90,34 +98,50 @@ export async function build({ contentDir, outDir, full = false, compress = false
   };
 }
 
+const options = {
+  content: { type: "string", default: "content", valueName: "DIR", description: "the content folder" },
+  out: { type: "string", default: "dist", valueName: "DIR", description: "the published output (a link into DIR.builds/)" },
+  json: { type: "boolean", default: false, description: "print the result (or the error) as one JSON object" },
+  full: { type: "boolean", default: false, description: "build everything, ignoring the previous build" },
+  compress: { type: "boolean", default: false, description: "also write .br and .gz beside each body" },
+  "no-wait": { type: "boolean", default: false, description: "if another build of --out is running, stop instead of waiting for it" },
+} as const;
+
+export const BUILD: CommandSpec<typeof options> = {
+  usage: "npm run build --",
+  summary:
+    "Builds every response body from the content folder and publishes it in one step: --out is a symbolic link to " +
+    "one complete build in <out>.builds/, switched only when the new build is complete. Unchanged content since " +
+    "the last build is not rewritten. See docs/builds.md.",
+  options,
+  notes: ["Exit status: 0 built, 1 failed (content errors, refused output folder, full disk, no permission), 2 bad flags."],
+};
+
+let jsonOutput = process.argv.includes("--json");
+
 async function main(): Promise<number> {
-  const { values } = parseArgs({
-    options: {
-      content: { type: "string", default: "content" },
-      out: { type: "string", default: "dist" },
-      json: { type: "boolean", default: false },
-      full: { type: "boolean", default: false },
-      compress: { type: "boolean", default: false },
-    },
-  });
-  const contentDir = resolve(values.content);
-  const outDir = resolve(values.out);
+  const values = parseCommandArgs(BUILD);
+  jsonOutput = values.json === true;
+  const contentDir = resolve(values.content!);
+  const outDir = resolve(values.out!);
   const progress = values.json || !process.stderr.isTTY ? undefined : (m: string) => process.stderr.write(`\r${m}`);
+  const notice = (line: string) => process.stderr.write(`${progress ? "\r\x1b[K" : ""}${line}\n`);
   try {
-    const result = await build({ contentDir, outDir, full: values.full, compress: values.compress, onProgress: progress });
+    const result = await build({ contentDir, outDir, full: values.full, compress: values.compress, wait: !values["no-wait"], onNotice: notice, onProgress: progress });
     if (progress) process.stderr.write("\r\x1b[K");
     if (values.json) console.log(JSON.stringify({ ok: true, outDir: values.out, ...result }));
     else
       console.log(
-        `built ${values.out}/ (${result.mode}): ${result.files.toLocaleString("en-US")} files, ${(result.bytes / 1e6).toFixed(1)} MB ` +
+        `built ${values.out}/ (${result.mode}${result.mode === "incremental" ? `, ${result.base}` : ""}, ${result.generation}): ${result.files.toLocaleString("en-US")} files, ${(result.bytes / 1e6).toFixed(1)} MB ` +
           `from ${result.tools} tools and ${result.categories} categories in ${result.seconds.toFixed(2)} s` +
           (result.mode === "incremental" ? `; wrote ${result.written.toLocaleString("en-US")}, removed ${result.deleted.toLocaleString("en-US")}` : ""),
       );
     if (!values.json) for (const w of result.warnings) console.warn(`warning: ${w}`);
     return 0;
   } catch (e) {
+    if (progress) process.stderr.write("\r\x1b[K");
     if (!(e instanceof ContentErrors)) throw e;
-    if (values.json) console.log(JSON.stringify({ ok: false, errors: e.errors.map(formatContentError) }));
+    if (values.json) console.log(JSON.stringify({ ok: false, error: e.message, errors: e.errors.map(formatContentError) }));
     else {
       for (const error of e.errors) console.error(formatContentError(error));
       console.error(`\nbuild failed: ${e.message}; ${values.out}/ was left as it was.`);
@@ -126,6 +150,4 @@ async function main(): Promise<number> {
   }
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  process.exitCode = await main();
-}
+if (isMain(import.meta.url)) await runCommand(main, { json: () => jsonOutput });

@@ -8,27 +8,35 @@ import type { PageList } from "../render/software-pages.ts";
 export const MANIFEST_FILE = ".build-manifest.json";
 
 export interface Manifest {
-  format: 1;
+  format: 2;
   /** hash of the build's code and options: any change there means a full build */
   fingerprint: string;
   /** every file that is not a list page, with the hash of its bytes */
   files: Record<string, string>;
-  /** each page list: meta.category and its items' hashes in order */
-  lists: Record<string, { category: string | null; items: string[] }>;
+  /** each page list: meta.category, its items' hashes in order, and the files and bytes of its folder */
+  lists: Record<string, ManifestList>;
   /** files and bytes of the whole tree, kept up to date by incremental builds */
   tree: { files: number; bytes: number };
 }
 
+export interface ManifestList {
+  category: string | null;
+  items: string[];
+  files: number;
+  bytes: number;
+}
+
 export const hashOf = (body: string | Uint8Array) => createHash("sha1").update(body).digest("base64url");
 
+/** Each list's item hashes; files and bytes are filled in once its pages are written. */
 export function manifestLists(lists: PageList[]): Manifest["lists"] {
-  return Object.fromEntries(lists.map((l) => [l.filter, { category: l.category, items: l.items.map(hashOf) }]));
+  return Object.fromEntries(lists.map((l) => [l.filter, { category: l.category, items: l.items.map(hashOf), files: 0, bytes: 0 }]));
 }
 
 export async function readManifest(outDir: string): Promise<Manifest | undefined> {
   try {
     const manifest = JSON.parse(await readFile(join(outDir, MANIFEST_FILE), "utf8")) as Manifest;
-    return manifest.format === 1 ? manifest : undefined;
+    return manifest.format === 2 ? manifest : undefined;
   } catch {
     return undefined;
   }
@@ -41,21 +49,18 @@ export interface ListPlan {
   list: number;
   /** per limit (index limit-1) */
   offsets: OffsetPlan[];
-  /** page offsets to delete for every limit, when the list got shorter */
-  delete?: { from: number; to: number };
+  /** the list is written whole into an empty folder (its old folder, if any, is moved out first) */
+  fresh: boolean;
 }
 
 /**
  * Pages of one list that really change. Every page carries meta.total, so a list whose length changed is
  * rewritten whole; otherwise only pages whose slice holds an item whose bytes changed.
  */
-export function planList(index: number, next: PageList, nextHashes: string[], previous: Manifest["lists"][string] | undefined, maxLimit: number): ListPlan | undefined {
-  const all = (): ListPlan => ({ list: index, offsets: Array.from({ length: maxLimit }, () => "all" as const) });
-  if (!previous || previous.category !== next.category) return all();
-  if (previous.items.length !== nextHashes.length) {
-    const shorter = previous.items.length > nextHashes.length;
-    return { ...all(), ...(shorter ? { delete: { from: nextHashes.length + 1, to: previous.items.length } } : {}) };
-  }
+export function planList(index: number, next: PageList, nextHashes: string[], previous: ManifestList | undefined, maxLimit: number): ListPlan | undefined {
+  // Creating files in an empty folder is the fast path; replacing them one by one costs two renames each.
+  const fresh = (): ListPlan => ({ list: index, fresh: true, offsets: Array.from({ length: maxLimit }, () => "all" as const) });
+  if (!previous || previous.category !== next.category || previous.items.length !== nextHashes.length) return fresh();
   const changed: number[] = [];
   nextHashes.forEach((h, i) => {
     if (previous.items[i] !== h) changed.push(i);
@@ -68,5 +73,5 @@ export function planList(index: number, next: PageList, nextHashes: string[], pr
     for (const i of changed) for (let o = Math.max(0, i - limit + 1); o <= i; o++) set.add(o);
     offsets.push([...set].sort((a, b) => a - b));
   }
-  return { list: index, offsets };
+  return { list: index, fresh: false, offsets };
 }

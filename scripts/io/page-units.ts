@@ -4,15 +4,19 @@ import { closeSync, mkdirSync, openSync, renameSync, rmSync, statSync, writevSyn
 import { dirname, join } from "node:path";
 import { fill } from "../render/route-table.ts";
 import { PageRenderer, type PageList } from "../render/software-pages.ts";
-import { siblingPaths, siblingsOf } from "./encodings.ts";
+import { siblingsOf } from "./encodings.ts";
 import type { OffsetPlan } from "./manifest.ts";
 
-/** The pages of one list at one limit: every offset, or the ones an edit touched; and offsets to delete. */
+/** The pages of one list at one limit: every offset, or the ones an edit touched. */
 export interface PageUnit {
   list: number;
   limit: number;
   offsets: OffsetPlan;
-  delete?: { from: number; to: number };
+  /**
+   * The pages exist already (a working copy whose files may be hard links shared with the published tree):
+   * each is replaced by a new file renamed over it, never written into.
+   */
+  replace: boolean;
 }
 
 export interface PageJob {
@@ -21,8 +25,6 @@ export interface PageJob {
   lists: PageList[];
   units: PageUnit[];
   compress: boolean;
-  /** replace files in place via rename (incremental builds into a live tree) */
-  inPlace: boolean;
 }
 
 export interface PageStats {
@@ -30,9 +32,11 @@ export interface PageStats {
   /** files that did not exist before */
   created: number;
   writtenBytes: number;
-  /** bytes of files overwritten or deleted (in-place builds only) */
+  /** bytes of files overwritten or deleted (replacing units only) */
   removedBytes: number;
   deleted: number;
+  /** per list index: net change of its files and bytes */
+  perList: Record<number, { files: number; bytes: number }>;
 }
 
 const sizeOf = (path: string) => {
@@ -44,15 +48,22 @@ const sizeOf = (path: string) => {
 };
 
 export function writePageUnits(job: PageJob, onProgress?: (written: number) => void): PageStats {
-  const stats: PageStats = { written: 0, created: 0, writtenBytes: 0, removedBytes: 0, deleted: 0 };
+  const stats: PageStats = { written: 0, created: 0, writtenBytes: 0, removedBytes: 0, deleted: 0, perList: {} };
   const renderers = new Map<number, PageRenderer>();
+  let delta = { files: 0, bytes: 0 };
 
-  const writeFileSync = (path: string, pieces: Buffer[]) => {
-    const old = job.inPlace ? sizeOf(path) : -1;
-    if (old >= 0) stats.removedBytes += old;
-    else stats.created++;
-    const target = job.inPlace ? `${path}.tmp-${process.pid}` : path;
-    const fd = openSync(target, "w");
+  const writeFileSync = (path: string, pieces: Buffer[], replace: boolean) => {
+    const old = replace ? sizeOf(path) : -1;
+    if (old >= 0) {
+      stats.removedBytes += old;
+      delta.bytes -= old;
+    } else {
+      stats.created++;
+      delta.files++;
+    }
+    const target = old >= 0 ? `${path}.tmp-${process.pid}` : path;
+    // "wx": never open a file that exists, whatever happens: its inode may be the published tree's.
+    const fd = openSync(target, "wx");
     try {
       let length = 0;
       for (const p of pieces) length += p.byteLength;
@@ -61,24 +72,28 @@ export function writePageUnits(job: PageJob, onProgress?: (written: number) => v
       while (done < length) done += writevSync(fd, [Buffer.concat(pieces).subarray(done)]);
       stats.written++;
       stats.writtenBytes += length;
+      delta.bytes += length;
     } finally {
       closeSync(fd);
     }
-    if (job.inPlace) renameSync(target, path);
+    if (target !== path) renameSync(target, path);
   };
 
   const removeFileSync = (path: string) => {
     const old = sizeOf(path);
     if (old < 0) return;
     stats.removedBytes += old;
-    rmSync(path);
     stats.deleted++;
+    delta.bytes -= old;
+    delta.files--;
+    rmSync(path);
   };
 
   for (const unit of job.units) {
     const list = job.lists[unit.list]!;
     let renderer = renderers.get(unit.list);
     if (!renderer) renderers.set(unit.list, (renderer = new PageRenderer(list)));
+    delta = stats.perList[unit.list] ??= { files: 0, bytes: 0 };
     // The unit's path around its offset, computed once: a page's path is then one concatenation.
     const [head, tail] = join(job.root, fill(job.pageTemplate, { filter: list.filter, limit: unit.limit, offset: "\u0000" })).split("\u0000") as [string, string];
     const pathOf = (offset: number) => head + offset + tail;
@@ -87,19 +102,13 @@ export function writePageUnits(job: PageJob, onProgress?: (written: number) => v
     for (const offset of offsets) {
       const path = pathOf(offset);
       const pieces = renderer.pieces(unit.limit, offset);
-      writeFileSync(path, pieces);
+      writeFileSync(path, pieces, unit.replace);
       if (job.compress) {
         const siblings = siblingsOf(path, Buffer.concat(pieces));
-        for (const s of siblings.write) writeFileSync(s.path, [s.body]);
-        if (job.inPlace) for (const p of siblings.remove) removeFileSync(p);
+        for (const s of siblings.write) writeFileSync(s.path, [s.body], unit.replace);
+        if (unit.replace) for (const p of siblings.remove) removeFileSync(p);
       }
       if (stats.written % 2000 === 0) onProgress?.(stats.written);
-    }
-    if (unit.delete) {
-      for (let offset = unit.delete.from; offset <= unit.delete.to; offset++) {
-        const path = pathOf(offset);
-        for (const p of [path, ...siblingPaths(path)]) removeFileSync(p);
-      }
     }
   }
   return stats;

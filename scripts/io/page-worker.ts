@@ -1,6 +1,11 @@
-// Worker thread: writes its share of the list pages and reports what it wrote.
+// Worker thread: writes its share of the list pages and reports what it wrote, or the error with its code and path.
 import { parentPort, workerData } from "node:worker_threads";
 import { writePageUnits, type PageJob } from "./page-units.ts";
 
-const stats = writePageUnits(workerData as PageJob, (written) => parentPort!.postMessage({ progress: written }));
-parentPort!.postMessage({ done: stats });
+try {
+  const stats = writePageUnits(workerData as PageJob, (written) => parentPort!.postMessage({ progress: written }));
+  parentPort!.postMessage({ done: stats });
+} catch (e) {
+  const err = e as NodeJS.ErrnoException;
+  parentPort!.postMessage({ failed: { message: err.message, code: err.code, path: err.path } });
+}

@@ -1,19 +1,21 @@
-// The only code that writes dist/.
-// Full build: everything goes to a temporary folder beside dist/, which then replaces it in one rename, so a
-// failure leaves the previous dist/ as it was. Incremental build (dist/ has a manifest from the same code and
-// options): only the files whose bytes change are rewritten, each replaced by a rename, and files that are no
-// longer built are removed. Content errors stop a build before this code runs, in both modes.
-import fg from "fast-glob";
+// The only code that writes the output. Every build writes a new generation in a working folder of the store
+// and publishes it in one step (store.ts); the published tree is never written into (B2, B3).
+// Full build: a fresh folder. Incremental build (a previous generation from the same code and options): the
+// generation published before the current one is recycled as the working copy (else the current one is cloned by
+// hard links), and only what changed is written, each file as a new inode. Lists whose length changed are
+// written whole into an empty folder: creating files is cheaper than replacing them one by one.
 import { availableParallelism } from "node:os";
-import { mkdir, rename, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, rename, rm, stat, unlink, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { Worker } from "node:worker_threads";
 import type { OutputFile } from "../render/output.ts";
 import { fill } from "../render/route-table.ts";
 import type { PageList } from "../render/software-pages.ts";
 import { siblingPaths, siblingsOf } from "./encodings.ts";
+import { acquireLock } from "./lock.ts";
 import { hashOf, MANIFEST_FILE, manifestLists, planList, readManifest, type Manifest } from "./manifest.ts";
 import { writePageUnits, type PageJob, type PageStats, type PageUnit } from "./page-units.ts";
+import { cloneByLinks, inspectOutput, listGenerations, listLeftovers, nextGeneration, openStore, publish, Trash, workingName, type Store } from "./store.ts";
 
 export interface SiteOutput {
   /** every file but the list pages */
@@ -32,11 +34,21 @@ export interface WriteOptions {
   compress: boolean;
   /** ignore any manifest and build the whole tree */
   full?: boolean;
+  /** the content folder, never to be built over (default: none) */
+  contentDir?: string;
+  /** wait for another build of the same output (default), or refuse at once */
+  wait?: boolean;
+  /** one line each: waiting for another build */
+  onNotice?: (line: string) => void;
   onProgress?: (written: number) => void;
 }
 
 export interface WriteSummary {
   mode: "full" | "incremental";
+  /** how the working copy was made: written from nothing, a recycled older generation, or a hard-link clone */
+  base: "fresh" | "recycled" | "cloned";
+  /** the generation folder now published */
+  generation: string;
   /** the whole tree after this build */
   files: number;
   bytes: number;
@@ -49,73 +61,147 @@ export interface WriteSummary {
 /** Below this many pages a worker's start-up costs more than it saves. */
 const INLINE_PAGES = 20_000;
 
+interface Base {
+  kind: WriteSummary["base"];
+  manifest?: Manifest;
+}
+
 export async function writeOutput(outDir: string, site: SiteOutput, options: WriteOptions): Promise<WriteSummary> {
-  const previous = options.full ? undefined : await readManifest(outDir);
-  if (previous && previous.fingerprint === options.fingerprint) return writeIncremental(outDir, site, options, previous);
-  return writeFull(outDir, site, options);
-}
-
-async function writeFull(outDir: string, site: SiteOutput, options: WriteOptions): Promise<WriteSummary> {
-  const tmp = `${outDir}.tmp-${process.pid}`;
-  await rm(tmp, { recursive: true, force: true });
-  await mkdir(tmp, { recursive: true });
+  const contentDir = options.contentDir ?? `${outDir}.no-content`;
+  // Checked before the lock (a refused output gets no store) and again under it, where nothing changes it.
+  const unlocked = await inspectOutput(outDir, contentDir);
+  await openStore(unlocked);
+  const release = await acquireLock(unlocked.dir, { wait: options.wait ?? true, onWait: options.onNotice, outName: outDir });
+  const trash = new Trash(unlocked);
+  const work = join(unlocked.dir, workingName());
   try {
-    const units: PageUnit[] = site.lists.flatMap((_, list) =>
-      Array.from({ length: site.maxLimit }, (_, i) => ({ list, limit: i + 1, offsets: "all" as const })),
-    );
-    // Small files from the main thread while workers write pages.
-    const [small, pages] = await Promise.all([
-      writeSmallFiles(tmp, site.files, undefined, options.compress && site.bodyDir),
-      writePages({ root: tmp, pageTemplate: site.pageTemplate, lists: site.lists, units, compress: options.compress, inPlace: false }, options.onProgress),
-    ]);
-    const tree = { files: small.written + pages.written, bytes: small.writtenBytes + pages.writtenBytes };
-    await writeManifest(tmp, options, small.hashes, manifestLists(site.lists), tree);
-    await swap(tmp, outDir);
-    return { mode: "full", ...tree, written: tree.files, writtenBytes: tree.bytes, deleted: 0 };
-  } catch (e) {
-    await rm(tmp, { recursive: true, force: true });
-    throw e;
+    const store = await inspectOutput(outDir, contentDir);
+    // Under the lock, every working folder, trash folder or link in the store is a dead build's.
+    for (const name of await listLeftovers(store)) await trash.discard(join(store.dir, name));
+    let summary: Omit<WriteSummary, "generation">;
+    let generation: string;
+    try {
+      const base = await prepareWorkingCopy(store, work, options, trash);
+      summary = base.manifest ? await writeIncremental(work, site, options, base.manifest, base.kind, trash) : await writeFull(work, site, options);
+      generation = await nextGeneration(store);
+      await rename(work, join(store.dir, generation));
+    } catch (e) {
+      // Nothing was published: the working copy goes, the published tree was never touched.
+      await rm(work, { recursive: true, force: true });
+      throw e;
+    }
+    await publish(store, generation);
+    return { ...summary, generation };
+  } finally {
+    await trash.empty();
+    await release();
   }
 }
 
-async function writeIncremental(outDir: string, site: SiteOutput, options: WriteOptions, previous: Manifest): Promise<WriteSummary> {
-  // Without a manifest the next build is a full one: a build that dies half-way can never be trusted as a base.
-  await rm(join(outDir, MANIFEST_FILE), { force: true });
-  const small = await writeSmallFiles(outDir, site.files, previous.files, options.compress && site.bodyDir);
-
-  const units: PageUnit[] = [];
-  const nextLists = manifestLists(site.lists);
-  site.lists.forEach((list, index) => {
-    const plan = planList(index, list, nextLists[list.filter]!.items, previous.lists[list.filter], site.maxLimit);
-    plan?.offsets.forEach((offsets, i) => {
-      if (offsets === "all" || offsets.length > 0 || plan.delete) units.push({ list: index, limit: i + 1, offsets, ...(plan.delete ? { delete: plan.delete } : {}) });
-    });
-  });
-  const pages = await writePages({ root: outDir, pageTemplate: site.pageTemplate, lists: site.lists, units, compress: options.compress, inPlace: true }, options.onProgress);
-
-  // Lists that no longer exist (a category was removed): their whole folder goes.
-  let removedListBytes = 0;
-  let removedListFiles = 0;
-  for (const filter of Object.keys(previous.lists)) {
-    if (nextLists[filter]) continue;
-    const dir = dirname(dirname(join(outDir, fill(site.pageTemplate, { filter, limit: 1, offset: 0 }))));
-    const old = previous.lists[filter]!;
-    removedListFiles += site.maxLimit * (old.items.length + 1);
-    removedListBytes += await treeBytes(dir);
-    await rm(dir, { recursive: true, force: true });
+/**
+ * Chooses the base and makes the working folder: the newest unpublished generation built by the same code is
+ * recycled; else the published one is cloned by hard links; else (none, another fingerprint, --full) nothing.
+ * Generations neither published nor recycled are thrown away: readers have had a whole build to finish on them.
+ */
+async function prepareWorkingCopy(store: Store, work: string, options: WriteOptions, trash: Trash): Promise<Base> {
+  const generations = await listGenerations(store);
+  const published = store.published && generations.includes(store.published) ? await readManifest(join(store.dir, store.published)) : undefined;
+  const usable = (m: Manifest | undefined): m is Manifest => !options.full && m !== undefined && m.fingerprint === options.fingerprint;
+  let base: Base = { kind: "fresh" };
+  for (const name of generations) {
+    if (name === store.published) continue;
+    const path = join(store.dir, name);
+    const manifest = base.kind === "fresh" && usable(published) ? await readManifest(path) : undefined;
+    if (usable(manifest)) {
+      await rename(path, work);
+      // Without a manifest a working copy is never a base: a build killed half-way is not trusted.
+      await unlink(join(work, MANIFEST_FILE));
+      base = { kind: "recycled", manifest };
+    } else await trash.discard(path);
   }
+  if (base.kind === "recycled") return base;
+  if (usable(published)) {
+    await cloneByLinks(join(store.dir, store.published!), work);
+    await unlink(join(work, MANIFEST_FILE));
+    return { kind: "cloned", manifest: published };
+  }
+  await mkdir(work);
+  return base;
+}
 
+async function writeFull(work: string, site: SiteOutput, options: WriteOptions): Promise<Omit<WriteSummary, "generation">> {
+  const units: PageUnit[] = site.lists.flatMap((_, list) =>
+    Array.from({ length: site.maxLimit }, (_, i) => ({ list, limit: i + 1, offsets: "all" as const, replace: false })),
+  );
+  // Small files from the main thread while workers write pages.
+  const [small, pages] = await Promise.all([
+    writeSmallFiles(work, site.files, undefined, options.compress && site.bodyDir),
+    writePages({ root: work, pageTemplate: site.pageTemplate, lists: site.lists, units, compress: options.compress }, options.onProgress),
+  ]);
+  const lists = manifestLists(site.lists);
+  site.lists.forEach((l, i) => Object.assign(lists[l.filter]!, pages.perList[i]));
+  const tree = { files: small.written + pages.written, bytes: small.writtenBytes + pages.writtenBytes };
+  await writeManifest(work, options, small.hashes, lists, tree);
+  return { mode: "full", base: "fresh", ...tree, written: tree.files, writtenBytes: tree.bytes, deleted: 0 };
+}
+
+async function writeIncremental(work: string, site: SiteOutput, options: WriteOptions, previous: Manifest, base: Base["kind"], trash: Trash): Promise<Omit<WriteSummary, "generation">> {
+  const listDir = (filter: string) => dirname(dirname(join(work, fill(site.pageTemplate, { filter, limit: 1, offset: 0 }))));
+  const nextLists = manifestLists(site.lists);
+  const units: PageUnit[] = [];
+  const fresh = new Set<string>();
+  for (const [index, list] of site.lists.entries()) {
+    const plan = planList(index, list, nextLists[list.filter]!.items, previous.lists[list.filter], site.maxLimit);
+    if (!plan) continue;
+    if (plan.fresh) {
+      fresh.add(list.filter);
+      // Out of the way at once, deleted by another process meanwhile.
+      if (previous.lists[list.filter]) await trash.discard(listDir(list.filter));
+    }
+    plan.offsets.forEach((offsets, i) => {
+      if (offsets === "all" || offsets.length > 0) units.push({ list: index, limit: i + 1, offsets, replace: !plan.fresh });
+    });
+  }
+  // Lists that no longer exist (a category was removed): their whole folder goes.
+  for (const filter of Object.keys(previous.lists)) if (!nextLists[filter]) await trash.discard(listDir(filter));
+
+  const [small, pages] = await Promise.all([
+    writeSmallFiles(work, site.files, previous.files, options.compress && site.bodyDir),
+    writePages({ root: work, pageTemplate: site.pageTemplate, lists: site.lists, units, compress: options.compress }, options.onProgress),
+  ]);
+
+  // Each list's files and bytes: fresh ones are what was written, the others what they were plus the change.
+  let listFilesDelta = 0;
+  let listBytesDelta = 0;
+  let removedFiles = 0;
+  for (const [index, list] of site.lists.entries()) {
+    const old = previous.lists[list.filter];
+    const change = pages.perList[index] ?? { files: 0, bytes: 0 };
+    const next = nextLists[list.filter]!;
+    next.files = (fresh.has(list.filter) || !old ? 0 : old.files) + change.files;
+    next.bytes = (fresh.has(list.filter) || !old ? 0 : old.bytes) + change.bytes;
+    listFilesDelta += next.files - (old?.files ?? 0);
+    listBytesDelta += next.bytes - (old?.bytes ?? 0);
+    if (old && fresh.has(list.filter)) removedFiles += Math.max(0, old.files - next.files);
+  }
+  for (const [filter, old] of Object.entries(previous.lists)) {
+    if (nextLists[filter]) continue;
+    listFilesDelta -= old.files;
+    listBytesDelta -= old.bytes;
+    removedFiles += old.files;
+  }
   const tree = {
-    files: previous.tree.files + small.created + pages.created - small.deleted - pages.deleted - removedListFiles,
-    bytes: previous.tree.bytes + small.writtenBytes - small.removedBytes + pages.writtenBytes - pages.removedBytes - removedListBytes,
+    files: previous.tree.files + small.created - small.deleted + listFilesDelta,
+    bytes: previous.tree.bytes + small.writtenBytes - small.removedBytes + listBytesDelta,
   };
-  await writeManifest(outDir, options, small.hashes, nextLists, tree);
+  await writeManifest(work, options, small.hashes, nextLists, tree);
   return {
     mode: "incremental",
+    base,
     ...tree,
     written: small.written + pages.written,
     writtenBytes: small.writtenBytes + pages.writtenBytes,
-    deleted: small.deleted + pages.deleted + removedListFiles,
+    deleted: small.deleted + pages.deleted + removedFiles,
   };
 }
 
@@ -128,7 +214,10 @@ interface SmallStats {
   hashes: Record<string, string>;
 }
 
-/** Writes the files whose hash differs from `previous` (all, when there is none) and removes those gone. */
+/**
+ * Writes the files whose hash differs from `previous` (all, when there is none) and removes those gone. Over a
+ * working copy an existing file is replaced by a new one renamed over it: its inode may be the published tree's.
+ */
 async function writeSmallFiles(root: string, files: OutputFile[], previous: Record<string, string> | undefined, compressUnder: string | false): Promise<SmallStats> {
   const stats: SmallStats = { written: 0, created: 0, writtenBytes: 0, removedBytes: 0, deleted: 0, hashes: {} };
   const inPlace = previous !== undefined;
@@ -143,9 +232,9 @@ async function writeSmallFiles(root: string, files: OutputFile[], previous: Reco
     const old = inPlace ? await sizeOf(target) : -1;
     if (old >= 0) stats.removedBytes += old;
     else stats.created++;
-    const tmp = inPlace ? `${target}.tmp-${process.pid}` : target;
-    await writeFile(tmp, body);
-    if (inPlace) await rename(tmp, target);
+    const tmp = old >= 0 ? `${target}.tmp-${process.pid}` : target;
+    await writeFile(tmp, body, { flag: "wx" });
+    if (tmp !== target) await rename(tmp, target);
     stats.written++;
     stats.writtenBytes += typeof body === "string" ? Buffer.byteLength(body) : body.byteLength;
   };
@@ -194,12 +283,14 @@ async function writePages(job: PageJob, onProgress?: (written: number) => void):
           new Promise<PageStats>((resolve, reject) => {
             // Page pieces are short-lived garbage: a small young generation keeps each worker's memory flat.
             const worker = new Worker(new URL("./page-worker.mjs", import.meta.url), { workerData: { ...job, units }, resourceLimits: { maxYoungGenerationSizeMb: 8 } });
-            worker.on("message", (m: { progress?: number; done?: PageStats }) => {
+            worker.on("message", (m: { progress?: number; done?: PageStats; failed?: { message: string; code?: string; path?: string } }) => {
               if (m.progress !== undefined) {
                 progress[w] = m.progress;
                 onProgress?.(progress.reduce((a, b) => a + b, 0));
               }
               if (m.done) resolve(m.done);
+              // A file system error keeps its code and path across the thread boundary (ENOSPC names the file).
+              if (m.failed) reject(Object.assign(new Error(m.failed.message), { code: m.failed.code, path: m.failed.path }));
             });
             worker.on("error", reject);
             worker.on("exit", (code) => code !== 0 && reject(new Error(`page writer exited with code ${code}`)));
@@ -207,36 +298,26 @@ async function writePages(job: PageJob, onProgress?: (written: number) => void):
       ),
     );
   }
+  const perList: PageStats["perList"] = {};
+  for (const s of stats)
+    for (const [list, d] of Object.entries(s.perList)) {
+      const sum = (perList[Number(list)] ??= { files: 0, bytes: 0 });
+      sum.files += d.files;
+      sum.bytes += d.bytes;
+    }
   return stats.reduce((a, s) => ({
     written: a.written + s.written,
     created: a.created + s.created,
     writtenBytes: a.writtenBytes + s.writtenBytes,
     removedBytes: a.removedBytes + s.removedBytes,
     deleted: a.deleted + s.deleted,
+    perList,
   }));
 }
 
 async function writeManifest(root: string, options: WriteOptions, files: Record<string, string>, lists: Manifest["lists"], tree: Manifest["tree"]) {
-  const manifest: Manifest = { format: 1, fingerprint: options.fingerprint, files, lists, tree };
+  const manifest: Manifest = { format: 2, fingerprint: options.fingerprint, files, lists, tree };
   await writeFile(join(root, MANIFEST_FILE), JSON.stringify(manifest));
 }
 
-async function swap(tmp: string, outDir: string) {
-  const old = `${outDir}.old-${process.pid}`;
-  const hadOld = await rename(outDir, old).then(
-    () => true,
-    (e: NodeJS.ErrnoException) => {
-      if (e.code === "ENOENT") return false;
-      throw e;
-    },
-  );
-  await rename(tmp, outDir);
-  if (hadOld) await rm(old, { recursive: true, force: true });
-}
-
 const sizeOf = (path: string) => stat(path).then((s) => s.size, () => -1);
-
-async function treeBytes(dir: string): Promise<number> {
-  const files = await fg("**/*", { cwd: dir, onlyFiles: true, stats: true });
-  return files.reduce((n, f) => n + (f.stats?.size ?? 0), 0);
-}

@@ -1,4 +1,4 @@
-import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
+import { lstat, mkdir, readdir, readFile, readlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { writeOutput, type SiteOutput } from "../../../scripts/io/write-output.ts";
@@ -13,6 +13,12 @@ const site = (files: SiteOutput["files"], items = ['{"a":1}', '{"b":2}']): SiteO
   maxLimit: 2,
 });
 const options = { fingerprint: "test", compress: false };
+/** A previous build of the old design: a real folder with a manifest, migrated into the store. */
+const legacyBuild = async (dist: string) => {
+  await mkdir(join(dist, "old"), { recursive: true });
+  await writeFile(join(dist, "old/file.json"), "previous build");
+  await writeFile(join(dist, ".build-manifest.json"), '{"format":1}');
+};
 
 describe("writeOutput: the one writer of dist/", () => {
   let dir: Awaited<ReturnType<typeof tempDir>>;
@@ -20,12 +26,11 @@ describe("writeOutput: the one writer of dist/", () => {
   beforeEach(async () => {
     dir = await tempDir();
     dist = join(dir.path, "dist");
-    await mkdir(join(dist, "old"), { recursive: true });
-    await writeFile(join(dist, "old/file.json"), "previous build");
   });
   afterEach(() => dir.remove());
 
   it("a full build replaces the previous tree whole: old files are gone, every page is there", async () => {
+    await legacyBuild(dist);
     const summary = await writeOutput(dist, site([{ path: "a/b.json", body: "{}" }]), options);
     expect(summary).toMatchObject({ mode: "full", files: 1 + 2 * 3, written: 1 + 2 * 3, deleted: 0 });
     const tree = await hashTree(dist);
@@ -38,7 +43,13 @@ describe("writeOutput: the one writer of dist/", () => {
       "pages/all/2/1.json",
       "pages/all/2/2.json",
     ]);
-    expect(await readdir(dir.path)).toEqual(["dist"]); // no temporary folder left beside it
+    expect((await lstat(dist)).isSymbolicLink()).toBe(true);
+    expect(await readlink(dist)).toBe("dist.builds/g000001");
+    expect((await readdir(dir.path)).sort()).toEqual(["dist", "dist.builds"]); // nothing else beside it
+    // the legacy tree is kept as the previous generation, removed by the next build
+    expect((await readdir(join(dir.path, "dist.builds"))).sort()).toEqual([".msapi-builds", "g000001", "g000002"]);
+    await writeOutput(dist, site([{ path: "a/b.json", body: "{}" }]), options);
+    expect((await readdir(join(dir.path, "dist.builds"))).sort()).toEqual([".msapi-builds", "g000001", "g000003"]);
   });
 
   it("a page is its items between the envelope, with meta for its slice", async () => {
@@ -48,6 +59,7 @@ describe("writeOutput: the one writer of dist/", () => {
   });
 
   it("a failure while writing leaves the previous tree byte-identical and no temporary folder", async () => {
+    await writeOutput(dist, site([{ path: "old/file.json", body: "previous build" }]), options);
     const before = await hashTree(dist);
     const twice = site([
       { path: "x.json", body: "1" },
@@ -55,6 +67,7 @@ describe("writeOutput: the one writer of dist/", () => {
     ]);
     await expect(writeOutput(dist, twice, options)).rejects.toThrow("two outputs write x.json");
     expect(await hashTree(dist)).toEqual(before);
-    expect(await readdir(dir.path)).toEqual(["dist"]);
+    expect((await readdir(dir.path)).sort()).toEqual(["dist", "dist.builds"]);
+    expect((await readdir(join(dir.path, "dist.builds"))).sort()).toEqual([".msapi-builds", "g000001"]);
   });
 });

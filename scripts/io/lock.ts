@@ -1,0 +1,97 @@
+// One build at a time per output: a lock file in the store, created exclusively, holding the builder's pid.
+// A lock whose pid is gone (a killed build) is taken over; a live one is waited for, or refused.
+import { link, readFile, rename, stat, unlink, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { UserError } from "../cli/command.ts";
+
+export const LOCK_FILE = "lock";
+
+interface LockInfo {
+  pid: number;
+  started: string;
+}
+
+export interface LockOptions {
+  /** wait for a running build to finish (default), or refuse at once */
+  wait: boolean;
+  /** told once, when a running build makes this one wait */
+  onWait?: (line: string) => void;
+  /** how the output is named in messages */
+  outName: string;
+}
+
+const POLL_MS = 100;
+/** A lock file still empty after this long was left by a build killed between creating and filling it. */
+const EMPTY_LOCK_STALE_MS = 5_000;
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+async function readLock(path: string): Promise<LockInfo | "empty" | "gone"> {
+  try {
+    const text = await readFile(path, "utf8");
+    const info = JSON.parse(text) as LockInfo;
+    return typeof info.pid === "number" ? info : "empty";
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "ENOENT" ? "gone" : "empty";
+  }
+}
+
+/** Takes the lock of `storeDir`; resolves to its release. */
+export async function acquireLock(storeDir: string, options: LockOptions): Promise<() => Promise<void>> {
+  const path = join(storeDir, LOCK_FILE);
+  const mine: LockInfo = { pid: process.pid, started: new Date().toISOString() };
+  let told = false;
+  for (;;) {
+    try {
+      await writeFile(path, JSON.stringify(mine), { flag: "wx" });
+      return () => releaseLock(path);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
+    }
+    const held = await readLock(path);
+    if (held === "gone") continue;
+    if (held === "empty") {
+      const age = await stat(path).then((s) => Date.now() - s.mtimeMs, () => 0);
+      if (age > EMPTY_LOCK_STALE_MS) await takeOver(path, undefined);
+      else await sleep(POLL_MS);
+      continue;
+    }
+    if (!isAlive(held.pid)) {
+      await takeOver(path, held.pid);
+      continue;
+    }
+    const line = `${options.outName} is being built by process ${held.pid} (since ${held.started})`;
+    if (!options.wait) throw new UserError(`${line}; not waiting (--no-wait)`);
+    if (!told) options.onWait?.(`${line}; waiting for it to finish…`);
+    told = true;
+    await sleep(POLL_MS);
+  }
+}
+
+/** Moves a dead build's lock aside, checking it is still that one (another builder may have taken it over first). */
+async function takeOver(path: string, deadPid: number | undefined): Promise<void> {
+  const aside = `${path}.stale-${process.pid}`;
+  try {
+    await rename(path, aside);
+  } catch {
+    return; // someone else moved it: try again from the top
+  }
+  const moved = await readLock(aside);
+  const stillDead = moved === "empty" || moved === "gone" || moved.pid === deadPid || !isAlive(moved.pid);
+  // A live lock was moved by mistake: put it back unless a new one is there already.
+  if (!stillDead) await link(aside, path).catch(() => undefined);
+  await unlink(aside).catch(() => undefined);
+}
+
+async function releaseLock(path: string): Promise<void> {
+  const held = await readLock(path);
+  if (typeof held === "object" && held.pid === process.pid) await unlink(path).catch(() => undefined);
+}

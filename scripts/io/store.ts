@@ -1,0 +1,184 @@
+// The output as a store of generations: `<out>` is a symbolic link to `<out>.builds/gNNNNNN/`, one complete tree.
+// This module knows the layout: what may be built over (B1), which generations exist, publishing one (B2),
+// and throwing away what is no longer needed without making the build wait for it.
+import { spawn } from "node:child_process";
+import { lstat, mkdir, readdir, readFile, readlink, realpath, rename, rm, rmdir, symlink, writeFile } from "node:fs/promises";
+import { basename, dirname, join, resolve, sep } from "node:path";
+import { fileURLToPath } from "node:url";
+import { UserError } from "../cli/command.ts";
+import { MANIFEST_FILE } from "./manifest.ts";
+
+/** The file that says a store folder is ours; it also keeps the last generation number, so none is reused. */
+export const STORE_MARKER = ".msapi-builds";
+const PROJECT_ROOT = resolve(fileURLToPath(new URL("../../", import.meta.url)));
+const GENERATION = /^g(\d{6,})$/;
+
+export interface Store {
+  /** the published path: a symbolic link */
+  out: string;
+  /** `<out>.builds` */
+  dir: string;
+  /** what `out` is now: missing, our link, an empty folder, or a folder built by the previous design */
+  outKind: "missing" | "link" | "empty-folder" | "legacy-folder";
+  /** the generation `out` points to */
+  published?: string;
+}
+
+export const generationName = (n: number) => `g${String(n).padStart(6, "0")}`;
+export const workingName = () => `tmp-${process.pid}`;
+
+const lstatOrNull = (path: string) => lstat(path).catch((e: NodeJS.ErrnoException) => (e.code === "ENOENT" ? null : Promise.reject(e)));
+const realOrResolved = (path: string) => realpath(path).catch(() => resolve(path));
+const inside = (child: string, parent: string) => child.startsWith(parent.endsWith(sep) ? parent : parent + sep);
+
+/**
+ * What `out` is, or a UserError naming why a build must not touch it (B1): only an empty or missing path, a link
+ * into our own store, or a folder a build of the previous design made (it holds `.build-manifest.json`).
+ */
+export async function inspectOutput(outDir: string, contentDir: string): Promise<Store> {
+  const out = resolve(outDir);
+  const dir = `${out}.builds`;
+  const refuse = (why: string) => new UserError(`refusing to build into ${outDir}: ${why}`);
+  const stats = await lstatOrNull(out);
+  const outPath = stats && !stats.isSymbolicLink() ? await realOrResolved(out) : resolve(await realOrResolved(dirname(out)), basename(out));
+  const content = await realOrResolved(contentDir);
+  const root = await realOrResolved(PROJECT_ROOT);
+  if (outPath === root) throw refuse("it is the project folder");
+  if (inside(root, outPath)) throw refuse("it contains the project folder");
+  if (outPath === content) throw refuse("it is the content folder");
+  if (inside(content, outPath)) throw refuse(`it contains the content folder ${contentDir}`);
+  if (inside(outPath, content)) throw refuse(`it is inside the content folder ${contentDir}`);
+
+  const storeStats = await lstatOrNull(dir);
+  if (storeStats) {
+    const marked = storeStats.isDirectory() && (await lstatOrNull(join(dir, STORE_MARKER)))?.isFile();
+    const empty = storeStats.isDirectory() && (await readdir(dir)).length === 0;
+    if (!marked && !empty) throw refuse(`${dir} exists and was not made by a build`);
+  }
+
+  if (!stats) return { out, dir, outKind: "missing" };
+  if (stats.isSymbolicLink()) {
+    const target = await readlink(out);
+    const name = basename(target);
+    if (resolve(dirname(out), target) !== join(dir, name) || !GENERATION.test(name)) throw refuse(`it is a symbolic link that a build did not make (to ${target})`);
+    return { out, dir, outKind: "link", published: name };
+  }
+  if (!stats.isDirectory()) throw refuse("it is a file, not a folder a build made");
+  const entries = await readdir(out);
+  if (entries.length === 0) return { out, dir, outKind: "empty-folder" };
+  if (entries.includes(MANIFEST_FILE) && (await lstatOrNull(join(out, MANIFEST_FILE)))?.isFile()) return { out, dir, outKind: "legacy-folder" };
+  throw refuse(`the folder is not empty and no build made it (no ${basename(dir)}/ beside it); empty it or choose another folder`);
+}
+
+/** Creates the store folder and its marker (the caller has checked it is ours or absent). */
+export async function openStore(store: Store): Promise<void> {
+  await mkdir(store.dir, { recursive: true });
+  if (!(await lstatOrNull(join(store.dir, STORE_MARKER)))) await writeMarker(store, 0);
+}
+
+async function writeMarker(store: Store, last: number): Promise<void> {
+  const tmp = join(store.dir, `${STORE_MARKER}.tmp-${process.pid}`);
+  await writeFile(tmp, JSON.stringify({ builds: "msapi", lastGeneration: last }) + "\n");
+  await rename(tmp, join(store.dir, STORE_MARKER));
+}
+
+/** Generation folders, newest first. */
+export async function listGenerations(store: Store): Promise<string[]> {
+  return (await readdir(store.dir)).filter((n) => GENERATION.test(n)).sort().reverse();
+}
+
+/** The next generation number: past every folder and every number ever handed out. */
+export async function nextGeneration(store: Store): Promise<string> {
+  const marker = await readFile(join(store.dir, STORE_MARKER), "utf8").then((t) => (JSON.parse(t) as { lastGeneration?: number }).lastGeneration ?? 0, () => 0);
+  const seen = (await listGenerations(store)).map((n) => Number(GENERATION.exec(n)![1]));
+  const next = Math.max(marker, ...seen) + 1;
+  await writeMarker(store, next);
+  return generationName(next);
+}
+
+/** Entries a build made and left behind (working folders, trash, temporary links): only leftovers while we hold the lock. */
+export async function listLeftovers(store: Store): Promise<string[]> {
+  return (await readdir(store.dir)).filter((n) => /^(tmp|trash|link)-/.test(n));
+}
+
+/**
+ * Makes `generation` the published tree in one step: a new link renamed over `out`. A link inside the store is
+ * renamed out of it (same file system), so a killed build leaves no stray link beside `out`.
+ */
+export async function publish(store: Store, generation: string): Promise<void> {
+  const link = join(store.dir, `link-${process.pid}`);
+  await rm(link, { force: true });
+  await symlink(join(basename(store.dir), generation), link);
+  if (store.outKind === "empty-folder") await rmdir(store.out);
+  if (store.outKind === "legacy-folder") {
+    // The one case that cannot be one step: a folder cannot be replaced by a link. The old tree becomes a
+    // generation of the store (removed by the next build) and the link follows at once.
+    await rename(store.out, join(store.dir, await nextGeneration(store)));
+  }
+  await rename(link, store.out);
+  store.outKind = "link";
+  store.published = generation;
+}
+
+/**
+ * Throws folders away off the critical path: each is renamed into trash at once (so it is gone from where it was)
+ * and deleted by an `rm -rf` child process, which the other core runs while this one keeps writing.
+ */
+export class Trash {
+  private count = 0;
+  private pending: Promise<void>[] = [];
+  constructor(private readonly store: Store) {}
+
+  async discard(path: string): Promise<void> {
+    const name = basename(path);
+    const trashed = /^trash-/.test(name) && dirname(path) === this.store.dir ? path : join(this.store.dir, `trash-${process.pid}-${++this.count}`);
+    if (trashed !== path) {
+      try {
+        await rename(path, trashed);
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === "ENOENT") return;
+        throw e;
+      }
+    }
+    this.pending.push(removeTree(trashed));
+  }
+
+  /** Waits for every deletion started so far. */
+  async empty(): Promise<void> {
+    const pending = this.pending;
+    this.pending = [];
+    await Promise.all(pending);
+  }
+}
+
+function removeTree(path: string): Promise<void> {
+  return new Promise((done) => {
+    const child = spawn("rm", ["-rf", "--", path], { stdio: "ignore" });
+    // No rm (Windows) or it failed: the same work in this process.
+    const fallback = () => rm(path, { recursive: true, force: true }).then(done, () => done());
+    child.on("error", fallback);
+    child.on("exit", (code) => (code === 0 ? done() : fallback()));
+  });
+}
+
+/** A hard-link copy of a tree: `cp -al` where there is one, else a walk. Files are shared, folders are new. */
+export async function cloneByLinks(from: string, to: string): Promise<void> {
+  const ok = await new Promise<boolean>((done) => {
+    const child = spawn("cp", ["-al", "--", from, to], { stdio: "ignore" });
+    child.on("error", () => done(false));
+    child.on("exit", (code) => done(code === 0));
+  });
+  if (ok) return;
+  await rm(to, { recursive: true, force: true });
+  await linkWalk(from, to);
+}
+
+async function linkWalk(from: string, to: string): Promise<void> {
+  const { link } = await import("node:fs/promises");
+  await mkdir(to);
+  for (const entry of await readdir(from, { withFileTypes: true })) {
+    const [a, b] = [join(from, entry.name), join(to, entry.name)];
+    if (entry.isDirectory()) await linkWalk(a, b);
+    else await link(a, b);
+  }
+}
