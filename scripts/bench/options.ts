@@ -1,5 +1,5 @@
 // Command-line options of `npm run bench`.
-import { parseArgs } from "node:util";
+import { parseCommandArgs, UserError, type CommandSpec } from "../cli/command.ts";
 
 export const STEPS = ["build", "incremental", "serve"] as const;
 export type Step = (typeof STEPS)[number];
@@ -23,47 +23,39 @@ export interface BenchOptions {
   keep: boolean;
 }
 
-const USAGE = `npm run bench [-- options]
-  --large               also build n = 5,000 (skipped when the disk is too small)
-  --only STEPS          comma list of ${STEPS.join(", ")} (default: all)
-  --sizes LIST          build sizes, e.g. 100,500 (default 100,500,1000)
-  --main-size N         catalog for incremental and serve (default: largest size ≤ 1000)
-  --build-arg ARG       passed to every build; repeatable (e.g. --build-arg=--compress)
-  --compress            same as --build-arg=--compress plus Accept-Encoding: br, gzip on the serve step
-  --connections N       autocannon connections (default 20)
-  --duration S          seconds per load run (default 5)
-  --rounds N            load runs per host, alternating between hosts; the best counts (default 2)
-  --keep                keep bench/out/ (built trees) afterwards`;
+const options = {
+  large: { type: "boolean", default: false, description: "also build n = 5,000 (skipped when the disk is too small)" },
+  only: { type: "string", valueName: "STEPS", description: `comma list of ${STEPS.join(", ")} (default: all)` },
+  sizes: { type: "string", valueName: "LIST", description: "build sizes, e.g. 100,500 (default 100,500,1000)" },
+  "main-size": { type: "string", valueName: "N", description: "catalog for incremental and serve (default: largest size ≤ 1000)" },
+  "build-arg": { type: "string", multiple: true, default: [] as string[], valueName: "ARG", description: "passed to every build; repeatable (e.g. --build-arg=--compress)" },
+  compress: { type: "boolean", default: false, description: "same as --build-arg=--compress plus Accept-Encoding: br, gzip on the serve step" },
+  connections: { type: "string", default: "20", valueName: "N", description: "autocannon connections" },
+  duration: { type: "string", default: "5", valueName: "S", description: "seconds per load run" },
+  rounds: { type: "string", default: "2", valueName: "N", description: "load runs per host, alternating between hosts; the best counts" },
+  keep: { type: "boolean", default: false, description: "keep bench/out/ (built trees) afterwards" },
+} as const;
+
+export const BENCH: CommandSpec<typeof options> = {
+  usage: "npm run bench --",
+  summary:
+    "Builds catalogs of several sizes, rebuilds after one change, and load-tests every host on loopback; prints tables, " +
+    "writes bench/results.json and redraws docs/growth.svg.",
+  options,
+  notes: ["a quick run: npm run bench -- --sizes 100 --only build"],
+};
 
 function positiveInt(name: string, text: string): number {
   const n = Number(text);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`--${name} must be a whole number ≥ 1, got "${text}"\n\n${USAGE}`);
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(n) || n < 1) throw new UserError(`--${name} must be a whole number ≥ 1, got "${text}"`, 2);
   return n;
 }
 
+/** Parses argv (--help prints the help and exits); a bad flag or value throws a one-line UserError (exit 2). */
 export function parseBenchOptions(argv: string[]): BenchOptions {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      large: { type: "boolean", default: false },
-      only: { type: "string" },
-      sizes: { type: "string" },
-      "main-size": { type: "string" },
-      "build-arg": { type: "string", multiple: true, default: [] },
-      compress: { type: "boolean", default: false },
-      connections: { type: "string", default: "20" },
-      duration: { type: "string", default: "5" },
-      rounds: { type: "string", default: "2" },
-      keep: { type: "boolean", default: false },
-      help: { type: "boolean", default: false },
-    },
-  });
-  if (values.help) {
-    console.log(USAGE);
-    process.exit(0);
-  }
+  const values = parseCommandArgs(BENCH, argv);
   const steps = (values.only?.split(",") ?? [...STEPS]).map((s) => s.trim());
-  for (const s of steps) if (!(STEPS as readonly string[]).includes(s)) throw new Error(`--only: unknown step "${s}"\n\n${USAGE}`);
+  for (const s of steps) if (!(STEPS as readonly string[]).includes(s)) throw new UserError(`--only: unknown step "${s}" (steps: ${STEPS.join(", ")})`, 2);
   const sizes = values.sizes
     ? values.sizes.split(",").map((s) => positiveInt("sizes", s.trim()))
     : [100, 500, 1000, ...(values.large ? [5000] : [])];

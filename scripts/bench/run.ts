@@ -1,22 +1,26 @@
-// npm run bench: build, incremental and serve benchmarks side by side; prints tables, writes bench/results.json.
+// npm run bench: build, incremental and serve benchmarks side by side; prints tables, writes bench/results.json
+// and redraws docs/growth.svg from it.
 // Benchmarks print numbers; tests never time anything.
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { benchBuilds, type BuildResult } from "./bench-build.ts";
 import { benchIncremental, type IncrementalResult } from "./bench-incremental.ts";
 import { benchServe, type ServeResult } from "./bench-serve.ts";
-import { parseBenchOptions } from "./options.ts";
+import { runCommand } from "../cli/command.ts";
+import { writeGrowthChart } from "./chart.ts";
+import { parseBenchOptions, type BenchOptions } from "./options.ts";
 import { buildReport, incrementalReport, serveReport, targetsReport } from "./report.ts";
 import { allTargets, writeResults } from "./results-file.ts";
 import { ROOT, removeAll } from "./workspace.ts";
 
 const RESULTS = join(ROOT, "bench", "results.json");
 
-let options;
+let options: BenchOptions;
 try {
   options = parseBenchOptions(process.argv.slice(2));
 } catch (e) {
-  console.error((e as Error).message);
-  process.exit(1);
+  // B6: a bad flag or value is one line (exit 2), as runCommand prints it
+  await runCommand(() => Promise.reject(e));
+  process.exit();
 }
 
 const started = performance.now();
@@ -40,7 +44,8 @@ const sections = [
   targetsReport(allTargets(measured)),
 ].filter(Boolean);
 console.log(`\n${sections.join("\n\n")}\n`);
+const chart = await writeGrowthChart(RESULTS);
 console.log(
   `${file.machine.cpus} × ${file.machine.cpuModel}, Node ${file.machine.node}${options.buildArgs.length ? `, build ${options.buildArgs.join(" ")}` : ""}; ` +
-    `${((performance.now() - started) / 1000).toFixed(0)} s in all; written to bench/results.json`,
+    `${((performance.now() - started) / 1000).toFixed(0)} s in all; written to bench/results.json and ${relative(ROOT, chart)}`,
 );
