@@ -1,9 +1,9 @@
 // npm run catalog:generate -- --tools N --categories K --seed S --out DIR
 // A deterministic synthetic catalog that passes validation: same arguments, same bytes.
-import { mkdir, rm, writeFile } from "node:fs/promises";
+import { mkdir, readdir, rm, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
+import { isMain, parseCommandArgs, runCommand, UserError, type CommandSpec } from "../cli/command.ts";
 import type { CategoryContent, PricingPlan, SiteSettings, ToolContent } from "../content/schema.ts";
 
 export interface GenerateOptions {
@@ -127,21 +127,43 @@ export async function writeCatalog(catalog: GeneratedCatalog, outDir: string): P
   ]);
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const { values } = parseArgs({
-    options: {
-      tools: { type: "string", default: "1000" },
-      categories: { type: "string", default: "12" },
-      seed: { type: "string", default: "1" },
-      out: { type: "string", default: "tmp/catalog" },
-    },
+const options = {
+  tools: { type: "string", default: "1000", valueName: "N", description: "number of tools" },
+  categories: { type: "string", default: "12", valueName: "K", description: "number of categories" },
+  seed: { type: "string", default: "1", valueName: "S", description: "seed of the random choices: same seed, same bytes" },
+  out: { type: "string", default: "tmp/catalog", valueName: "DIR", description: "content folder to (re)create" },
+} as const;
+
+export const CATALOG_GENERATE: CommandSpec<typeof options> = {
+  usage: "npm run catalog:generate --",
+  summary: "Writes a synthetic catalog (site.json, categories/, tools/) that passes validation, for benchmarks and tests. Replaces --out.",
+  options,
+  notes: ["example: npm run catalog:generate -- --tools 5000 --out tmp/catalog-5k && npm run build -- --content tmp/catalog-5k --out tmp/dist-5k"],
+};
+
+const CATALOG_ENTRIES = new Set(["site.json", "tools", "categories"]);
+
+/** --out is emptied first: refuse a folder that holds anything but a catalog, and the repository's own content/. */
+async function checkReplaceable(outDir: string): Promise<void> {
+  if (outDir === fileURLToPath(new URL("../../content", import.meta.url)))
+    throw new UserError(`--out ${outDir} is the sample catalog: choose another folder (it would be replaced)`);
+  const entries = await readdir(outDir).catch((e: NodeJS.ErrnoException) => (e.code === "ENOENT" ? [] : Promise.reject(e)));
+  const foreign = entries.filter((e) => !CATALOG_ENTRIES.has(e));
+  if (foreign.length > 0) throw new UserError(`--out ${outDir} holds more than a catalog (${foreign.slice(0, 3).join(", ")}${foreign.length > 3 ? ", …" : ""}): choose an empty or new folder`);
+}
+
+if (isMain(import.meta.url)) {
+  await runCommand(async () => {
+    const values = parseCommandArgs(CATALOG_GENERATE);
+    const count = (name: "tools" | "categories" | "seed") => {
+      const n = Number(values[name]);
+      if (!/^\d+$/.test(values[name]) || !Number.isSafeInteger(n)) throw new UserError(`--${name} must be a whole number ≥ 0, got "${values[name]}"`, 2);
+      return n;
+    };
+    const generate = { tools: count("tools"), categories: count("categories"), seed: count("seed") };
+    const outDir = resolve(values.out);
+    await checkReplaceable(outDir);
+    await writeCatalog(generateCatalog(generate), outDir);
+    console.log(`wrote ${values.out}/: ${generate.tools} tools, ${generate.categories} categories (seed ${generate.seed})`);
   });
-  const options = { tools: Number(values.tools), categories: Number(values.categories), seed: Number(values.seed) };
-  for (const [k, v] of Object.entries(options))
-    if (!Number.isInteger(v) || v < 0) {
-      console.error(`--${k} must be a whole number ≥ 0, got "${values[k as keyof typeof values]}"`);
-      process.exit(1);
-    }
-  await writeCatalog(generateCatalog(options), resolve(values.out));
-  console.log(`wrote ${values.out}/: ${options.tools} tools, ${options.categories} categories (seed ${options.seed})`);
 }
