@@ -1,6 +1,6 @@
 // M1–M3 end to end: `npm run mcp` as a subprocess, the SDK's own Client, and the real Node server as the oracle. Every
 // tool result must be the HTTP API's body for the same request, errors included; a rebuild must be seen at once.
-import { mkdir, rename, rm, symlink } from "node:fs/promises";
+import { mkdir, realpath, rename, rm, symlink } from "node:fs/promises";
 import { join } from "node:path";
 import { Ajv } from "ajv";
 import addFormats from "ajv-formats";
@@ -207,7 +207,7 @@ describe("npm run mcp over a built dist/", () => {
     await build({ contentDir: content, outDir: genB });
     await publish(dist, genB);
     await http.reload();
-    expect(http.root()).toBe(genB);
+    expect(http.root()).toBe(await realpath(genB));
     expect(await expectSameAnswer(mcp, { tool: "get_software", args: { slug: INSERTED_SLUG } })).toBe(200);
     expect(await expectSameAnswer(mcp, { tool: "list_software", args: { limit: 2, offset: 4 } })).toBe(200);
     expect(await expectSameAnswer(mcp, { tool: "get_software", args: { slug: "alpha-mail" } })).toBe(200);
