@@ -1,0 +1,69 @@
+// B4: one build at a time writes an output; a second waits (or, with --no-wait, stops naming the holder);
+// a lock left by a dead build is taken over.
+import { spawnSync } from "node:child_process";
+import { cp, readdir, rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { build } from "../../scripts/build.ts";
+import { fixture, tempDir } from "../helpers/dirs.ts";
+import { hashTree } from "../helpers/tree.ts";
+import { editJson, runBuild, startBuild, storeEntries } from "./publish-helpers.ts";
+
+describe("the build lock", () => {
+  let dir: Awaited<ReturnType<typeof tempDir>>;
+  let content: string;
+  let out: string;
+  beforeAll(async () => {
+    dir = await tempDir();
+    content = join(dir.path, "content");
+    out = join(dir.path, "dist");
+    await cp(fixture("tiny"), content, { recursive: true });
+    await build({ contentDir: content, outDir: out });
+  });
+  afterAll(() => dir.remove());
+
+  it("while a build holds the lock, --no-wait stops with one line naming it, and a waiting build says so once and goes on when it is released", async () => {
+    const lock = join(`${out}.builds`, "lock");
+    // This test process holds the lock: it is alive, so the builds must respect it.
+    await writeFile(lock, JSON.stringify({ pid: process.pid, started: "2026-01-01T00:00:00.000Z" }), { flag: "wx" });
+    try {
+      const refused = await runBuild(["--content", content, "--out", out, "--no-wait", "--json"]);
+      expect(refused.code).toBe(1);
+      expect(JSON.parse(refused.stdout)).toEqual({ ok: false, error: `${out} is being built by process ${process.pid} (since 2026-01-01T00:00:00.000Z); not waiting (--no-wait)` });
+      const waiting = startBuild(["--content", content, "--out", out]);
+      // Bounded: at most 30 s for the build to start and say it waits.
+      let stderr = "";
+      waiting.stderr!.on("data", (d) => (stderr += d));
+      for (let i = 0; i < 300 && !stderr.includes("waiting"); i++) await new Promise((r) => setTimeout(r, 100));
+      expect(stderr).toBe(`${out} is being built by process ${process.pid} (since 2026-01-01T00:00:00.000Z); waiting for it to finish…\n`);
+      await rm(lock);
+      const done = await waiting.result;
+      expect(done.code).toBe(0);
+      expect(done.stdout).toMatch(/^built /);
+    } finally {
+      await rm(lock, { force: true });
+    }
+  });
+
+  it("a lock left by a dead build is taken over", async () => {
+    const dead = spawnSync(process.execPath, ["-e", "0"]).pid!;
+    await writeFile(join(`${out}.builds`, "lock"), JSON.stringify({ pid: dead, started: "2026-01-01T00:00:00.000Z" }));
+    const result = await build({ contentDir: content, outDir: out });
+    expect(result.mode).toBe("incremental");
+    expect(await storeEntries(out)).not.toContain("lock");
+  });
+
+  it("two builds started together: both finish, one after the other, and the tree is the content's", async () => {
+    await editJson(join(content, "tools/quill.json"), (t) => (t.shortDescription = "Raced."));
+    const [a, b] = await Promise.all([runBuild(["--content", content, "--out", out]), runBuild(["--content", content, "--out", out])]);
+    expect([a.code, b.code]).toEqual([0, 0]);
+    // If they overlapped (they nearly always do), exactly one waited; neither wrote over the other.
+    expect([a.stderr, b.stderr].filter((e) => e.includes("waiting for it to finish")).length).toBeLessThanOrEqual(1);
+    const fresh = join(dir.path, "fresh");
+    await build({ contentDir: content, outDir: fresh, full: true });
+    expect(await hashTree(out)).toEqual(await hashTree(fresh));
+    const entries = await storeEntries(out);
+    expect(entries.every((e) => /^g\d{6}$/.test(e)) && entries.length <= 2).toBe(true);
+    expect(await readdir(dir.path)).toEqual(expect.arrayContaining(["content", "dist", "dist.builds"]));
+  });
+});
