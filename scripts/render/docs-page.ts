@@ -68,7 +68,7 @@ const TRY_STYLE = `
     #try h2 { margin: 0 0 4px; font-size: 1.57em; font-weight: 400; line-height: 1.3; }
     #try p { margin: 0 0 16px; font-size: 14px; line-height: 1.5; overflow-wrap: anywhere; }
     #try code { font-family: ${CODE_FONT}; font-size: 13px; }
-    #try ul { list-style: none; margin: 0; padding: 0; display: grid; gap: 10px; grid-template-columns: repeat(auto-fill, minmax(min(100%, 270px), 1fr)); }
+    #try ul { list-style: none; margin: 0; padding: 0; display: grid; gap: 10px; grid-template-columns: repeat(auto-fill, minmax(min(100%, 300px), 1fr)); }
     #try li { min-width: 0; }
     #try a { display: flex; flex-direction: column; gap: 4px; height: 100%; box-sizing: border-box; padding: 10px 12px; border: 1px solid ${COLOURS.border};
       border-radius: 4px; background: #fff; color: inherit; text-decoration: none; }
