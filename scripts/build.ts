@@ -19,6 +19,7 @@ import { renderOpenApi } from "./render/openapi.ts";
 import type { OutputFile } from "./render/output.ts";
 import { hostLimitWarnings } from "./render/host-limits.ts";
 import { renderRankings } from "./render/rankings.ts";
+import { renderSchemaTable } from "./render/schema-table.ts";
 import { buildRouteTable, layout, MAX_LIMIT, type RouteTable } from "./render/route-table.ts";
 import { pageLists } from "./render/software-pages.ts";
 import { renderToolFiles, serializeSummaries } from "./render/tools.ts";
@@ -54,6 +55,7 @@ export function renderSite(catalog: Catalog, table: RouteTable): SiteOutput {
     renderOpenApi(catalog, table),
     ...renderDocsPage(catalog, table),
     { path: layout(table.basePath).routeTable, body: JSON.stringify(table, null, 2) + "\n" },
+    renderSchemaTable(table),
     ...Object.values(adapters).flatMap((adapt) => adapt(table)),
   ];
   return { files, lists: pageLists(catalog, summaries), pageTemplate: layout(table.basePath).page, bodyDir: `${table.basePath.slice(1)}/`, maxLimit: MAX_LIMIT };

@@ -1,0 +1,52 @@
+// npm run validate: every file of a built dist/ that a host serves, checked against its schema (dist/schema-map.json).
+import { realpath, stat } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import { isMain, parseCommandArgs, runCommand, UserError, type CommandSpec } from "./cli/command.ts";
+import { SCHEMA_MAP_FILE } from "./render/schema-table.ts";
+import { checkDist } from "./validate/check-dist.ts";
+
+const options = {
+  dist: { type: "string", default: "dist", valueName: "DIR", description: "the built folder to check (a symlink to a build is followed)" },
+  json: { type: "boolean", default: false, description: "print one JSON object: { ok, dist, checked, problems, notes, seconds }" },
+} as const;
+
+export const VALIDATE: CommandSpec<typeof options> = {
+  usage: "npm run validate --",
+  summary:
+    "Checks every file of dist/ that a host serves against its JSON Schema: response bodies, error bodies, and " +
+    "openapi.json as OpenAPI 3.1. Which schema checks which path is published in dist/schema-map.json. Prints every " +
+    "problem at once, as `dist/<file>: <JSON pointer>: <message>`, and exits 1 when there is any.",
+  options,
+  notes: ["Run `npm run build` first. See docs/validate.md for the same check with ajv-cli or Python's jsonschema."],
+};
+
+async function main(): Promise<number> {
+  const values = parseCommandArgs(VALIDATE);
+  const started = performance.now();
+  const shown = values.dist.replace(/\/+$/, "") || "/";
+  let realDir: string;
+  try {
+    realDir = await realpath(resolve(values.dist));
+    await stat(join(realDir, SCHEMA_MAP_FILE));
+  } catch {
+    throw new UserError(`${shown}/${SCHEMA_MAP_FILE} not found: run npm run build first (or pass --dist DIR)`);
+  }
+  const report = await checkDist(realDir);
+  const problems = report.problems.map((p) => `${shown}/${p}`);
+  const seconds = Number(((performance.now() - started) / 1000).toFixed(2));
+  if (values.json) {
+    console.log(JSON.stringify({ ok: problems.length === 0, dist: values.dist, checked: report.checked, problems, notes: report.notes, seconds }));
+  } else {
+    for (const p of problems) console.error(p);
+    for (const n of report.notes) console.warn(`note: ${n}`);
+    const files = new Set(report.problems.map((p) => p.slice(0, p.indexOf(":")))).size;
+    console.log(
+      problems.length === 0
+        ? `${shown}/: ${report.checked.toLocaleString("en-US")} files valid (${seconds} s)`
+        : `${shown}/: ${problems.length.toLocaleString("en-US")} problem${problems.length === 1 ? "" : "s"} in ${files.toLocaleString("en-US")} of ${report.checked.toLocaleString("en-US")} files (${seconds} s)`,
+    );
+  }
+  return problems.length === 0 ? 0 : 1;
+}
+
+if (isMain(import.meta.url)) await runCommand(main, { json: () => process.argv.includes("--json") });

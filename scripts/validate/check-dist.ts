@@ -1,0 +1,57 @@
+// Checks every file of a built dist/ that a host serves against its schema, as dist/schema-map.json says.
+import fg from "fast-glob";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { patternRegex, SCHEMA_MAP_FILE, type SchemaMap, type SchemaMapEntry } from "../render/schema-table.ts";
+import { checkOpenApi } from "./openapi-check.ts";
+import { projectRoot, responseValidators } from "./response-validators.ts";
+
+export interface DistReport {
+  /** files checked against a schema */
+  checked: number;
+  /** `v1/software/pages/all/20/40.json: /data/3/rating: must be <= 5`, paths relative to dist/ */
+  problems: string[];
+  notes: string[];
+}
+
+const PARALLEL = 64;
+
+/** `realDir`: dist/ with its symlink already resolved, so every file comes from one generation. */
+export async function checkDist(realDir: string, root = projectRoot): Promise<DistReport> {
+  const map = JSON.parse(await readFile(join(realDir, SCHEMA_MAP_FILE), "utf8")) as SchemaMap;
+  const matchers = map.entries.map((entry) => ({ entry, regex: patternRegex(entry.pattern) }));
+  const validatorOf = responseValidators(root);
+  const problems: string[] = [];
+  const notes: string[] = [];
+  const files = await fg("**", { cwd: realDir, dot: true, onlyFiles: true, followSymbolicLinks: false });
+  files.sort();
+
+  const todo: [string, SchemaMapEntry][] = [];
+  for (const file of files) {
+    const match = matchers.find((m) => m.regex.test(file));
+    if (match?.entry.schema) todo.push([file, match.entry]);
+  }
+  // A file the route table always answers with must be there; a pattern with * may match none (an empty catalog).
+  const present = new Set(files);
+  for (const { pattern } of map.entries) if (!pattern.includes("*") && !present.has(pattern)) problems.push(`${pattern}: missing`);
+
+  async function checkOne([file, entry]: [string, SchemaMapEntry]): Promise<string[]> {
+    const text = await readFile(join(realDir, file), "utf8");
+    if (entry.schema!.startsWith("https://")) {
+      const result = await checkOpenApi(text, join(realDir, file));
+      if (result.note) notes.push(result.note);
+      return result.problems.map((p) => `${file}: ${p}`);
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (e) {
+      return [`${file}: invalid JSON: ${(e as Error).message.slice(0, 120)}`];
+    }
+    return (await validatorOf(entry.schema!))(value).map((p) => `${file}: ${p}`);
+  }
+  for (let i = 0; i < todo.length; i += PARALLEL) {
+    for (const found of await Promise.all(todo.slice(i, i + PARALLEL).map(checkOne))) problems.push(...found);
+  }
+  return { checked: todo.length, problems, notes };
+}
