@@ -1,0 +1,100 @@
+// The developer commands (bench, bench:chart, catalog:generate, schemas) behave like every other command: --help,
+// an unknown flag or a bad value as one line with exit 2, a refused folder as one line with exit 1, no stack trace.
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdir, readdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseBenchOptions } from "../../../scripts/bench/options.ts";
+import { UserError } from "../../../scripts/cli/command.ts";
+import { repoRoot, tempDir } from "../../helpers/dirs.ts";
+
+const COMMANDS = {
+  bench: "scripts/bench/run.ts",
+  "bench:chart": "scripts/bench/chart.ts",
+  "catalog:generate": "scripts/catalog/generate.ts",
+  schemas: "scripts/content/write-schemas.ts",
+} as const;
+
+function run(command: keyof typeof COMMANDS, args: string[]) {
+  const r = spawnSync(process.execPath, ["--import", "tsx", COMMANDS[command], ...args], { cwd: repoRoot, encoding: "utf8", timeout: 30_000 });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+const oneLine = (text: string) => {
+  expect(text.trim().split("\n"), text).toHaveLength(1);
+  expect(text).not.toMatch(/\n\s+at /);
+};
+
+describe.each(Object.keys(COMMANDS) as (keyof typeof COMMANDS)[])("npm run %s", (command) => {
+  it("--help prints its usage and options, exit 0", () => {
+    const r = run(command, ["--help"]);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(new RegExp(`^usage: npm run ${command} --`));
+    expect(r.stdout).toContain("--help");
+  });
+
+  it("an unknown flag is one line naming it, exit 2", () => {
+    const r = run(command, ["--no-such-flag"]);
+    expect(r.status).toBe(2);
+    oneLine(r.stderr);
+    expect(r.stderr).toContain("unknown option --no-such-flag");
+  });
+});
+
+describe("bad values and refused folders", () => {
+  let dir: Awaited<ReturnType<typeof tempDir>>;
+  beforeAll(async () => {
+    dir = await tempDir("msapi-cli-");
+  });
+  afterAll(() => dir?.remove());
+
+  it("bench: a bad size, step or count is a one-line usage error (exit 2) before anything is built", () => {
+    for (const args of [["--sizes", "0"], ["--sizes", "1e3"], ["--only", "deploy"], ["--rounds", "two"]]) {
+      let error: unknown;
+      try {
+        parseBenchOptions(args);
+      } catch (e) {
+        error = e;
+      }
+      expect(error, args.join(" ")).toBeInstanceOf(UserError);
+      expect((error as UserError).exitCode).toBe(2);
+      expect((error as UserError).message).not.toContain("\n");
+    }
+    // and as a process: the line on stderr, exit 2
+    const r = run("bench", ["--sizes", "0"]);
+    expect(r.status).toBe(2);
+    oneLine(r.stderr);
+  });
+
+  it("catalog:generate: a bad number is one line, exit 2", () => {
+    const r = run("catalog:generate", ["--tools", "ten", "--out", join(dir.path, "never")]);
+    expect(r.status).toBe(2);
+    oneLine(r.stderr);
+    expect(existsSync(join(dir.path, "never"))).toBe(false);
+  });
+
+  it("catalog:generate writes a catalog, replaces it on a second run, and refuses a folder holding anything else", async () => {
+    const out = join(dir.path, "catalog");
+    expect(run("catalog:generate", ["--tools", "4", "--categories", "2", "--out", out]).status).toBe(0);
+    expect((await readdir(join(out, "tools"))).length).toBe(4);
+    expect(run("catalog:generate", ["--tools", "2", "--categories", "2", "--out", out]).status).toBe(0);
+    expect((await readdir(join(out, "tools"))).length).toBe(2);
+
+    const precious = join(dir.path, "precious");
+    await mkdir(precious);
+    await writeFile(join(precious, "notes.txt"), "keep me");
+    const r = run("catalog:generate", ["--tools", "2", "--out", precious]);
+    expect(r.status).toBe(1);
+    oneLine(r.stderr);
+    expect(r.stderr).toContain("holds more than a catalog");
+    expect(await readdir(precious)).toEqual(["notes.txt"]);
+  });
+
+  it("catalog:generate refuses the repository's own content/", () => {
+    const r = run("catalog:generate", ["--tools", "1", "--out", "content"]);
+    expect(r.status).toBe(1);
+    oneLine(r.stderr);
+    expect(r.stderr).toContain("is the sample catalog");
+  });
+});
