@@ -117,6 +117,7 @@ export interface components {
         Category: {
             name: string;
             slug: string;
+            /** @description tools in the category; only categories with at least two are listed */
             toolCount: number;
             mcpReadyCount: number;
             topTool: {
@@ -154,6 +155,7 @@ export interface components {
             slug: string;
             /** Format: uri */
             url: string;
+            /** @description the smallest plan price above 0 (US dollars per month), or null when no plan has one */
             lowestPrice: number | null;
             hasFreePlan: boolean;
         };
@@ -166,10 +168,12 @@ export interface components {
             /** Format: uri */
             websiteUrl: string;
             logoUrl: string | null;
-            rating: number | null;
+            /** @description 0 to 5, at most one decimal; null = not rated yet */
+            rating: (0 | 0.1 | 0.2 | 0.3 | 0.4 | 0.5 | 0.6 | 0.7 | 0.8 | 0.9 | 1 | 1.1 | 1.2 | 1.3 | 1.4 | 1.5 | 1.6 | 1.7 | 1.8 | 1.9 | 2 | 2.1 | 2.2 | 2.3 | 2.4 | 2.5 | 2.6 | 2.7 | 2.8 | 2.9 | 3 | 3.1 | 3.2 | 3.3 | 3.4 | 3.5 | 3.6 | 3.7 | 3.8 | 3.9 | 4 | 4.1 | 4.2 | 4.3 | 4.4 | 4.5 | 4.6 | 4.7 | 4.8 | 4.9 | 5) | null;
             hasFreePlan: boolean;
             freeTrialDays: number | null;
             moneyBackDays: number | null;
+            /** @description the smallest plan price above 0 (US dollars per month), or null when no plan has one */
             lowestPaidPrice: number | null;
             pricingPlans: components["schemas"]["PricingPlan"][];
             hasApi: boolean;
@@ -200,7 +204,8 @@ export interface components {
             url: string;
             /** Format: uri */
             websiteUrl: string;
-            rating: number | null;
+            /** @description 0 to 5, at most one decimal; null = not rated yet */
+            rating: (0 | 0.1 | 0.2 | 0.3 | 0.4 | 0.5 | 0.6 | 0.7 | 0.8 | 0.9 | 1 | 1.1 | 1.2 | 1.3 | 1.4 | 1.5 | 1.6 | 1.7 | 1.8 | 1.9 | 2 | 2.1 | 2.2 | 2.3 | 2.4 | 2.5 | 2.6 | 2.7 | 2.8 | 2.9 | 3 | 3.1 | 3.2 | 3.3 | 3.4 | 3.5 | 3.6 | 3.7 | 3.8 | 3.9 | 4 | 4.1 | 4.2 | 4.3 | 4.4 | 4.5 | 4.6 | 4.7 | 4.8 | 4.9 | 5) | null;
             hasFreePlan: boolean;
             hasMcpServer: boolean;
             hasApi: boolean;
