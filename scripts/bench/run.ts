@@ -7,45 +7,42 @@ import { benchIncremental, type IncrementalResult } from "./bench-incremental.ts
 import { benchServe, type ServeResult } from "./bench-serve.ts";
 import { runCommand } from "../cli/command.ts";
 import { writeGrowthChart } from "./chart.ts";
-import { parseBenchOptions, type BenchOptions } from "./options.ts";
+import { parseBenchOptions } from "./options.ts";
 import { buildReport, incrementalReport, serveReport, targetsReport } from "./report.ts";
 import { allTargets, writeResults } from "./results-file.ts";
 import { ROOT, removeAll } from "./workspace.ts";
 
 const RESULTS = join(ROOT, "bench", "results.json");
 
-let options: BenchOptions;
-try {
-  options = parseBenchOptions(process.argv.slice(2));
-} catch (e) {
-  // B6: a bad flag or value is one line (exit 2), as runCommand prints it
-  await runCommand(() => Promise.reject(e));
-  process.exit();
+async function main(): Promise<void> {
+  const options = parseBenchOptions(process.argv.slice(2));
+  const started = performance.now();
+  const log = (line: string) => console.error(`[${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}`);
+  const measured: { build?: BuildResult[]; incremental?: IncrementalResult; serve?: ServeResult } = {};
+
+  try {
+    if (options.steps.includes("build")) measured.build = await benchBuilds(options, log);
+    if (options.steps.includes("incremental")) measured.incremental = await benchIncremental(options, measured.build ?? null, log);
+    if (options.steps.includes("serve")) measured.serve = await benchServe(options, log);
+  } finally {
+    if (!options.keep) await removeAll();
+  }
+
+  const file = await writeResults(RESULTS, measured, options.buildArgs);
+  const sections = [
+    measured.build && buildReport(measured.build),
+    measured.incremental && incrementalReport(measured.incremental),
+    measured.serve && serveReport(measured.serve),
+    // only this run's targets: results.json may also hold older sections
+    targetsReport(allTargets(measured)),
+  ].filter(Boolean);
+  console.log(`\n${sections.join("\n\n")}\n`);
+  const chart = await writeGrowthChart(RESULTS);
+  console.log(
+    `${file.machine.cpus} × ${file.machine.cpuModel}, Node ${file.machine.node}${options.buildArgs.length ? `, build ${options.buildArgs.join(" ")}` : ""}; ` +
+      `${((performance.now() - started) / 1000).toFixed(0)} s in all; written to bench/results.json and ${relative(ROOT, chart)}`,
+  );
 }
 
-const started = performance.now();
-const log = (line: string) => console.error(`[${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}`);
-const measured: { build?: BuildResult[]; incremental?: IncrementalResult; serve?: ServeResult } = {};
-
-try {
-  if (options.steps.includes("build")) measured.build = await benchBuilds(options, log);
-  if (options.steps.includes("incremental")) measured.incremental = await benchIncremental(options, measured.build ?? null, log);
-  if (options.steps.includes("serve")) measured.serve = await benchServe(options, log);
-} finally {
-  if (!options.keep) await removeAll();
-}
-
-const file = await writeResults(RESULTS, measured, options.buildArgs);
-const sections = [
-  measured.build && buildReport(measured.build),
-  measured.incremental && incrementalReport(measured.incremental),
-  measured.serve && serveReport(measured.serve),
-  // only this run's targets: results.json may also hold older sections
-  targetsReport(allTargets(measured)),
-].filter(Boolean);
-console.log(`\n${sections.join("\n\n")}\n`);
-const chart = await writeGrowthChart(RESULTS);
-console.log(
-  `${file.machine.cpus} × ${file.machine.cpuModel}, Node ${file.machine.node}${options.buildArgs.length ? `, build ${options.buildArgs.join(" ")}` : ""}; ` +
-    `${((performance.now() - started) / 1000).toFixed(0)} s in all; written to bench/results.json and ${relative(ROOT, chart)}`,
-);
+// B6: a bad flag or value, or a failure the user can fix (full disk, permissions), is one line; a bug keeps its trace.
+await runCommand(main);
