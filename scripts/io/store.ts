@@ -98,7 +98,7 @@ export async function nextGeneration(store: Store): Promise<string> {
 
 /** Entries a build made and left behind (working folders, trash, temporary links): only leftovers while we hold the lock. */
 export async function listLeftovers(store: Store): Promise<string[]> {
-  return (await readdir(store.dir)).filter((n) => /^(tmp|trash|link)-/.test(n));
+  return (await readdir(store.dir)).filter((n) => /^(tmp|trash|link)-|^lock\.stale-/.test(n) || n.startsWith(`${STORE_MARKER}.tmp-`));
 }
 
 /**
