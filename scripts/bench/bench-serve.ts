@@ -3,10 +3,11 @@ import { statSync } from "node:fs";
 import { join } from "node:path";
 import { HOSTS, type Host } from "./hosts.ts";
 import type { HostProcess } from "./host-process.ts";
-import { loadRun, type LoadRequest, type LoadResult } from "./load-run.ts";
+import { loadRun, randomLoadRun, type LoadRequest, type LoadResult } from "./load-run.ts";
 import type { BenchOptions } from "./options.ts";
 import { probe } from "./probe.ts";
-import { buildRequestList, ceilingBodyFile, type BenchRequest } from "./url-list.ts";
+import { sampleRss } from "./rss-sampler.ts";
+import { buildColdList, buildRequestList, ceilingBodyFile, type BenchRequest } from "./url-list.ts";
 import { distDir, freshBuild, hasBuild, lackOfSpace } from "./workspace.ts";
 
 export interface HostResult extends Partial<LoadResult> {
@@ -17,6 +18,23 @@ export interface HostResult extends Partial<LoadResult> {
   wrongStatuses: string[];
   /** req/s of every round; the other numbers are those of the best round */
   rounds: number[];
+}
+
+export interface ColdHostResult extends Partial<LoadResult> {
+  name: string;
+  /** req/s of every round; the other numbers are those of the best round */
+  rounds: number[];
+  /** the highest resident memory of the host's processes seen during any cold round */
+  peakRssBytes: number | null;
+  /** sampled URLs whose status differs from the expected one */
+  wrongStatuses: string[];
+}
+
+export interface ColdResult {
+  /** URLs in the set, and the bytes of all their bodies */
+  urls: number;
+  bytes: number;
+  hosts: ColdHostResult[];
 }
 
 export interface ServeResult {
@@ -31,7 +49,12 @@ export interface ServeResult {
   ceilingBodyBytes: number;
   requests: { path: string; file: string; status: number; conditional: boolean }[];
   hosts: HostResult[];
+  /** the cold, large working set: every URL of the build, uniformly at random */
+  cold: ColdResult | null;
 }
+
+/** URLs of the cold set probed for their status before the load (all of them would take longer than the load). */
+const COLD_PROBES = 200;
 
 const WARM_UP_SECONDS = 1;
 
@@ -64,7 +87,7 @@ async function requestsFor(host: Host, origin: string, list: BenchRequest[], acc
 
 export async function benchServe(options: BenchOptions, log: (line: string) => void): Promise<ServeResult> {
   const n = options.mainSize;
-  const result: ServeResult = { n, skipped: null, connections: options.connections, durationSeconds: options.duration, rounds: options.rounds, acceptEncoding: options.acceptEncoding, meanBodyBytes: 0, ceilingBodyBytes: 0, requests: [], hosts: [] };
+  const result: ServeResult = { n, skipped: null, connections: options.connections, durationSeconds: options.duration, rounds: options.rounds, acceptEncoding: options.acceptEncoding, meanBodyBytes: 0, ceilingBodyBytes: 0, requests: [], hosts: [], cold: null };
   if (!hasBuild(n)) {
     const noRoom = await lackOfSpace(n, 1);
     if (noRoom) {
@@ -118,8 +141,39 @@ export async function benchServe(options: BenchOptions, log: (line: string) => v
         if (hostResult.requestsPerSecond === undefined || load.requestsPerSecond > hostResult.requestsPerSecond) Object.assign(hostResult, load);
       }
     }
+    result.cold = await coldRounds(dist, running, options, log);
   } finally {
     for (const { server } of running) await server.stop();
   }
   return result;
+}
+
+/** The cold set against the hosts marked `cold`, rounds alternating between them; best round kept, peak RSS of all. */
+async function coldRounds(dist: string, running: { host: Host; server: HostProcess }[], options: BenchOptions, log: (line: string) => void): Promise<ColdResult> {
+  const { requests: list, bytes } = await buildColdList(dist);
+  const cold: ColdResult = { urls: list.length, bytes, hosts: [] };
+  const paths = list.map((r) => r.path);
+  const headers: Record<string, string> = options.acceptEncoding ? { "Accept-Encoding": options.acceptEncoding } : {};
+  const hosts = running.filter((r) => r.host.cold);
+  const entries = hosts.map(({ host, server }) => ({ host, server, result: { name: host.name, rounds: [], peakRssBytes: null, wrongStatuses: [] } as ColdHostResult }));
+  for (const { server, result: hostResult } of entries) {
+    for (let i = 0; i < COLD_PROBES; i++) {
+      const r = list[Math.floor((i * list.length) / COLD_PROBES)]!;
+      const { status } = await probe(server.origin, r.path, headers);
+      if (status !== r.status) hostResult.wrongStatuses.push(`${r.path} → ${status}, not ${r.status}`);
+    }
+    cold.hosts.push(hostResult);
+  }
+  for (let round = 1; round <= options.rounds; round++) {
+    for (const { host, server, result: hostResult } of entries) {
+      log(`serve cold ${host.name}: round ${round} of ${options.rounds}, ${list.length.toLocaleString("en-US")} URLs at random, ${options.connections} connections for ${options.duration} s…`);
+      const rss = sampleRss(server.pgid);
+      const load = await randomLoadRun(server.origin, paths, options.connections, options.duration, headers);
+      const peak = await rss.stop();
+      if (peak !== null) hostResult.peakRssBytes = Math.max(hostResult.peakRssBytes ?? 0, peak);
+      hostResult.rounds.push(load.requestsPerSecond);
+      if (hostResult.requestsPerSecond === undefined || load.requestsPerSecond > hostResult.requestsPerSecond) Object.assign(hostResult, load);
+    }
+  }
+  return cold;
 }

@@ -5,6 +5,8 @@ import { freePort } from "../server/free-port.ts";
 
 export interface HostProcess {
   origin: string;
+  /** the process group the host runs in (its leader's pid): its memory is that of every process in it */
+  pgid: number;
   stop(): Promise<void>;
 }
 
@@ -84,7 +86,7 @@ export async function startHostProcess(
       async (r) => (await r.arrayBuffer(), true),
       () => false,
     );
-    if (answered) return { origin, stop };
+    if (answered) return { origin, pgid: child.pid!, stop };
     await new Promise((r) => setTimeout(r, 100));
   }
   await stop();

@@ -15,6 +15,9 @@ export interface Host {
   /** router: asked the API URLs, answers through the route table; static: asked for the dist/ files by their
    *  paths; ceiling: one fixed body for everything */
   kind: "router" | "static" | "ceiling";
+  /** also measured on the cold set (every URL of the build, uniformly at random): the hosts users deploy. A Worker
+   *  host added here with `cold: true` (asked the API URLs, kind "router") joins that table as it is. */
+  cold?: boolean;
   /** why it cannot run here, or null */
   unavailable(): string | null;
   start(distDir: string, ceilingBody: string): Promise<HostProcess>;
@@ -28,6 +31,7 @@ export const HOSTS: Host[] = [
   {
     name: "node server",
     kind: "router",
+    cold: true,
     unavailable: () => null,
     start: async (dist) => startHostProcess(...tsx("scripts/serve.ts", "--dist", dist), await freePort(), { HOST: "127.0.0.1" }),
   },
@@ -51,6 +55,7 @@ export const HOSTS: Host[] = [
   {
     name: "nginx generated",
     kind: "router",
+    cold: true,
     unavailable: () => nginxMissing() ?? (existsSync(join(ROOT, "scripts/start-nginx.ts")) ? null : "scripts/start-nginx.ts does not exist yet"),
     start: async (dist) => startHostProcess(...tsx("scripts/start-nginx.ts", "--dist", dist), await freePort()),
   },

@@ -28,6 +28,10 @@ export async function loadRun(origin: string, requests: LoadRequest[], connectio
     timeout: 10,
     requests: requests.map((r) => ({ method: "GET", path: r.path, headers: r.headers })),
   });
+  return summarize(result);
+}
+
+function summarize(result: Awaited<ReturnType<typeof autocannon>>): LoadResult {
   const statusCodes = Object.fromEntries(
     Object.entries(result.statusCodeStats)
       .sort(([a], [b]) => a.localeCompare(b))
@@ -43,4 +47,18 @@ export async function loadRun(origin: string, requests: LoadRequest[], connectio
     bytesPerSecond: result.throughput.average,
     statusCodes,
   };
+}
+
+/** A bounded run where every request picks a path uniformly at random from `paths` (the cold set): no two
+ *  connections walk the list in step, so caches see the working set as users spread it. */
+export async function randomLoadRun(origin: string, paths: string[], connections: number, duration: number, headers: Record<string, string> = {}): Promise<LoadResult> {
+  const result = await autocannon({
+    url: origin,
+    connections,
+    duration,
+    pipelining: 1,
+    timeout: 10,
+    requests: [{ method: "GET", path: paths[0]!, headers, setupRequest: (req) => ({ ...req, path: paths[Math.floor(Math.random() * paths.length)]! }) }],
+  });
+  return summarize(result);
 }

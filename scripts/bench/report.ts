@@ -64,7 +64,31 @@ export function serveReport(s: ServeResult): string {
   const table = textTable(["host", "req/s", "rounds req/s", "p50", "p99", "errors", "non-2xx", "per s", "wrong status"], rows) + notes(s.hosts.map((h) => (h.skipped ? `${h.name} skipped: ${h.skipped}` : null)));
   const wrong = s.hosts.flatMap((h) => h.wrongStatuses.map((w) => `  ${h.name}: ${w}`));
   const targets = serveTargets(s).map((t) => `  ${t.name}: ${formatTarget(t)}`);
-  return [title, table, bodies, ...(wrong.length ? ["wrong statuses (probed once before the load):", ...wrong] : []), "targets:", ...targets].join("\n");
+  return [title, table, bodies, ...(wrong.length ? ["wrong statuses (probed once before the load):", ...wrong] : []), ...coldReport(s), "targets:", ...targets].join("\n");
+}
+
+/** The cold set's table: req/s, p99 and peak RSS per host. */
+function coldReport(s: ServeResult): string[] {
+  const c = s.cold;
+  if (!c) return [];
+  const title = `\nSERVE, COLD SET (every URL of the n = ${int(s.n)} build: ${int(c.urls)} URLs, ${mb(c.bytes)} of bodies, each request one at random; ${s.connections} connections, best of ${s.rounds} × ${s.durationSeconds} s per host)`;
+  const rows = c.hosts.map((h) => [
+    h.name,
+    int(h.requestsPerSecond),
+    h.rounds.map(int).join(" / "),
+    fixed(h.latencyP50Ms, 0, " ms"),
+    fixed(h.latencyP99Ms, 0, " ms"),
+    mib(h.peakRssBytes),
+    int(h.errors),
+    `${h.wrongStatuses.length} of 200 probed`,
+  ]);
+  const wrong = c.hosts.flatMap((h) => h.wrongStatuses.slice(0, 5).map((w) => `  ${h.name}: ${w}`));
+  return [
+    title,
+    textTable(["host", "req/s", "rounds req/s", "p50", "p99", "peak RSS", "errors", "wrong status"], rows),
+    "  peak RSS: every process of the host's group, sampled every 200 ms (nginx generated includes its Node wrapper, start-nginx.ts)",
+    ...wrong,
+  ];
 }
 
 export function targetsReport(targets: Target[]): string {

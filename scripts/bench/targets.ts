@@ -20,6 +20,8 @@ export const LIMITS = {
   nodeOverServe: 10,
   nodeOverCeiling: 0.9,
   generatedOverPlainNginx: 0.9,
+  coldNodeOverNginx: 0.7,
+  coldNodePeakRssMiB: 256,
 } as const;
 
 export function target(name: string, value: number | null, comparison: Target["comparison"], limit: number, unit: Target["unit"]): Target {
@@ -56,15 +58,21 @@ export function serveRatios(s: ServeResult) {
     nodeOverServe: ratio(rps("node server"), rps("npx serve")),
     nodeOverCeiling: ratio(rps("node server"), rps("raw node:http")),
     generatedOverPlainNginx: ratio(rps("nginx generated"), rps("nginx plain")),
+    coldNodeOverNginx: ratio(coldRps(s, "node server"), coldRps(s, "nginx generated")),
   };
 }
 
+const coldRps = (s: ServeResult, name: string) => s.cold?.hosts.find((h) => h.name === name)?.requestsPerSecond || null;
+
 export function serveTargets(s: ServeResult): Target[] {
   const r = serveRatios(s);
+  const nodeColdRss = s.cold?.hosts.find((h) => h.name === "node server")?.peakRssBytes;
   return [
     target("node server / npx serve (req/s)", r.nodeOverServe, "≥", LIMITS.nodeOverServe, "×"),
     target("node server / raw node:http ceiling (req/s)", r.nodeOverCeiling, "≥", LIMITS.nodeOverCeiling, "%"),
     target("nginx generated / nginx plain (req/s)", r.generatedOverPlainNginx, "≥", LIMITS.generatedOverPlainNginx, "%"),
+    target("cold set: node server / nginx generated (req/s)", r.coldNodeOverNginx, "≥", LIMITS.coldNodeOverNginx, "%"),
+    target("cold set: node server peak RSS", nodeColdRss === undefined || nodeColdRss === null ? null : nodeColdRss / MiB, "≤", LIMITS.coldNodePeakRssMiB, "MiB"),
   ];
 }
 

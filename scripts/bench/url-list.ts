@@ -79,3 +79,42 @@ export function ceilingBodyFile(distDir: string, basePath: string, bytes: number
   if (!best.file) throw new Error(`${distDir} has no first pages`);
   return join(distDir, best.file);
 }
+
+/** Every URL a routing host answers from the built tree: each page of each list, each tool, ranking, the small
+ *  files and each kind of error. The serve step's cold set: far more bytes than any in-memory cache holds. */
+export async function buildColdList(distDir: string): Promise<{ requests: BenchRequest[]; bytes: number }> {
+  const table = JSON.parse(await readFile(join(distDir, "routes.json"), "utf8")) as RouteTable;
+  const base = table.basePath;
+  const files = layout(base);
+  const requests: BenchRequest[] = [];
+  let bytes = 0;
+  const add = (path: string, file: string, status: number) => {
+    requests.push({ path, file, status, conditional: false });
+    bytes += statSync(join(distDir, file)).size;
+  };
+  const listDir = (dir: string) => (existsSync(dir) ? readdirSync(dir).sort() : []);
+  const pagesRoot = join(distDir, files.page.split("/{filter}/")[0]!);
+  const filters = ["all", ...listDir(join(pagesRoot, "category")).map((slug) => `category/${slug}`)];
+  for (const filter of filters) {
+    const query = filter === "all" ? "" : `&category=${filter.slice("category/".length)}`;
+    for (const limit of listDir(join(pagesRoot, filter))) {
+      if (!/^\d+$/.test(limit)) continue;
+      for (const name of listDir(join(pagesRoot, filter, limit))) {
+        const offset = /^(\d+)\.json$/.exec(name)?.[1];
+        if (offset !== undefined) add(`${base}/software?limit=${limit}&offset=${offset}${query}`, fill(files.page, { filter, limit, offset }), 200);
+      }
+    }
+    add(`${base}/software?offset=99999999${query}`, fill(files.offsetOutOfRange, { filter }), 400);
+  }
+  for (const slug of jsonNames(join(distDir, base, "software"))) add(`${base}/software/${slug}`, fill(files.tool, { slug }), 200);
+  for (const slug of jsonNames(join(distDir, base, "best"))) add(`${base}/best/${slug}`, fill(files.best, { slug }), 200);
+  add(`${base}/categories`, files.categories, 200);
+  const error = (path: string, id: keyof RouteTable["errors"]) => add(path, table.errors[id].file, table.errors[id].status);
+  error(`${base}/software?limit=0`, "invalid_limit");
+  error(`${base}/software?offset=-1`, "invalid_offset");
+  error(`${base}/software/no-such-tool-bench`, "software_not_found");
+  error(`${base}/software?category=no-such-category-bench`, "category_not_found");
+  error(`${base}/best/no-such-category-bench`, "category_not_found");
+  error(`${base}/no-such-endpoint`, "not_found");
+  return { requests, bytes };
+}

@@ -1,10 +1,12 @@
 // The request handler over one published build (one generation folder): maps each request to a file and status
 // through the route table, never computes a body. Everything it caches (bodies, ETags, misses, resolutions, header
 // lists) belongs to that one build, so a new publication replaces the whole handler at once (follow-dist.ts).
+import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { join } from "node:path";
-import type { ErrorId, RouteTable } from "../render/route-table.ts";
+import { ENCODINGS } from "../io/encodings.ts";
+import { layout, type ErrorId, type RouteTable } from "../render/route-table.ts";
 import { FileCache, FilesUnavailable, type CachedFile } from "./file-cache.ts";
 import { createResolver, type Resolution } from "./resolve-request.ts";
 import { ResolutionCache } from "./resolution-cache.ts";
@@ -87,7 +89,10 @@ export async function loadRouteTable(distDir: string): Promise<RouteTable> {
 export async function createApiHandler(root: string, options: HandlerOptions = {}): Promise<ApiHandler> {
   const table = await loadRouteTable(root);
   const resolver = createResolver(table);
-  const cache = new FileCache(root, { maxBytes: options.cacheBytes });
+  // A build with precompressed bodies has them beside openapi.json (always large enough); else none is looked for.
+  const openapi = join(root, layout(table.basePath).openapi);
+  const compressed = ENCODINGS.some((e) => existsSync(openapi + e.suffix));
+  const cache = new FileCache(root, { maxBytes: options.cacheBytes, siblings: compressed });
   const resolved = new ResolutionCache(options.resolutionBytes);
   // Headers as flat [name, value, …] lists, built once: one writeHead per response, no per-header validation calls.
   const common = Object.entries(table.headers.all).flat();

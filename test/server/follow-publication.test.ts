@@ -1,11 +1,13 @@
 // B5 with a symlinked dist/ switched between two built trees: the server answers from the new build within 1 s of the
 // switch, never from a mix, and never 404s because the old build's folder vanished.
-import { mkdir, rename, rm, symlink } from "node:fs/promises";
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { mkdir, realpath, rename, rm, symlink } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build } from "../../scripts/build.ts";
 import { startServer, type RunningServer } from "../../scripts/server/start-server.ts";
-import { tempDir } from "../helpers/dirs.ts";
+import { repoRoot, tempDir } from "../helpers/dirs.ts";
 import { copyTiny, editTiny, INSERTED_SLUG } from "./edit-fixture.ts";
 
 interface Page {
@@ -33,11 +35,12 @@ describe("the Node server follows a symlinked dist/ (B5)", () => {
     dir = await tempDir();
     const content = await copyTiny(join(dir.path, "content"));
     await mkdir(join(dir.path, "store"));
-    genA = join(dir.path, "store/a");
-    genB = join(dir.path, "store/b");
-    await build({ contentDir: content, outDir: genA });
+    // build() publishes each output as a link to its generation folder: keep the real folders, switch our own link
+    await build({ contentDir: content, outDir: join(dir.path, "store/a") });
     await editTiny(content, "v2");
-    await build({ contentDir: content, outDir: genB });
+    await build({ contentDir: content, outDir: join(dir.path, "store/b") });
+    genA = await realpath(join(dir.path, "store/a"));
+    genB = await realpath(join(dir.path, "store/b"));
     dist = join(dir.path, "dist");
     await symlink(genA, dist);
     server = await startServer({ distDir: dist, port: 0 });
@@ -101,3 +104,65 @@ describe("the Node server follows a symlinked dist/ (B5)", () => {
     }
   });
 });
+
+describe("the Node server follows real `npm run build` rebuilds while serving (B5)", () => {
+  let dir: Awaited<ReturnType<typeof tempDir>>;
+  let server: RunningServer;
+  let content: string;
+  let dist: string;
+
+  beforeAll(async () => {
+    dir = await tempDir();
+    content = await copyTiny(join(dir.path, "content"));
+    dist = join(dir.path, "dist");
+    await runBuild(content, dist);
+    server = await startServer({ distDir: dist, port: 0 });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await dir.remove();
+  });
+
+  /** One URL's answer, as "old" or "new" build. */
+  const probes: { path: string; isNew: (status: number, body: string) => boolean }[] = [
+    ...[1, 2, 3, 7, 20].map((limit) => ({ path: `/software?limit=${limit}`, isNew: (_: number, body: string) => (JSON.parse(body) as Page).meta.total === 5 })),
+    { path: "/software/alpha-mail", isNew: (_: number, body: string) => body.includes('"alpha Mail v2"') },
+    { path: `/software/${INSERTED_SLUG}`, isNew: (status: number) => status === 200 },
+    { path: "/software?offset=5", isNew: (status: number) => status === 200 },
+  ];
+
+  it("after a price and name edit and an insert: every URL new within 1 s of publication, never old after new", async () => {
+    const api = server.url + server.basePath;
+    const observed: { at: number; path: string; isNew: boolean }[] = [];
+    const observe = async () => {
+      for (const p of probes) {
+        const res = await fetch(api + p.path);
+        observed.push({ at: Date.now(), path: p.path, isNew: p.isNew(res.status, await res.text()) });
+      }
+    };
+    await observe(); // warms every cache, misses included
+    expect(observed.every((o) => !o.isNew)).toBe(true);
+    await editTiny(content, "v2");
+    let building = true;
+    const build = runBuild(content, dist).finally(() => (building = false));
+    while (building) await observe();
+    await build;
+    const published = Date.now();
+    while (Date.now() - published < 1_200) await observe();
+    const firstNew = observed.findIndex((o) => o.isNew);
+    expect(firstNew, "the new build was served").toBeGreaterThan(0);
+    const oldAfterNew = observed.slice(firstNew).filter((o) => !o.isNew);
+    expect(oldAfterNew, "an old answer after the first new one: a mix of two builds").toEqual([]);
+    const lastOld = observed.filter((o) => !o.isNew).at(-1)!;
+    expect(lastOld.at - published, "old answers more than 1 s after the build ended").toBeLessThan(1_000);
+  });
+});
+
+/** `npm run build` as a user runs it, in its own process. */
+async function runBuild(content: string, out: string): Promise<void> {
+  const child = spawn("npm", ["run", "--silent", "build", "--", "--content", content, "--out", out], { cwd: repoRoot, stdio: ["ignore", "ignore", "pipe"] });
+  let stderr = "";
+  child.stderr.on("data", (c: Buffer) => (stderr += c));
+  const [code] = (await once(child, "exit")) as [number | null];
+  if (code !== 0) throw new Error(`npm run build exited ${code}: ${stderr}`);
+}
