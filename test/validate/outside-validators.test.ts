@@ -1,7 +1,7 @@
 // The schemas work as they are in two validators nobody here wrote: ajv-cli (the one-liner docs/validate.md gives)
 // and Python's jsonschema (Debian's python3-jsonschema), over the content files and one built file of each kind.
 import { spawnSync } from "node:child_process";
-import { cp, readFile, realpath } from "node:fs/promises";
+import { cp, readFile, realpath, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import fg from "fast-glob";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -74,6 +74,33 @@ describe("outside validators take the schemas as they are", () => {
     const { status, stdout, stderr } = pythonCheck([...contentGroups, ...samples]);
     expect(stdout + stderr).toBe("");
     expect(status).toBe(0);
+  });
+
+  it.skipIf(!python)("python jsonschema: the script docs/validate.md gives passes a build and reports every problem of a tampered page", async () => {
+    const docs = await readFile(join(repoRoot, "docs/validate.md"), "utf8");
+    const script = /```python\n([\s\S]*?)```/.exec(docs)?.[1];
+    expect(script).toBeTruthy();
+    const dir = await tempDir("msapi-docs-python-");
+    try {
+      // The script runs from the repository root: there, dist is the build and schemas/ the schema files.
+      await writeFile(join(dir.path, "check.py"), script!);
+      await symlink(join(repoRoot, "schemas"), join(dir.path, "schemas"));
+      await cp(await realpath(built.dist), join(dir.path, "dist"), { recursive: true });
+      const clean = run([python!, "check.py"], dir.path);
+      expect(clean.stdout + clean.stderr).toBe("");
+      expect(clean.status).toBe(0);
+      await tamperPage(join(dir.path, "dist/v1/software/pages/all/20/0.json"));
+      const tampered = run([python!, "check.py"], dir.path);
+      expect(tampered.status).toBe(1);
+      expect(tampered.stdout.trim().split("\n")).toEqual([
+        "dist/v1/software/pages/all/20/0.json: /data/0/slug: 'NOT A SLUG' does not match '^[a-z0-9]+(?:-[a-z0-9]+)*$'",
+        "dist/v1/software/pages/all/20/0.json: /data/0/rating: 7.77 is not valid under any of the given schemas",
+        "dist/v1/software/pages/all/20/0.json: /meta/total: -1 is less than the minimum of 0",
+        "dist/v1/software/pages/all/20/0.json: /meta/limit: 500 is greater than the maximum of 100",
+      ]);
+    } finally {
+      await dir.remove();
+    }
   });
 
   it("the rating-with-two-decimals fixture fails both validators (no float multipleOf to disagree on)", () => {
