@@ -39,6 +39,13 @@ export interface PageStats {
   perList: Record<number, { files: number; bytes: number }>;
 }
 
+/** Errors of calls on a file descriptor carry no path: add it, so the one-line message can name it. */
+export function withPath(e: unknown, path: string): unknown {
+  const err = e as NodeJS.ErrnoException;
+  if (err && typeof err === "object" && err.code && !err.path) err.path = path;
+  return e;
+}
+
 const sizeOf = (path: string) => {
   try {
     return statSync(path).size;
@@ -67,9 +74,13 @@ export function writePageUnits(job: PageJob, onProgress?: (written: number) => v
     try {
       let length = 0;
       for (const p of pieces) length += p.byteLength;
-      let done = writevSync(fd, pieces);
-      // A short write is rare on a regular file; finish what is left.
-      while (done < length) done += writevSync(fd, [Buffer.concat(pieces).subarray(done)]);
+      try {
+        let done = writevSync(fd, pieces);
+        // A short write is rare on a regular file; finish what is left.
+        while (done < length) done += writevSync(fd, [Buffer.concat(pieces).subarray(done)]);
+      } catch (e) {
+        throw withPath(e, target); // a full disk names the file it was writing
+      }
       stats.written++;
       stats.writtenBytes += length;
       delta.bytes += length;

@@ -14,7 +14,7 @@ import type { PageList } from "../render/software-pages.ts";
 import { siblingPaths, siblingsOf } from "./encodings.ts";
 import { acquireLock } from "./lock.ts";
 import { hashOf, MANIFEST_FILE, manifestLists, planList, readManifest, type Manifest } from "./manifest.ts";
-import { writePageUnits, type PageJob, type PageStats, type PageUnit } from "./page-units.ts";
+import { withPath, writePageUnits, type PageJob, type PageStats, type PageUnit } from "./page-units.ts";
 import { cloneByLinks, inspectOutput, listGenerations, listLeftovers, nextGeneration, openStore, publish, Trash, workingName, type Store } from "./store.ts";
 
 export interface SiteOutput {
@@ -233,7 +233,7 @@ async function writeSmallFiles(root: string, files: OutputFile[], previous: Reco
     if (old >= 0) stats.removedBytes += old;
     else stats.created++;
     const tmp = old >= 0 ? `${target}.tmp-${process.pid}` : target;
-    await writeFile(tmp, body, { flag: "wx" });
+    await writeFile(tmp, body, { flag: "wx" }).catch((e: unknown) => Promise.reject(withPath(e, tmp)));
     if (tmp !== target) await rename(tmp, target);
     stats.written++;
     stats.writtenBytes += typeof body === "string" ? Buffer.byteLength(body) : body.byteLength;
@@ -317,7 +317,8 @@ async function writePages(job: PageJob, onProgress?: (written: number) => void):
 
 async function writeManifest(root: string, options: WriteOptions, files: Record<string, string>, lists: Manifest["lists"], tree: Manifest["tree"]) {
   const manifest: Manifest = { format: 2, fingerprint: options.fingerprint, files, lists, tree };
-  await writeFile(join(root, MANIFEST_FILE), JSON.stringify(manifest));
+  const path = join(root, MANIFEST_FILE);
+  await writeFile(path, JSON.stringify(manifest)).catch((e: unknown) => Promise.reject(withPath(e, path)));
 }
 
 const sizeOf = (path: string) => stat(path).then((s) => s.size, () => -1);
