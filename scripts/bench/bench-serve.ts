@@ -55,6 +55,7 @@ export interface ServeResult {
 
 /** URLs of the cold set probed for their status before the load (all of them would take longer than the load). */
 const COLD_PROBES = 200;
+const COLD_WARM_UP_SECONDS = 2;
 
 const WARM_UP_SECONDS = 1;
 
@@ -163,6 +164,8 @@ async function coldRounds(dist: string, running: { host: Host; server: HostProce
       if (status !== r.status) hostResult.wrongStatuses.push(`${r.path} → ${status}, not ${r.status}`);
     }
     cold.hosts.push(hostResult);
+    // the first seconds of random load fill the host's caches and warm its code: not measured
+    await randomLoadRun(server.origin, paths, options.connections, COLD_WARM_UP_SECONDS, headers);
   }
   for (let round = 1; round <= options.rounds; round++) {
     for (const { host, server, result: hostResult } of entries) {
