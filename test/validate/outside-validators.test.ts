@@ -61,6 +61,27 @@ describe("outside validators take the schemas as they are", () => {
     expect(stdout).toMatch(/ valid$/m);
   });
 
+  it("ajv-cli: each one-liner docs/validate.md gives passes, as written (npx ajv is node_modules/.bin/ajv)", async () => {
+    const docs = await readFile(join(repoRoot, "docs/validate.md"), "utf8");
+    const lines = docs.split("\n").filter((l) => l.startsWith("npx ajv validate "));
+    expect(lines.length).toBeGreaterThanOrEqual(2);
+    const dir = await tempDir("msapi-docs-ajv-");
+    try {
+      // The one-liners run from the repository root: content/, schemas/ and a built dist there.
+      for (const name of ["content", "schemas"]) await symlink(join(repoRoot, name), join(dir.path, name));
+      await symlink(built.dist, join(dir.path, "dist"));
+      for (const line of lines) {
+        const args = line.split(" ").slice(2).map((a) => a.replace(/^'(.*)'$/, "$1"));
+        const { status, stdout, stderr } = run([join(repoRoot, "node_modules/.bin/ajv"), ...args], dir.path);
+        expect(stderr, line).toBe("");
+        expect(status, line).toBe(0);
+        expect(stdout, line).toMatch(/ valid$/m);
+      }
+    } finally {
+      await dir.remove();
+    }
+  });
+
   it("ajv-cli: one built file of each kind validates against its schema", () => {
     for (const [schema, files] of samples) {
       const { status, stderr } = ajvCli(schema, files);

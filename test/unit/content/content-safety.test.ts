@@ -1,9 +1,10 @@
 // C1–C4 beyond the exact messages of validate.test.ts: a BOM is fine, a link's target is never read or printed,
 // and a 50 MB field is refused fast, without being printed.
-import { cp, readFile, writeFile } from "node:fs/promises";
-import { join, relative } from "node:path";
+import { cp, readFile, rm, writeFile } from "node:fs/promises";
+import { basename, join, relative } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { formatContentError } from "../../../scripts/content/errors.ts";
+import { build } from "../../../scripts/build.ts";
+import { ContentErrors, formatContentError } from "../../../scripts/content/errors.ts";
 import { loadContent } from "../../../scripts/content/load.ts";
 import { validateContent } from "../../../scripts/content/validate.ts";
 import { fixture, tempDir } from "../../helpers/dirs.ts";
@@ -68,6 +69,15 @@ describe("content files are read safely (C1–C4)", () => {
     expect(messages).toEqual([`${relative(process.cwd(), path)}: shortDescription: longer than the limit of 300 characters (has 52428800)`]);
     console.log(`50 MB field: loaded and refused in ${seconds.toFixed(2)} s`);
     expect(seconds).toBeLessThan(5);
+
+    // The build refuses it the same way, before deriving or rendering anything (validation is its first step).
+    const buildStarted = performance.now();
+    const outDir = join(dir, "..", `${basename(dir)}-out`);
+    cleanups.push(() => rm(outDir, { recursive: true, force: true }));
+    const refused = await build({ contentDir: dir, outDir }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(ContentErrors);
+    expect((refused as ContentErrors).errors.map(formatContentError)).toEqual(messages);
+    expect((performance.now() - buildStarted) / 1000).toBeLessThan(5);
   });
 
   it("C3/C4: a long wrong value is quoted as a short prefix only", async () => {
