@@ -1,4 +1,6 @@
 // Step "incremental": edit the main catalog, rebuild over the same --out, and count what the rebuild wrote.
+// The first rebuild after a full build into an empty --out clones the published tree by hard links (there is no
+// older generation to recycle yet): its own row. The targets judge the steady state, the rebuilds after it.
 import type { BuildResult } from "./bench-build.ts";
 import { changeOnePrice, insertToolMidList } from "./bench-catalog.ts";
 import { diffTrees, settleDisk, snapshotTree } from "./disk.ts";
@@ -28,6 +30,8 @@ export interface IncrementalResult {
   n: number;
   skipped: string | null;
   fullSeconds: number | null;
+  /** the first rebuild after the full one (one price changed): a hard-link clone of the published tree */
+  first: RebuildResult | null;
   price: RebuildResult | null;
   insert: RebuildResult | null;
 }
@@ -62,7 +66,7 @@ export async function benchIncremental(options: BenchOptions, builds: BuildResul
   const n = options.mainSize;
   const skip = (why: string): IncrementalResult => {
     log(`incremental n=${n}: skipped: ${why}`);
-    return { n, skipped: why, fullSeconds: null, price: null, insert: null };
+    return { n, skipped: why, fullSeconds: null, first: null, price: null, insert: null };
   };
   const reference = builds?.find((b) => b.n === n);
   let fullSeconds = reference?.seconds ?? null;
@@ -79,11 +83,14 @@ export async function benchIncremental(options: BenchOptions, builds: BuildResul
     const noRoom = await lackOfSpace(n, 1);
     if (noRoom) return skip(noRoom);
   }
+  const firstChange = await changeOnePrice(contentDir(n), n);
+  log(`incremental n=${n}: one price changed (${firstChange}), first rebuild (clone of the published tree)…`);
+  const first = await rebuild(n, options, `first rebuild, one price: ${firstChange}`, fullSeconds, buildCounts);
   const priceChange = await changeOnePrice(contentDir(n), n);
   log(`incremental n=${n}: one price changed (${priceChange}), rebuilding…`);
   const price = await rebuild(n, options, `one price: ${priceChange}`, fullSeconds, buildCounts);
   const inserted = await insertToolMidList(contentDir(n), n);
   log(`incremental n=${n}: one tool inserted (${inserted}), rebuilding…`);
   const insert = await rebuild(n, options, `one tool inserted: ${inserted}`, fullSeconds, buildCounts);
-  return { n, skipped: null, fullSeconds, price, insert };
+  return { n, skipped: null, fullSeconds, first, price, insert };
 }

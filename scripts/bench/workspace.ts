@@ -40,6 +40,7 @@ export async function freshBuild(n: number, buildArgs: string[]): Promise<BuildR
   await mkdir(OUT, { recursive: true });
   await writeBenchCatalog(n, contentDir(n));
   await removeTree(distDir(n));
+  await removeTree(`${distDir(n)}.builds`); // dist-n is a link into its store of builds
   await settleDisk();
   const run = await runBuild(contentDir(n), distDir(n), buildArgs);
   recordTreeSize(n, run.bytes);
@@ -50,6 +51,7 @@ export const hasBuild = (n: number) => existsSync(join(distDir(n), "routes.json"
 
 export async function removeBuild(n: number): Promise<void> {
   await removeTree(distDir(n));
+  await removeTree(`${distDir(n)}.builds`);
   await removeTree(contentDir(n));
 }
 
