@@ -134,10 +134,10 @@ async function writeFull(work: string, site: SiteOutput, options: WriteOptions):
     Array.from({ length: site.maxLimit }, (_, i) => ({ list, limit: i + 1, offsets: "all" as const, replace: false })),
   );
   // Small files from the main thread while workers write pages.
-  const [small, pages] = await Promise.all([
+  const [small, pages] = await both(
     writeSmallFiles(work, site.files, undefined, options.compress && site.bodyDir),
     writePages({ root: work, pageTemplate: site.pageTemplate, lists: site.lists, units, compress: options.compress }, options.onProgress),
-  ]);
+  );
   const lists = manifestLists(site.lists);
   site.lists.forEach((l, i) => Object.assign(lists[l.filter]!, pages.perList[i]));
   const tree = { files: small.written + pages.written, bytes: small.writtenBytes + pages.writtenBytes };
@@ -165,10 +165,10 @@ async function writeIncremental(work: string, site: SiteOutput, options: WriteOp
   // Lists that no longer exist (a category was removed): their whole folder goes.
   for (const filter of Object.keys(previous.lists)) if (!nextLists[filter]) await trash.discard(listDir(filter));
 
-  const [small, pages] = await Promise.all([
+  const [small, pages] = await both(
     writeSmallFiles(work, site.files, previous.files, options.compress && site.bodyDir),
     writePages({ root: work, pageTemplate: site.pageTemplate, lists: site.lists, units, compress: options.compress }, options.onProgress),
-  ]);
+  );
 
   // Each list's files and bytes: fresh ones are what was written, the others what they were plus the change.
   let listFilesDelta = 0;
@@ -319,6 +319,14 @@ async function writeManifest(root: string, options: WriteOptions, files: Record<
   const manifest: Manifest = { format: 2, fingerprint: options.fingerprint, files, lists, tree };
   const path = join(root, MANIFEST_FILE);
   await writeFile(path, JSON.stringify(manifest)).catch((e: unknown) => Promise.reject(withPath(e, path)));
+}
+
+/** Both results, or the first error once both have stopped: the working folder is removed only when nobody writes in it. */
+async function both<A, B>(a: Promise<A>, b: Promise<B>): Promise<[A, B]> {
+  const [ra, rb] = await Promise.allSettled([a, b]);
+  if (ra.status === "rejected") throw ra.reason;
+  if (rb.status === "rejected") throw rb.reason;
+  return [ra.value, rb.value];
 }
 
 const sizeOf = (path: string) => stat(path).then((s) => s.size, () => -1);
