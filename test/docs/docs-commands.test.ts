@@ -1,0 +1,36 @@
+// Every shell command in README.md and docs/*.md works as written. Each is either run (in a scratch copy of the
+// repository, in the order the docs give) or, when it cannot run here (a server that runs until stopped, a deploy
+// that needs an account and network, a minutes-long run), checked: the npm script exists, every flag is one its
+// --help lists, the npx package is installed, the file exists. Those are listed in command-checks.ts with the reason.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import fg from "fast-glob";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { repoRoot } from "../helpers/dirs.ts";
+import { check, makeScratch, plan, runInScratch } from "./command-checks.ts";
+import { docCommands, type DocCommand } from "./shell-commands.ts";
+
+const DOC_FILES = ["README.md", ...fg.sync("docs/*.md", { cwd: repoRoot }).sort()];
+const commands: DocCommand[] = DOC_FILES.flatMap((file) => docCommands(file, readFileSync(join(repoRoot, file), "utf8")));
+
+let scratch: Awaited<ReturnType<typeof makeScratch>>;
+beforeAll(async () => {
+  scratch = await makeScratch();
+});
+afterAll(() => scratch?.remove());
+
+describe("the README and docs/ commands", () => {
+  it("finds the commands (the extraction works)", () => {
+    expect(commands.some((c) => c.where.startsWith("README.md") && c.text === "npm start")).toBe(true);
+    expect(commands.length).toBeGreaterThan(20);
+  });
+
+  // Each distinct command once, in the docs' order (a build before the validate that reads it).
+  const distinct = commands.filter((c, i) => commands.findIndex((d) => d.text === c.text) === i);
+
+  it.each(distinct.map((c) => [`${c.where}: ${c.text}`, c] as const))("%s", async (_, command) => {
+    const decided = plan(command);
+    await check(command);
+    if (decided.run) await runInScratch(command, scratch.path);
+  }, 300_000);
+});
