@@ -76,7 +76,10 @@ describe("npm run dev", () => {
       t.name = "alpha Mail Broken";
       t.rating = 9.5;
     });
-    const printed = await waitFor("the content error", () => (/alpha-mail\.json: rating/.test(stderr.slice(errorsBefore)) ? stderr.slice(errorsBefore) : undefined));
+    const printed = await waitFor("the content error", () => {
+      const since = stderr.slice(errorsBefore);
+      return /alpha-mail\.json: rating/.test(since) && /last good build/.test(since) ? since : undefined;
+    });
     expect(printed).toMatch(/last good build/);
     expect(printed).not.toMatch(/\n\s+at /); // no stack trace
     expect(await nameServed()).toBe("alpha Mail Edited");
