@@ -20,7 +20,7 @@ async function parseWithPython(kind: "yaml" | "toml", file: string): Promise<any
     kind === "yaml"
       ? "import json,sys,yaml; print(json.dumps(yaml.safe_load(open(sys.argv[1]))))"
       : "import json,sys,tomllib; print(json.dumps(tomllib.load(open(sys.argv[1],'rb'))))";
-  const { stdout } = await run("python3", ["-c", code, join(repoRoot, file)]);
+  const { stdout } = await run("/usr/bin/python3", ["-c", code, join(repoRoot, file)]);
   return JSON.parse(stdout);
 }
 
