@@ -95,6 +95,18 @@ describe("incremental builds", () => {
     expect(await hashTree(dist)).toEqual(await hashTree(fresh));
   });
 
+  it("each build starts from the generation before the published one (recycled) and still ends equal to a full build", async () => {
+    await edit("tools/beta-mail.json", (t) => ((t.pricingPlans as { price: number }[])[0]!.price = 25));
+    expect(await build({ contentDir: content, outDir: dist })).toMatchObject({ mode: "incremental", base: "cloned" });
+    const tool = JSON.parse(await readFile(join(content, "tools/beta-mail.json"), "utf8"));
+    await writeFile(join(content, "tools/bravo.json"), JSON.stringify({ ...tool, name: "Bravo", slug: "bravo" }));
+    // Two builds back: the full build, so the price edit is written again along with the insert.
+    expect(await build({ contentDir: content, outDir: dist })).toMatchObject({ mode: "incremental", base: "recycled" });
+    await rm(join(content, "tools/quill.json"));
+    expect(await build({ contentDir: content, outDir: dist })).toMatchObject({ mode: "incremental", base: "recycled" });
+    await expectSameAsFullBuild();
+  });
+
   it("an edit to content that is then broken leaves the tree and the next build intact", async () => {
     const before = await hashTree(dist);
     await edit("tools/quill.json", (t) => (t.rating = "great"));
