@@ -1,6 +1,7 @@
 // Host adapters: each turns the one route table into a host's config files. None renders a body.
 import type { OutputFile } from "../render/output.ts";
 import type { RouteTable } from "../render/route-table.ts";
+import { cloudflareAdapter } from "./cloudflare.ts";
 import { netlifyAdapter } from "./netlify.ts";
 import { nginxAdapter } from "./nginx.ts";
 import { serveAdapter } from "./serve.ts";
@@ -8,6 +9,7 @@ import { serveAdapter } from "./serve.ts";
 export type Adapter = (table: RouteTable) => OutputFile[];
 
 export const adapters: Record<string, Adapter> = {
+  cloudflare: cloudflareAdapter,
   netlify: netlifyAdapter,
   nginx: nginxAdapter,
   serve: serveAdapter,

@@ -1,0 +1,50 @@
+// Which Cloudflare storage a build needs: Workers Static Assets (Free or Paid plan) while its published files fit
+// the per-version limits, R2 otherwise. Limits as published (developers.cloudflare.com/workers/static-assets/).
+import { stat } from "node:fs/promises";
+import { join } from "node:path";
+
+export const ASSETS_LIMITS = {
+  freeFiles: 20_000,
+  paidFiles: 100_000,
+  /** per file, both plans */
+  fileBytes: 25 * 1024 * 1024,
+} as const;
+
+export interface PublishedSize {
+  files: number;
+  bytes: number;
+  largest: number;
+}
+
+export type CloudflarePlan = "assets-free" | "assets-paid" | "r2";
+
+export function planFor(size: PublishedSize): CloudflarePlan {
+  if (size.largest > ASSETS_LIMITS.fileBytes || size.files > ASSETS_LIMITS.paidFiles) return "r2";
+  return size.files > ASSETS_LIMITS.freeFiles ? "assets-paid" : "assets-free";
+}
+
+export function describePlan(size: PublishedSize): string {
+  const what = `${size.files.toLocaleString("en-US")} published files, ${(size.bytes / 1e6).toFixed(1)} MB`;
+  switch (planFor(size)) {
+    case "assets-free":
+      return `${what}: fits Workers Static Assets on the Free plan (${ASSETS_LIMITS.freeFiles.toLocaleString("en-US")} files)`;
+    case "assets-paid":
+      return `${what}: Workers Static Assets needs the Paid plan (over ${ASSETS_LIMITS.freeFiles.toLocaleString("en-US")} files); R2 works on either`;
+    case "r2":
+      return `${what}: past the Static Assets limits (${ASSETS_LIMITS.paidFiles.toLocaleString("en-US")} files, 25 MiB per file): publish to R2`;
+  }
+}
+
+/** Sizes of the given files below root. */
+export async function measurePublished(root: string, files: string[]): Promise<PublishedSize> {
+  let bytes = 0;
+  let largest = 0;
+  for (let i = 0; i < files.length; i += 256) {
+    const sizes = await Promise.all(files.slice(i, i + 256).map(async (f) => (await stat(join(root, f))).size));
+    for (const s of sizes) {
+      bytes += s;
+      largest = Math.max(largest, s);
+    }
+  }
+  return { files: files.length, bytes, largest };
+}
