@@ -16,7 +16,7 @@ export function validatorFor(file: SchemaFile): ValidateFunction {
   let validate = compiled.get(file);
   if (!validate) {
     // verbose: errors carry the offending value, so messages can say what was found.
-    ajv ??= addFormats(new Ajv2020({ allErrors: true, strict: true, verbose: true, multipleOfPrecision: 9 }));
+    ajv ??= addFormats(new Ajv2020({ allErrors: true, strict: true, verbose: true }));
     validate = ajv.compile(JSON.parse(readFileSync(schemasDir + file, "utf8")));
     compiled.set(file, validate);
   }
