@@ -57,7 +57,8 @@ export interface ServeResult {
 const COLD_PROBES = 200;
 const COLD_WARM_UP_SECONDS = 2;
 
-const WARM_UP_SECONDS = 1;
+// long enough for the Node hosts to finish optimising their hot path before anything is measured
+const WARM_UP_SECONDS = 2;
 
 /** What a host of this kind should answer for one entry of the list. */
 function expectedStatus(kind: Host["kind"], r: BenchRequest): number | null {
