@@ -1,0 +1,187 @@
+// The Cloudflare adapter's files, and the Worker module run in Node against a build of the tiny fixture through
+// fake bindings (no workerd here: the conformance suite runs the real one). What matters below: the bundle is
+// self-contained and byte-identical per table, only what the resolver can answer with is published, and the
+// Worker's ETag is the Node server's for the same bytes, from Static Assets (hashed) and R2 (custom metadata).
+import fg from "fast-glob";
+import { readFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  assetsIgnore,
+  bundleWorker,
+  cloudflareAdapter,
+  isPublished,
+  WORKER_FILE,
+  WRANGLER_ASSETS_CONFIG,
+  WRANGLER_R2_CONFIG,
+} from "../../../scripts/adapters/cloudflare.ts";
+import { R2_META, type Env } from "../../../scripts/adapters/cloudflare/stores.ts";
+import { createWorker } from "../../../scripts/adapters/cloudflare/worker.ts";
+import { build } from "../../../scripts/build.ts";
+import { describePlan, planFor } from "../../../scripts/cloudflare/plan.ts";
+import { errorBodies } from "../../../scripts/render/errors.ts";
+import type { RouteTable } from "../../../scripts/render/route-table.ts";
+import { etagOf } from "../../../scripts/server/file-cache.ts";
+import { fixture, tempDir } from "../../helpers/dirs.ts";
+
+let dir: Awaited<ReturnType<typeof tempDir>>;
+let dist: string;
+let table: RouteTable;
+
+beforeAll(async () => {
+  dir = await tempDir("cloudflare-adapter-");
+  dist = join(dir.path, "dist");
+  await build({ contentDir: fixture("tiny"), outDir: dist });
+  table = JSON.parse(readFileSync(join(dist, "routes.json"), "utf8")) as RouteTable;
+});
+
+afterAll(async () => {
+  await dir?.remove();
+});
+
+const jsonc = (text: string) => JSON.parse(text.replace(/^\/\/.*\n/, ""));
+
+/** Static Assets from dist/ as the binding answers: 200 with the bytes, 404 when missing. */
+const assetsEnv = (reads: string[] = []): Env => ({
+  ASSETS: {
+    async fetch(input) {
+      const file = decodeURIComponent(new URL(input).pathname.slice(1));
+      reads.push(file);
+      try {
+        return new Response(await readFile(join(dist, file)));
+      } catch {
+        return new Response("not found", { status: 404 });
+      }
+    },
+  },
+});
+
+/** An R2 bucket from dist/, with the custom metadata the upload command writes (or none). */
+const r2Env = (withMetadata: boolean): Env => ({
+  BUCKET: {
+    async head(key) {
+      const body = await readFile(join(dist, key)).catch(() => null);
+      return body && { size: body.byteLength, customMetadata: withMetadata ? { [R2_META.etag]: etagOf(body) } : {} };
+    },
+    async get(key) {
+      const body = await readFile(join(dist, key)).catch(() => null);
+      if (!body) return null;
+      return { size: body.byteLength, customMetadata: withMetadata ? { [R2_META.etag]: etagOf(body) } : {}, arrayBuffer: async () => new Uint8Array(body).buffer };
+    },
+  },
+});
+
+describe("cloudflare adapter files", () => {
+  it("the Worker bundle is one self-contained module, without zod, byte-identical for the same table", () => {
+    const a = bundleWorker(table);
+    expect(a).toBe(bundleWorker(table));
+    expect(a).not.toMatch(/^\s*import\s/m);
+    expect(a).not.toContain("zod");
+    expect(a).toContain("export {");
+    expect(readFileSync(join(dist, WORKER_FILE), "utf8")).toBe(a);
+    // Small: the table and the error bodies, not the catalog.
+    expect(Buffer.byteLength(a)).toBeLessThan(64 * 1024);
+  });
+
+  it("wrangler configs: the Worker runs first over the assets; the R2 variant binds a bucket", () => {
+    const files = Object.fromEntries(cloudflareAdapter(table).map((f) => [f.path, String(f.body)]));
+    const assets = jsonc(files[WRANGLER_ASSETS_CONFIG]!);
+    expect(assets.main).toBe(WORKER_FILE);
+    expect(assets.assets).toMatchObject({ directory: ".", binding: "ASSETS", run_worker_first: true, html_handling: "none", not_found_handling: "none" });
+    const r2 = jsonc(files[WRANGLER_R2_CONFIG]!);
+    expect(r2.assets).toBeUndefined();
+    expect(r2.r2_buckets).toEqual([expect.objectContaining({ binding: "BUCKET" })]);
+  });
+
+  it("only what the resolver can answer with is published: no config, manifest, route table, dotfile or sibling", async () => {
+    const all = await fg("**", { cwd: dist, dot: true });
+    const published = all.filter((f) => isPublished(table, f));
+    const hidden = all.filter((f) => !isPublished(table, f));
+    for (const f of ["routes.json", ".build-manifest.json", WORKER_FILE, WRANGLER_ASSETS_CONFIG, ".assetsignore", "_redirects", "_headers", "serve.json"]) {
+      expect(hidden, f).toContain(f);
+    }
+    expect(hidden.filter((f) => f.startsWith("nginx/")).length).toBeGreaterThan(0);
+    for (const a of table.assets) expect(published, a.file).toContain(a.file);
+    for (const e of Object.values(table.errors)) expect(published, e.file).toContain(e.file);
+    expect(published.every((f) => f.startsWith(table.basePath.slice(1) + "/") || f.startsWith("errors/") || table.assets.some((a) => a.file === f))).toBe(true);
+    expect(isPublished(table, "v1/software/.env")).toBe(false);
+    expect(isPublished(table, "v1/openapi.json.br")).toBe(false);
+    // .assetsignore says the same in gitignore syntax: everything, then the published roots back in.
+    expect(assetsIgnore(table).split("\n")).toEqual(expect.arrayContaining(["/*", "!/v1/", "!/errors/", "!/index.html", "!/docs/", ".*", "*.br", "*.gz"]));
+  });
+
+  it("the plan follows the published file count and the per-file limit", () => {
+    expect(planFor({ files: 20_000, bytes: 1, largest: 1 })).toBe("assets-free");
+    expect(planFor({ files: 20_001, bytes: 1, largest: 1 })).toBe("assets-paid");
+    expect(planFor({ files: 100_001, bytes: 1, largest: 1 })).toBe("r2");
+    expect(planFor({ files: 10, bytes: 1, largest: 25 * 1024 * 1024 + 1 })).toBe("r2");
+    expect(describePlan({ files: 22_317, bytes: 128e6, largest: 1e6 })).toMatch(/Paid plan/);
+  });
+});
+
+describe("the Worker module over fake bindings", () => {
+  const worker = () => createWorker(table, errorBodies(table.basePath));
+  const get = (env: Env, path: string, init: RequestInit = {}) => worker().fetch(new Request(`https://api.example${path}`, init), env);
+  // a list page, a tool, the categories, the docs page (an asset with its own type)
+  const targets = () => ["/v1/categories", "/v1/software?limit=2", "/v1/software/alpha-mail", "/"];
+
+  for (const [name, env] of [
+    ["Static Assets", () => assetsEnv()],
+    ["R2 with metadata", () => r2Env(true)],
+    ["R2 without metadata", () => r2Env(false)],
+  ] as const) {
+    it(`${name}: 200 with the file's bytes and the Node server's ETag; 304 for its forms`, async () => {
+      for (const target of targets()) {
+        const r = await createResolverFile(target);
+        const res = await get(env(), target);
+        const body = Buffer.from(await res.arrayBuffer());
+        expect(res.status, target).toBe(200);
+        expect(body.equals(readFileSync(join(dist, r))), target).toBe(true);
+        const etag = etagOf(body);
+        expect(res.headers.get("etag"), target).toBe(etag);
+        expect(res.headers.get("content-length"), target).toBe(String(body.byteLength));
+        for (const inm of [etag, `W/${etag}`, `"nope", ${etag}`, "*"]) {
+          const again = await get(env(), target, { headers: { "If-None-Match": inm } });
+          expect(again.status, `${target} If-None-Match: ${inm}`).toBe(304);
+          expect(again.headers.get("content-type"), target).toBeNull();
+        }
+        expect((await get(env(), target, { headers: { "If-None-Match": '"nope"' } })).status).toBe(200);
+      }
+    });
+  }
+
+  it("errors come from the bundle, without a storage read; 405 has Allow; OPTIONS echoes the request headers", async () => {
+    const reads: string[] = [];
+    const nope = await get(assetsEnv(reads), "/routes.json");
+    expect(nope.status).toBe(404);
+    expect(await nope.text()).toBe(readFileSync(join(dist, table.errors.not_found.file), "utf8"));
+    const post = await get(assetsEnv(reads), "/v1/software", { method: "POST" });
+    expect(post.status).toBe(405);
+    expect(post.headers.get("allow")).toBe("GET, HEAD, OPTIONS");
+    const options = await get(assetsEnv(reads), "/v1/software", { method: "OPTIONS", headers: { "Access-Control-Request-Headers": "x-api-key" } });
+    expect(options.status).toBe(204);
+    expect(options.headers.get("access-control-allow-headers")).toBe("x-api-key");
+    expect(reads).toEqual([]);
+  });
+
+  it("HEAD: the GET headers, no body; the second HEAD of a Static Assets file reads nothing", async () => {
+    const reads: string[] = [];
+    const env = assetsEnv(reads);
+    const w = worker();
+    const getRes = await w.fetch(new Request("https://api.example/v1/categories"), env);
+    const before = reads.length;
+    const head = await w.fetch(new Request("https://api.example/v1/categories", { method: "HEAD" }), env);
+    expect(reads.length).toBe(before);
+    expect([...head.headers]).toEqual([...getRes.headers]);
+    expect(await head.text()).toBe("");
+  });
+
+  /** The file the resolver picks for a target (errors excluded). */
+  async function createResolverFile(target: string): Promise<string> {
+    const { createResolver } = await import("../../../scripts/server/resolve-request.ts");
+    const r = await createResolver(table).resolve("GET", target, async (f) => (await readFile(join(dist, f)).then(() => true, () => false)));
+    if (r.kind !== "file") throw new Error(`${target} resolves to ${r.kind}`);
+    return r.file;
+  }
+});
