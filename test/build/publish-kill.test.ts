@@ -1,0 +1,119 @@
+// B3: a build killed at any instant (SIGKILL, seeded points over a full and an incremental build of a
+// 200-tool catalog) leaves the previous tree published and byte-identical; the next build is correct and
+// removes what the killed ones left behind.
+import fg from "fast-glob";
+import { readdir, readFile, readlink, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { build } from "../../scripts/build.ts";
+import { generateCatalog, writeCatalog } from "../../scripts/catalog/generate.ts";
+import { tempDir } from "../helpers/dirs.ts";
+import { hashTree } from "../helpers/tree.ts";
+import { editJson, startBuild, storeEntries } from "./publish-helpers.ts";
+
+/** mulberry32: the kill points are the same on every run. */
+function seeded(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(a ^ (a >>> 15), a | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const ATTEMPTS_PER_PHASE = 10;
+
+/** Each file's inode, size and mtime: a file written in place or replaced changes one of them. */
+async function statTree(dir: string): Promise<Map<string, string>> {
+  const files = await fg("**/*", { cwd: dir, dot: true, onlyFiles: true, stats: true });
+  return new Map(files.map((f) => [f.path, `${f.stats!.ino}:${f.stats!.size}:${f.stats!.mtimeMs}`]));
+}
+
+describe("a build killed at any instant", () => {
+  let dir: Awaited<ReturnType<typeof tempDir>>;
+  let content: string;
+  let out: string;
+  const random = seeded(20261124);
+  let killed = 0;
+  /** wall time of one full build from the command line, start-up included */
+  let fullSpan = 0;
+
+  const timedBuild = async (args: string[]) => {
+    const started = performance.now();
+    const result = await startBuild(["--content", content, ...args]).result;
+    expect(result.code, result.stderr).toBe(0);
+    return performance.now() - started;
+  };
+
+  beforeAll(async () => {
+    dir = await tempDir("msapi-kill-");
+    content = join(dir.path, "content");
+    out = join(dir.path, "dist");
+    await writeCatalog(generateCatalog({ tools: 200, categories: 2, seed: 11 }), content);
+    fullSpan = await timedBuild(["--out", out]);
+  });
+  afterAll(() => dir.remove());
+
+  /** Starts `args` builds and kills each at a seeded instant in [0, span]; the published tree must not move. */
+  async function killRepeatedly(args: string[], span: number): Promise<void> {
+    let link = await readlink(out);
+    let expected = await statTree(out);
+    for (let i = 0; i < ATTEMPTS_PER_PHASE; i++) {
+      const child = startBuild(["--content", content, "--out", out, ...args]);
+      await sleep(Math.floor(random() * span));
+      child.kill("SIGKILL");
+      const result = await child.result;
+      if (result.signal !== "SIGKILL") expect(result.code).toBe(0);
+      else killed++;
+      const now = await readlink(out);
+      if (now === link) continue;
+      // It published before it was killed (or finished): the previous tree is still whole, untouched...
+      expect(await statTree(join(dir.path, link))).toEqual(expected);
+      // ...and the new one is the previous one from now on.
+      link = now;
+      expected = await statTree(out);
+    }
+    expect(await readlink(out)).toBe(link);
+    expect(await statTree(out)).toEqual(expected);
+  }
+
+  /** The next build: the same tree as a full build of the same content made now, and nothing left behind. */
+  async function nextBuildIsCorrect(): Promise<void> {
+    await build({ contentDir: content, outDir: out });
+    const fresh = await tempDir("msapi-kill-reference-");
+    try {
+      await build({ contentDir: content, outDir: join(fresh.path, "dist"), full: true });
+      const [got, want] = [await hashTree(out), await hashTree(join(fresh.path, "dist"))];
+      const differing = [...new Set([...got.keys(), ...want.keys()])].filter((k) => got.get(k) !== want.get(k));
+      expect(differing.slice(0, 10)).toEqual([]);
+    } finally {
+      await fresh.remove();
+    }
+    const entries = await storeEntries(out);
+    expect(entries.filter((e) => !/^g\d{6}$/.test(e))).toEqual([]);
+    expect(entries.length).toBeLessThanOrEqual(2);
+    expect((await readdir(dir.path)).sort()).toEqual(["content", "dist", "dist.builds"]);
+  }
+
+  it("during full builds", async () => {
+    await killRepeatedly(["--full"], fullSpan);
+    await nextBuildIsCorrect();
+  }, 240_000);
+
+  it("during incremental builds (a tool inserted mid-list and a price changed)", async () => {
+    const tools = (await readdir(join(content, "tools"))).sort();
+    const middle = JSON.parse(await readFile(join(content, "tools", tools[100]!), "utf8"));
+    await editJson(join(content, "tools", tools[50]!), (t) => {
+      const plans = t.pricingPlans as { price: number | null }[];
+      plans.push({ ...plans[0], price: 12345 } as { price: number });
+    });
+    await writeFile(join(content, "tools/zz-kill-insert.json"), JSON.stringify({ ...middle, name: `${middle.name} Kill Insert`, slug: "zz-kill-insert" }));
+    // An incremental build of an insert takes about half of a full one; a few finish, which is checked too.
+    await killRepeatedly([], fullSpan * 0.6);
+    await nextBuildIsCorrect();
+    // 20 seeded points; most land before publication (the rest check a kill after it, or a finished build).
+    expect(killed).toBeGreaterThanOrEqual(14);
+  }, 240_000);
+});
