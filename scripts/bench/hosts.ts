@@ -60,6 +60,14 @@ export const HOSTS: Host[] = [
     start: async (dist) => startHostProcess(...tsx("scripts/start-nginx.ts", "--dist", dist), await freePort()),
   },
   {
+    // the generated Worker in workerd (Miniflare), Static Assets mode; past 100,000 files it refuses to start (R2 only)
+    name: "cloudflare worker",
+    kind: "router",
+    cold: true,
+    unavailable: () => null,
+    start: async (dist) => startHostProcess(...tsx("scripts/start-cloudflare.ts", "--dist", dist), await freePort(), { WRANGLER_SEND_METRICS: "false" }),
+  },
+  {
     name: "nginx plain",
     kind: "static",
     unavailable: nginxMissing,

@@ -58,19 +58,22 @@ const assetsEnv = (reads: string[] = []): Env => ({
 });
 
 /** An R2 bucket from dist/, with the custom metadata the upload command writes (or none). */
-const r2Env = (withMetadata: boolean): Env => ({
+const r2Env = (withMetadata: boolean): Env => {
+  const metadata = (body: Buffer): Record<string, string> => (withMetadata ? { [R2_META.etag]: etagOf(body) } : {});
+  return {
   BUCKET: {
     async head(key) {
       const body = await readFile(join(dist, key)).catch(() => null);
-      return body && { size: body.byteLength, customMetadata: withMetadata ? { [R2_META.etag]: etagOf(body) } : {} };
+      return body && { size: body.byteLength, customMetadata: metadata(body) };
     },
     async get(key) {
       const body = await readFile(join(dist, key)).catch(() => null);
       if (!body) return null;
-      return { size: body.byteLength, customMetadata: withMetadata ? { [R2_META.etag]: etagOf(body) } : {}, arrayBuffer: async () => new Uint8Array(body).buffer };
+      return { size: body.byteLength, customMetadata: metadata(body), arrayBuffer: async () => new Uint8Array(body).buffer };
     },
   },
-});
+  };
+};
 
 describe("cloudflare adapter files", () => {
   it("the Worker bundle is one self-contained module, without zod, byte-identical for the same table", () => {
