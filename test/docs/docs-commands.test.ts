@@ -2,8 +2,8 @@
 // repository, in the order the docs give) or, when it cannot run here (a server that runs until stopped, a deploy
 // that needs an account and network, a minutes-long run), checked: the npm script exists, every flag is one its
 // --help lists, the npx package is installed, the file exists. Those are listed in command-checks.ts with the reason.
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import fg from "fast-glob";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../helpers/dirs.ts";
@@ -20,6 +20,18 @@ beforeAll(async () => {
 afterAll(() => scratch?.remove());
 
 describe("the README and docs/ commands", () => {
+  it("every relative link points at a file that exists", () => {
+    const broken: string[] = [];
+    for (const file of DOC_FILES) {
+      const text = readFileSync(join(repoRoot, file), "utf8");
+      for (const [, target] of text.matchAll(/\]\(([^)\s#]+)(?:#[^)]*)?\)/g)) {
+        if (/^[a-z]+:/.test(target!)) continue;
+        if (!existsSync(join(repoRoot, dirname(file), target!))) broken.push(`${file}: ${target}`);
+      }
+    }
+    expect(broken).toEqual([]);
+  });
+
   it("finds the commands (the extraction works)", () => {
     expect(commands.some((c) => c.where.startsWith("README.md") && c.text === "npm start")).toBe(true);
     expect(commands.length).toBeGreaterThan(20);
