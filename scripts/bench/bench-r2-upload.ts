@@ -1,5 +1,5 @@
 // R2 upload of an n-tool build into the local R2 Miniflare persists, then of a one-price edit: objects sent,
-// objects deleted, seconds. `npx tsx scripts/bench/bench-r2-upload.ts --n 80` (bench/out/content-n, dist-n, r2-n).
+// objects deleted, seconds. `npx tsx scripts/bench/bench-r2-upload.ts --n 80` (bench/out/r2-content-n, r2-dist-n, r2-n).
 // Local R2 writes cost milliseconds per object on this machine (SQLite + a blob file each): a first upload of
 // n = 1,000 (≈ 280,000 objects) takes tens of minutes here; the edit is what a publisher pays per change.
 import { rm } from "node:fs/promises";
@@ -8,9 +8,14 @@ import { R2_BINDING } from "../adapters/cloudflare.ts";
 import { isMain, parseCommandArgs, runCommand, UserError, type CommandSpec } from "../cli/command.ts";
 import { startLocalWorker } from "../cloudflare/local-worker.ts";
 import { uploadToR2, type R2Target, type UploadSummary } from "../cloudflare/upload-r2.ts";
-import { changeOnePrice } from "./bench-catalog.ts";
+import { changeOnePrice, writeBenchCatalog } from "./bench-catalog.ts";
 import { runBuild } from "./run-build.ts";
-import { contentDir, distDir, freshBuild, OUT } from "./workspace.ts";
+import { OUT } from "./workspace.ts";
+
+// Its own catalog and build (not the serve step's dist-n): another step rebuilding dist-n would recycle the
+// generation this upload reads.
+const contentDir = (n: number) => join(OUT, `r2-content-${n}`);
+const distDir = (n: number) => join(OUT, `r2-dist-${n}`);
 
 export interface R2UploadResult {
   n: number;
@@ -26,7 +31,8 @@ const pick = ({ sent, sentBytes, deleted, unchanged, seconds }: UploadSummary) =
 
 export async function benchR2Upload(n: number, buildArgs: string[] = [], log: (line: string) => void = console.log): Promise<R2UploadResult> {
   log(`r2 n=${n}: building…`);
-  await freshBuild(n, buildArgs);
+  await writeBenchCatalog(n, contentDir(n));
+  await runBuild(contentDir(n), distDir(n), buildArgs);
   const persist = join(OUT, `r2-${n}`);
   await rm(persist, { recursive: true, force: true });
   const worker = await startLocalWorker({ distDir: distDir(n), mode: "r2", r2Persist: persist, port: 0 });
