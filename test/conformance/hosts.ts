@@ -1,5 +1,6 @@
 // Every host the conformance suite runs against. Adding a host is one entry in `hosts`.
-import { mkdtemp, rm } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { cp, mkdtemp, rm } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -223,8 +224,9 @@ const cloudflareAssets: Host = {
   knownGaps: CLOUDFLARE_GAPS,
 };
 
-// R2 on a local bucket Miniflare persists in a temporary folder, filled by the upload command's code. Local R2 puts
-// cost ~5–12 ms each here, so this host runs on the tiny fixture (the conformance-r2 project), not the sample.
+// R2 on a local bucket Miniflare persists in a temporary folder, brought up to date by the upload command's code.
+// Local R2 puts cost ~5–12 ms each here, so this host runs on the tiny fixture (the conformance-r2 project), whose
+// setup fills the bucket once; over an unfilled dist/ it fills its own.
 const cloudflareR2: Host = {
   name: "cloudflare-r2",
   unavailable: miniflareMissing,
@@ -232,6 +234,8 @@ const cloudflareR2: Host = {
     const { startLocalWorker } = await import("../../scripts/cloudflare/local-worker.ts");
     const { uploadToR2 } = await import("../../scripts/cloudflare/upload-r2.ts");
     const persist = await mkdtemp(join(tmpdir(), "conformance-r2-"));
+    // A bucket filled by the project's setup (build-tiny-catalog.ts): a copy, so no two workerd share one store.
+    if (existsSync(`${distDir}.r2`)) await cp(`${distDir}.r2`, persist, { recursive: true });
     const worker = await startLocalWorker({ distDir, mode: "r2", r2Persist: persist, port: 0 });
     await uploadToR2(distDir, (await worker.miniflare.getR2Bucket("BUCKET")) as never);
     const relay = await startClosingRelay(worker.url);

@@ -1,5 +1,7 @@
 // vitest globalSetup of the conformance-r2 project: the tiny fixture, built once, for hosts too slow to fill with the
-// sample (local R2). Same provided context as build-catalog.ts, so the same suite runs unchanged.
+// sample (local R2). Same provided context as build-catalog.ts, so the same suite runs unchanged. The local R2 is
+// filled once here, at `<dist>.r2` (the upload command's default): each test file's host copies it, so local R2
+// writes (milliseconds each) are paid once, not once per file.
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -15,6 +17,14 @@ export default async function setup(project: TestProject): Promise<() => Promise
   for (const file of CANARY_FILES) {
     await mkdir(dirname(join(distDir, file)), { recursive: true });
     await writeFile(join(distDir, file), JSON.stringify({ canary: CANARY }));
+  }
+  const { startLocalWorker } = await import("../../scripts/cloudflare/local-worker.ts");
+  const { uploadToR2 } = await import("../../scripts/cloudflare/upload-r2.ts");
+  const worker = await startLocalWorker({ distDir, mode: "r2", r2Persist: `${distDir}.r2`, port: 0 });
+  try {
+    await uploadToR2(distDir, (await worker.miniflare.getR2Bucket("BUCKET")) as never);
+  } finally {
+    await worker.close();
   }
   project.provide("distDir", distDir);
   project.provide("contentDir", contentDir);
