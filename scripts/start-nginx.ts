@@ -9,10 +9,10 @@ import { createConnection } from "node:net";
 import { tmpdir } from "node:os";
 import { delimiter, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
 import { NGINX_MAIN_CONF, NGINX_PID_FILE, NGINX_SERVER_CONF, NGINX_SITE_CONF } from "./adapters/nginx.ts";
 import { quote } from "./adapters/nginx-conf.ts";
 import { freePort } from "./server/free-port.ts";
+import { isMain, parseCommandArgs, runCommand, UserError } from "./cli/command.ts";
 
 export interface NginxOptions {
   distDir: string;
@@ -162,11 +162,19 @@ export async function startNginx({ distDir, port = 8080, host = "127.0.0.1", std
   }
 }
 
+const command = {
+  usage: "npm run start:nginx --",
+  summary: "Serves a built dist/ with the real nginx, configured only by dist/nginx/*.conf (generated from the route table).",
+  options: { dist: { type: "string", default: "dist", valueName: "DIR", description: "the build to serve" } },
+  notes: ["environment: PORT (default 8080), HOST (default 127.0.0.1), NGINX_BIN (the nginx binary)"],
+} as const;
+
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { dist: { type: "string", default: "dist" } } });
+  const values = parseCommandArgs(command);
   const distDir = resolve(values.dist);
   const port = Number(process.env.PORT ?? 8080);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT=${process.env.PORT} is no port number`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UserError(`PORT must be a whole number from 0 to 65535, got "${process.env.PORT}"`);
+  if (!findNginx()) throw new UserError("nginx is not installed: apt-get install nginx-light, or set NGINX_BIN");
   const server = await startNginx({ distDir, port, host: process.env.HOST ?? "127.0.0.1", stderr: "inherit" });
   const { basePath } = JSON.parse(await readFile(join(distDir, "routes.json"), "utf8")) as { basePath: string };
   console.log(`nginx serving ${values.dist}/ at ${server.url}${basePath} (Ctrl-C stops it)`);
@@ -185,9 +193,7 @@ async function main(): Promise<void> {
   process.on("SIGTERM", shutdown);
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  main().catch((e: Error) => {
-    console.error(e.message);
-    process.exit(1);
-  });
+if (isMain(import.meta.url)) {
+  // Anything nginx itself refuses (a taken port, a bad config) is already one line from startNginx.
+  await runCommand(() => main().catch((e: Error) => Promise.reject(e instanceof UserError ? e : new UserError(e.message))));
 }

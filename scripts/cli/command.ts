@@ -1,5 +1,6 @@
 // B6 for every command: --help, a bad flag as one line (exit 2), expected failures as one line (exit 1), never a
 // stack trace for what a user can fix; with --json, the answer is one JSON object whatever happens.
+import { realpathSync } from "node:fs";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs, type ParseArgsConfig } from "node:util";
@@ -25,7 +26,7 @@ export interface CommandSpec<O extends Options> {
   /** flag name → option (node:util parseArgs) plus a description for --help */
   options: { [K in keyof O]: O[K] & { description: string; valueName?: string } };
   /** extra lines after the option list: environment variables, examples */
-  notes?: string[];
+  notes?: readonly string[];
 }
 
 type Values<O extends Options> = ReturnType<typeof parseArgs<{ options: O; strict: true; allowPositionals: false }>>["values"];
@@ -113,4 +114,15 @@ export async function runCommand(main: () => Promise<number | void>, options: { 
 }
 
 /** True when this module is the process's entry point (so a script can also be imported by tests). */
-export const isMain = (importMetaUrl: string) => !!process.argv[1] && resolve(process.argv[1]) === fileURLToPath(importMetaUrl);
+export function isMain(importMetaUrl: string): boolean {
+  if (!process.argv[1]) return false;
+  const real = (path: string) => {
+    try {
+      return realpathSync(path);
+    } catch {
+      return resolve(path);
+    }
+  };
+  // Through a symlinked folder argv[1] and the module's URL name the same file differently.
+  return real(process.argv[1]) === real(fileURLToPath(importMetaUrl));
+}

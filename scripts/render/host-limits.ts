@@ -1,4 +1,4 @@
-// Published limits of static hosts; the build summary warns when the tree passes one. Data, not code:
+// Published limits of static hosts; the build summary warns when the tree exceeds one. Data, not code:
 // add a row when a host's documentation names a new limit.
 
 export interface TreeSize {
@@ -25,5 +25,5 @@ export const HOST_LIMITS: HostLimit[] = [
 ];
 
 export function hostLimitWarnings(tree: TreeSize): string[] {
-  return HOST_LIMITS.filter((l) => l.exceeded(tree)).map((l) => `${l.host}: this build passes its limit of ${l.limit}`);
+  return HOST_LIMITS.filter((l) => l.exceeded(tree)).map((l) => `${l.host}: this build exceeds its limit of ${l.limit}`);
 }
