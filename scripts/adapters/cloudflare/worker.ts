@@ -82,7 +82,14 @@ export function createWorker(table: RouteTable, errorBodies: Record<ErrorId, str
         const wantBody = method === "GET" && request.headers.get("if-none-match") === null;
         const reads = new Map<string, Read | null>();
         const exists = async (f: string) => {
-          if (store.immutable && known.has(f) && !wantBody) return true;
+          const meta = store.immutable ? known.get(f) : undefined;
+          if (meta) {
+            // Known: the body alone, without hashing it again.
+            if (!wantBody) return true;
+            const body = await store.body(f);
+            reads.set(f, body && { meta, body });
+            return body !== null;
+          }
           const read = await store.read(f, wantBody);
           reads.set(f, read);
           if (read && store.immutable) remember(f, read.meta);

@@ -178,6 +178,10 @@ describe("the Worker module over fake bindings", () => {
     expect(reads.length).toBe(before);
     expect([...head.headers]).toEqual([...getRes.headers]);
     expect(await head.text()).toBe("");
+    // A second GET reads the body once more, and answers the same ETag.
+    const again = await w.fetch(new Request("https://api.example/v1/categories"), env);
+    expect(reads.length).toBe(before + 1);
+    expect(again.headers.get("etag")).toBe(getRes.headers.get("etag"));
   });
 
   /** The file the resolver picks for a target (errors excluded). */
