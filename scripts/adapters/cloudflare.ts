@@ -66,7 +66,6 @@ export function assetsIgnore(table: RouteTable): string {
 }
 
 const common = {
-  $schema: "../node_modules/wrangler/config-schema.json",
   name: WORKER_NAME,
   main: WORKER_FILE,
   compatibility_date: COMPATIBILITY_DATE,
