@@ -34,6 +34,8 @@ export interface BuildOptions {
   /** one-line notices, e.g. that another build is running and this one waits */
   onNotice?: (line: string) => void;
   onProgress?: (message: string) => void;
+  /** let the deletion of replaced folders outlive the build (the command line), instead of waiting for it */
+  backgroundCleanup?: boolean;
 }
 
 export interface BuildResult extends WriteSummary {
@@ -72,7 +74,7 @@ async function buildFingerprint(compress: boolean): Promise<string> {
 }
 
 /** Builds outDir from contentDir. Throws ContentErrors (every content error at once) before touching outDir. */
-export async function build({ contentDir, outDir, full = false, compress = false, wait = true, onNotice, onProgress }: BuildOptions): Promise<BuildResult> {
+export async function build({ contentDir, outDir, full = false, compress = false, wait = true, onNotice, onProgress, backgroundCleanup = false }: BuildOptions): Promise<BuildResult> {
   const started = performance.now();
   // A folder a build must not touch is refused before any work (and checked again under the lock).
   await inspectOutput(outDir, contentDir);
@@ -88,6 +90,7 @@ export async function build({ contentDir, outDir, full = false, compress = false
     contentDir,
     wait,
     onNotice,
+    backgroundCleanup,
     onProgress: (n) => onProgress?.(`wrote ${n.toLocaleString("en-US")} files…`),
   });
   const longestList = Math.max(...site.lists.map((l) => l.items.length));
@@ -129,7 +132,7 @@ async function main(): Promise<number> {
   const progress = values.json || !process.stderr.isTTY ? undefined : (m: string) => process.stderr.write(`\r${m}`);
   const notice = (line: string) => process.stderr.write(`${progress ? "\r\x1b[K" : ""}${line}\n`);
   try {
-    const result = await build({ contentDir, outDir, full: values.full, compress: values.compress, wait: !values["no-wait"], onNotice: notice, onProgress: progress });
+    const result = await build({ contentDir, outDir, full: values.full, compress: values.compress, wait: !values["no-wait"], onNotice: notice, onProgress: progress, backgroundCleanup: true });
     if (progress) process.stderr.write("\r\x1b[K");
     if (values.json) console.log(JSON.stringify({ ok: true, outDir: values.out, ...result }));
     else

@@ -122,12 +122,17 @@ export async function publish(store: Store, generation: string): Promise<void> {
 
 /**
  * Throws folders away off the critical path: each is renamed into trash at once (so it is gone from where it was)
- * and deleted by an `rm -rf` child process, which the other core runs while this one keeps writing.
+ * and deleted by an `rm -rf` child process, which the other core runs while this one keeps writing. In the
+ * background mode (the build command) that process may outlive the build; a trash folder still there when the
+ * next build starts is deleted by it.
  */
 export class Trash {
   private count = 0;
   private pending: Promise<void>[] = [];
-  constructor(private readonly store: Store) {}
+  constructor(
+    private readonly store: Store,
+    private readonly background = false,
+  ) {}
 
   async discard(path: string): Promise<void> {
     const name = basename(path);
@@ -140,7 +145,8 @@ export class Trash {
         throw e;
       }
     }
-    this.pending.push(removeTree(trashed));
+    if (this.background) removeInBackground(trashed);
+    else this.pending.push(removeTree(trashed));
   }
 
   /** Waits for every deletion started so far. */
@@ -148,6 +154,16 @@ export class Trash {
     const pending = this.pending;
     this.pending = [];
     await Promise.all(pending);
+  }
+}
+
+function removeInBackground(path: string): void {
+  try {
+    const child = spawn("rm", ["-rf", "--", path], { stdio: "ignore", detached: true });
+    child.on("error", () => void rm(path, { recursive: true, force: true }).catch(() => undefined));
+    child.unref();
+  } catch {
+    // no rm: the next build deletes the trash folder
   }
 }
 

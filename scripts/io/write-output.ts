@@ -41,6 +41,8 @@ export interface WriteOptions {
   /** one line each: waiting for another build */
   onNotice?: (line: string) => void;
   onProgress?: (written: number) => void;
+  /** delete replaced folders in a process that may outlive the build (the CLI), instead of waiting for it */
+  backgroundCleanup?: boolean;
 }
 
 export interface WriteSummary {
@@ -72,7 +74,7 @@ export async function writeOutput(outDir: string, site: SiteOutput, options: Wri
   const unlocked = await inspectOutput(outDir, contentDir);
   await openStore(unlocked);
   const release = await acquireLock(unlocked.dir, { wait: options.wait ?? true, onWait: options.onNotice, outName: outDir });
-  const trash = new Trash(unlocked);
+  const trash = new Trash(unlocked, options.backgroundCleanup ?? false);
   const work = join(unlocked.dir, workingName());
   try {
     const store = await inspectOutput(outDir, contentDir);
