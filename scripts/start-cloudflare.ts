@@ -5,8 +5,7 @@ import { resolve } from "node:path";
 import { isMain, parseCommandArgs, runCommand, UserError, type CommandSpec } from "./cli/command.ts";
 import { startLocalWorker } from "./cloudflare/local-worker.ts";
 import { describePlan, measurePublished, planFor } from "./cloudflare/plan.ts";
-import { publishedFiles, uploadToR2, type R2Target } from "./cloudflare/upload-r2.ts";
-import { R2_BINDING } from "./adapters/cloudflare.ts";
+import { publishedFiles, uploadToR2 } from "./cloudflare/upload-r2.ts";
 
 const options = {
   dist: { type: "string", default: "dist", valueName: "DIR", description: "the build to serve" },
@@ -41,10 +40,9 @@ async function main(): Promise<void> {
   console.log(describePlan(size));
   if (!values.r2 && planFor(size) === "r2") throw new UserError(`${values.dist}/ is too large for Static Assets: use --r2`);
   const persist = resolve(values.persist ?? `${distDir}.r2`);
-  const worker = await startLocalWorker({ distDir: root, mode: values.r2 ? "r2" : "assets", r2Persist: persist, port, host: process.env.HOST ?? "127.0.0.1" });
+  const worker = await startLocalWorker({ distDir: root, mode: values.r2 ? "r2" : "assets", r2Persist: persist, port, host: process.env.HOST ?? "127.0.0.1", uploader: values.r2 });
   if (values.r2) {
-    const bucket = (await worker.miniflare.getR2Bucket(R2_BINDING)) as unknown as R2Target;
-    const summary = await uploadToR2(root, bucket);
+    const summary = await uploadToR2(root, await worker.uploadTarget());
     console.log(`local R2 (${persist}): sent ${summary.sent.toLocaleString("en-US")}, deleted ${summary.deleted.toLocaleString("en-US")}, unchanged ${summary.unchanged.toLocaleString("en-US")} in ${summary.seconds.toFixed(1)} s`);
   }
   console.log(`Cloudflare Worker (${values.r2 ? "R2" : "Static Assets"}) serving ${values.dist}/ at ${worker.url} (Ctrl-C stops it)`);

@@ -4,10 +4,9 @@
 // n = 1,000 (≈ 280,000 objects) takes tens of minutes here; the edit is what a publisher pays per change.
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
-import { R2_BINDING } from "../adapters/cloudflare.ts";
 import { isMain, parseCommandArgs, runCommand, UserError, type CommandSpec } from "../cli/command.ts";
 import { startLocalWorker } from "../cloudflare/local-worker.ts";
-import { uploadToR2, type R2Target, type UploadSummary } from "../cloudflare/upload-r2.ts";
+import { uploadToR2, type UploadSummary } from "../cloudflare/upload-r2.ts";
 import { changeOnePrice, writeBenchCatalog } from "./bench-catalog.ts";
 import { runBuild } from "./run-build.ts";
 import { OUT } from "./workspace.ts";
@@ -35,9 +34,9 @@ export async function benchR2Upload(n: number, buildArgs: string[] = [], log: (l
   await runBuild(contentDir(n), distDir(n), buildArgs);
   const persist = join(OUT, `r2-${n}`);
   await rm(persist, { recursive: true, force: true });
-  const worker = await startLocalWorker({ distDir: distDir(n), mode: "r2", r2Persist: persist, port: 0 });
+  const worker = await startLocalWorker({ distDir: distDir(n), mode: "r2", r2Persist: persist, port: 0, uploader: true });
   try {
-    const bucket = (await worker.miniflare.getR2Bucket(R2_BINDING)) as unknown as R2Target;
+    const bucket = await worker.uploadTarget();
     let shown = Date.now();
     const progress = (done: number, total: number) => {
       if (Date.now() - shown < 30_000) return;
@@ -45,11 +44,11 @@ export async function benchR2Upload(n: number, buildArgs: string[] = [], log: (l
       log(`r2 n=${n}: ${done.toLocaleString("en-US")}/${total.toLocaleString("en-US")} objects…`);
     };
     log(`r2 n=${n}: first upload…`);
-    const first = await uploadToR2(distDir(n), bucket, { concurrency: 8, onProgress: progress });
+    const first = await uploadToR2(distDir(n), bucket, { onProgress: progress });
     const change = await changeOnePrice(contentDir(n), n);
     const rebuild = await runBuild(contentDir(n), distDir(n), buildArgs);
     log(`r2 n=${n}: ${change}; uploading the edit…`);
-    const edit = await uploadToR2(distDir(n), bucket, { concurrency: 8 });
+    const edit = await uploadToR2(distDir(n), bucket);
     return { n, files: first.files, first: pick(first), change, rebuildSeconds: rebuild.seconds, edit: pick(edit) };
   } finally {
     await worker.close();

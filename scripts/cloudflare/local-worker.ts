@@ -5,6 +5,8 @@ import { join } from "node:path";
 import type { Miniflare, MiniflareOptions } from "miniflare";
 import { ASSETS_BINDING, R2_BINDING, WORKER_FILE, WRANGLER_ASSETS_CONFIG, WRANGLER_R2_CONFIG } from "../adapters/cloudflare.ts";
 import { UserError } from "../cli/command.ts";
+import type { UploadTarget } from "./upload-r2.ts";
+import { localUploadTarget, UPLOADER_BINDING, UPLOADER_NAME, UPLOADER_SOURCE } from "./uploader-worker.ts";
 
 export type StorageMode = "assets" | "r2";
 
@@ -15,12 +17,16 @@ export interface LocalWorkerOptions {
   r2Persist?: string;
   port?: number;
   host?: string;
+  /** R2 mode: also run the batch uploader Worker (uploader-worker.ts) on the same bucket */
+  uploader?: boolean;
 }
 
 export interface LocalWorker {
   /** origin, e.g. http://127.0.0.1:8787 */
   url: string;
   miniflare: Miniflare;
+  /** with `uploader: true`: the local R2 as an upload target */
+  uploadTarget(): Promise<UploadTarget>;
   close(): Promise<void>;
 }
 
@@ -49,7 +55,7 @@ async function readConfig(distDir: string, name: string): Promise<WranglerConfig
 }
 
 /** Miniflare options equivalent to the generated wrangler config. */
-export async function miniflareOptions({ distDir, mode, r2Persist, port = 8787, host = "127.0.0.1" }: LocalWorkerOptions): Promise<MiniflareOptions> {
+export async function miniflareOptions({ distDir, mode, r2Persist, port = 8787, host = "127.0.0.1", uploader = false }: LocalWorkerOptions): Promise<MiniflareOptions> {
   // One generation folder for the whole run, even if dist/ is a symlink republished meanwhile.
   const root = await realpath(distDir).catch(() => {
     throw new UserError(`${distDir} does not exist: build first (npm run build)`);
@@ -67,7 +73,13 @@ export async function miniflareOptions({ distDir, mode, r2Persist, port = 8787, 
   if (mode === "r2") {
     const bucket = config.r2_buckets?.find((b) => b.binding === R2_BINDING);
     if (!bucket) throw new UserError(`${WRANGLER_R2_CONFIG} has no ${R2_BINDING} bucket`);
-    return { ...base, r2Buckets: { [R2_BINDING]: bucket.bucket_name }, r2Persist: r2Persist ?? true };
+    const { cf, port: _port, host: _host, ...api } = base;
+    const shared = { cf, port, host, r2Persist: r2Persist ?? true };
+    const worker = { ...api, r2Buckets: { [R2_BINDING]: bucket.bucket_name } };
+    if (!uploader) return { ...shared, ...worker };
+    // The first worker answers on the port; the uploader is reached only through miniflare.getWorker().
+    const upload = { name: UPLOADER_NAME, modules: [{ type: "ESModule" as const, path: "uploader.js", contents: UPLOADER_SOURCE }], compatibilityDate: base.compatibilityDate, r2Buckets: { [UPLOADER_BINDING]: bucket.bucket_name } };
+    return { ...shared, workers: [{ name: "api", ...worker }, upload] };
   }
   const assets = config.assets;
   if (!assets || assets.binding !== ASSETS_BINDING) throw new UserError(`${WRANGLER_ASSETS_CONFIG} has no ${ASSETS_BINDING} assets binding`);
@@ -97,5 +109,13 @@ export async function startLocalWorker(options: LocalWorkerOptions): Promise<Loc
     // Miniflare's own refusals (too many assets, a file over 25 MiB) are what a user must fix: one line each.
     throw new UserError(`workerd did not start: ${(e as Error).message.split("\n").slice(0, 2).join(" ")}`);
   }
-  return { url: url.origin, miniflare, close: () => miniflare.dispose() };
+  return {
+    url: url.origin,
+    miniflare,
+    uploadTarget: async () => {
+      if (!options.uploader) throw new Error("startLocalWorker: uploadTarget() needs { uploader: true }");
+      return localUploadTarget((await miniflare.getWorker(UPLOADER_NAME)) as unknown as Parameters<typeof localUploadTarget>[0]);
+    },
+    close: () => miniflare.dispose(),
+  };
 }

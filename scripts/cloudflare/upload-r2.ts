@@ -6,18 +6,28 @@ import fg from "fast-glob";
 import { readFile, realpath } from "node:fs/promises";
 import { join } from "node:path";
 import { isPublished } from "../adapters/cloudflare.ts";
-import { R2_META } from "../adapters/cloudflare/stores.ts";
 import { loadRouteTable } from "../server/start-server.ts";
 import { etagOf } from "../server/file-cache.ts";
 
 /** Never served: the resolver answers no dotfile. Written after every object, so a failed upload is redone. */
 export const UPLOAD_STATE_KEY = ".upload-state.json";
 
-/** What the command needs of a bucket: Miniflare's local R2Bucket and the Workers R2 binding both have it. */
-export interface R2Target {
-  get(key: string): Promise<{ text(): Promise<string> } | null>;
-  put(key: string, value: Uint8Array | string, options?: { customMetadata?: Record<string, string>; httpMetadata?: { contentType?: string } }): Promise<unknown>;
-  delete(keys: string | string[]): Promise<void>;
+/** One object to send: its key, bytes and (for dist/ files) the Node server's ETag, stored as custom metadata. */
+export interface UploadObject {
+  key: string;
+  body: Uint8Array;
+  etag?: string;
+}
+
+/** Where an upload goes: the local R2 (uploader-worker.ts) or Cloudflare's R2 over its S3 API (remote-r2.ts). */
+export interface UploadTarget {
+  /** objects and bytes per put() call, and how many calls run at once */
+  batch: { objects: number; bytes: number; concurrency: number };
+  /** an object's text, or null when there is none */
+  readText(key: string): Promise<string | null>;
+  put(objects: UploadObject[]): Promise<void>;
+  /** at most DELETE_BATCH keys */
+  delete(keys: string[]): Promise<void>;
 }
 
 interface UploadState {
@@ -41,18 +51,20 @@ export interface UploadSummary {
 export interface UploadOptions {
   /** ignore the bucket's state and send everything */
   full?: boolean;
-  concurrency?: number;
   onProgress?: (done: number, total: number, sent: number) => void;
 }
 
 /** R2 deletes at most this many keys per call. */
-const DELETE_BATCH = 1000;
+export const DELETE_BATCH = 1000;
 
-async function readState(bucket: R2Target): Promise<UploadState | undefined> {
-  const object = await bucket.get(UPLOAD_STATE_KEY);
-  if (!object) return undefined;
+/** Files read and hashed at once. */
+const READ_GROUP = 32;
+
+async function readState(target: UploadTarget): Promise<UploadState | undefined> {
+  const text = await target.readText(UPLOAD_STATE_KEY);
+  if (text === null) return undefined;
   try {
-    const state = JSON.parse(await object.text()) as UploadState;
+    const state = JSON.parse(text) as UploadState;
     return state.format === 1 && typeof state.objects === "object" ? state : undefined;
   } catch {
     return undefined;
@@ -67,38 +79,63 @@ export async function publishedFiles(distDir: string): Promise<string[]> {
   return files.filter((f) => isPublished(table, f)).sort();
 }
 
-export async function uploadToR2(distDir: string, bucket: R2Target, { full = false, concurrency = 16, onProgress }: UploadOptions = {}): Promise<UploadSummary> {
+export async function uploadToR2(distDir: string, target: UploadTarget, { full = false, onProgress }: UploadOptions = {}): Promise<UploadSummary> {
   const started = performance.now();
   // One generation for the whole upload, even if dist/ is republished meanwhile.
   const root = await realpath(distDir);
   const keys = await publishedFiles(root);
-  const previous = full ? undefined : await readState(bucket);
+  const previous = full ? undefined : await readState(target);
   const before = previous?.objects ?? {};
   const etags: string[] = new Array(keys.length);
-  let done = 0;
   let sent = 0;
   let sentBytes = 0;
-  let next_ = 0;
-  const worker = async () => {
-    for (let i = next_++; i < keys.length; i = next_++) {
-      const key = keys[i]!;
-      const body = await readFile(join(root, key));
-      const etag = etagOf(body);
-      etags[i] = etag;
-      if (before[key] !== etag) {
-        // A plain Uint8Array: Miniflare's bridge refuses Buffer's subclass.
-        await bucket.put(key, new Uint8Array(body.buffer, body.byteOffset, body.byteLength), { customMetadata: { [R2_META.etag]: etag } });
-        sent++;
-        sentBytes += body.byteLength;
-      }
-      onProgress?.(++done, keys.length, sent);
+  // Changed objects are gathered into batches; a few batches are in flight while the next files are read.
+  let batch: UploadObject[] = [];
+  let batchBytes = 0;
+  const inFlight = new Set<Promise<void>>();
+  let failure: unknown;
+  const flush = async () => {
+    if (batch.length > 0) {
+      const objects = batch;
+      const bytes = batchBytes;
+      batch = [];
+      batchBytes = 0;
+      const call: Promise<void> = target.put(objects).then(
+        () => {
+          sent += objects.length;
+          sentBytes += bytes;
+        },
+        (e: unknown) => {
+          failure ??= e;
+        },
+      );
+      inFlight.add(call);
+      void call.finally(() => inFlight.delete(call));
     }
+    while (inFlight.size >= target.batch.concurrency) await Promise.race(inFlight);
+    if (failure !== undefined) throw failure;
   };
-  await Promise.all(Array.from({ length: Math.min(concurrency, Math.max(1, keys.length)) }, worker));
+  for (let start = 0; start < keys.length; start += READ_GROUP) {
+    const group = keys.slice(start, start + READ_GROUP);
+    const bodies = await Promise.all(group.map((key) => readFile(join(root, key))));
+    for (const [j, key] of group.entries()) {
+      const body = bodies[j]!;
+      const etag = etagOf(body);
+      etags[start + j] = etag;
+      if (before[key] === etag) continue;
+      batch.push({ key, body: new Uint8Array(body.buffer, body.byteOffset, body.byteLength), etag });
+      batchBytes += body.byteLength;
+      if (batch.length >= target.batch.objects || batchBytes >= target.batch.bytes) await flush();
+    }
+    onProgress?.(Math.min(start + READ_GROUP, keys.length), keys.length, sent);
+  }
+  await flush();
+  await Promise.all(inFlight);
+  if (failure !== undefined) throw failure;
   const next: UploadState = { format: 1, objects: Object.fromEntries(keys.map((key, i) => [key, etags[i]!])) };
   const removed = Object.keys(before).filter((key) => !(key in next.objects));
-  for (let i = 0; i < removed.length; i += DELETE_BATCH) await bucket.delete(removed.slice(i, i + DELETE_BATCH));
-  await bucket.put(UPLOAD_STATE_KEY, JSON.stringify(next), { httpMetadata: { contentType: "application/json" } });
+  for (let i = 0; i < removed.length; i += DELETE_BATCH) await target.delete(removed.slice(i, i + DELETE_BATCH));
+  await target.put([{ key: UPLOAD_STATE_KEY, body: new TextEncoder().encode(JSON.stringify(next)) }]);
   return {
     files: keys.length,
     sent,

@@ -236,8 +236,8 @@ const cloudflareR2: Host = {
     const persist = await mkdtemp(join(tmpdir(), "conformance-r2-"));
     // A bucket filled by the project's setup (build-tiny-catalog.ts): a copy, so no two workerd share one store.
     if (existsSync(`${distDir}.r2`)) await cp(`${distDir}.r2`, persist, { recursive: true });
-    const worker = await startLocalWorker({ distDir, mode: "r2", r2Persist: persist, port: 0 });
-    await uploadToR2(distDir, (await worker.miniflare.getR2Bucket("BUCKET")) as never);
+    const worker = await startLocalWorker({ distDir, mode: "r2", r2Persist: persist, port: 0, uploader: true });
+    await uploadToR2(distDir, await worker.uploadTarget());
     const relay = await startClosingRelay(worker.url);
     return { origin: relay.origin, stop: () => relay.close().finally(() => worker.close().finally(() => rm(persist, { recursive: true, force: true }))) };
   },

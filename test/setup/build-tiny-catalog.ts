@@ -20,9 +20,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
   }
   const { startLocalWorker } = await import("../../scripts/cloudflare/local-worker.ts");
   const { uploadToR2 } = await import("../../scripts/cloudflare/upload-r2.ts");
-  const worker = await startLocalWorker({ distDir, mode: "r2", r2Persist: `${distDir}.r2`, port: 0 });
+  const worker = await startLocalWorker({ distDir, mode: "r2", r2Persist: `${distDir}.r2`, port: 0, uploader: true });
   try {
-    await uploadToR2(distDir, (await worker.miniflare.getR2Bucket("BUCKET")) as never);
+    await uploadToR2(distDir, await worker.uploadTarget());
   } finally {
     await worker.close();
   }

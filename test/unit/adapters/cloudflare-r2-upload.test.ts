@@ -6,14 +6,16 @@ import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { build } from "../../../scripts/build.ts";
 import { startLocalWorker, type LocalWorker } from "../../../scripts/cloudflare/local-worker.ts";
-import { publishedFiles, uploadToR2, type R2Target } from "../../../scripts/cloudflare/upload-r2.ts";
+import { publishedFiles, uploadToR2, type UploadTarget } from "../../../scripts/cloudflare/upload-r2.ts";
+import { etagOf } from "../../../scripts/server/file-cache.ts";
 import { fixture, tempDir } from "../../helpers/dirs.ts";
 
 let dir: Awaited<ReturnType<typeof tempDir>>;
 let content: string;
 let dist: string;
 let worker: LocalWorker;
-let bucket: R2Target;
+let target: UploadTarget;
+let bucket: { get(key: string): Promise<unknown>; head(key: string): Promise<{ customMetadata?: Record<string, string> } | null> };
 
 beforeAll(async () => {
   dir = await tempDir("cloudflare-r2-");
@@ -21,8 +23,9 @@ beforeAll(async () => {
   dist = join(dir.path, "dist");
   await cp(fixture("tiny"), content, { recursive: true });
   await build({ contentDir: content, outDir: dist });
-  worker = await startLocalWorker({ distDir: dist, mode: "r2", r2Persist: join(dir.path, "r2"), port: 0 });
-  bucket = (await worker.miniflare.getR2Bucket("BUCKET")) as unknown as R2Target;
+  worker = await startLocalWorker({ distDir: dist, mode: "r2", r2Persist: join(dir.path, "r2"), port: 0, uploader: true });
+  target = await worker.uploadTarget();
+  bucket = (await worker.miniflare.getR2Bucket("BUCKET")) as unknown as typeof bucket;
 }, 120_000);
 
 afterAll(async () => {
@@ -37,11 +40,14 @@ async function snapshot(): Promise<Map<string, Buffer>> {
 }
 
 it("uploads everything once, then nothing, then exactly what a price edit changed, and deletes what went away", async () => {
-  const first = await uploadToR2(dist, bucket);
+  const first = await uploadToR2(dist, target);
   const files = (await publishedFiles(dist)).length;
   expect(first).toMatchObject({ first: true, files, sent: files, deleted: 0 });
+  // The Node server's ETag travels as custom metadata, where the Worker reads it.
+  const key = "v1/software/alpha-mail.json";
+  expect((await bucket.head(key))?.customMetadata).toEqual({ etag: etagOf(await readFile(join(dist, key))) });
 
-  expect(await uploadToR2(dist, bucket)).toMatchObject({ first: false, sent: 0, unchanged: files, deleted: 0 });
+  expect(await uploadToR2(dist, target)).toMatchObject({ first: false, sent: 0, unchanged: files, deleted: 0 });
 
   // One price of one tool.
   const before = await snapshot();
@@ -53,7 +59,7 @@ it("uploads everything once, then nothing, then exactly what a price edit change
   const after = await snapshot();
   const changed = [...after].filter(([k, b]) => !before.get(k)?.equals(b)).map(([k]) => k);
   expect(changed.length).toBeGreaterThan(0);
-  const edit = await uploadToR2(dist, bucket);
+  const edit = await uploadToR2(dist, target);
   expect(edit).toMatchObject({ sent: changed.length, deleted: 0, unchanged: files - changed.length });
   // The Worker over R2 answers the new price, with the new bytes' ETag.
   const res = await fetch(`${worker.url}/v1/software/alpha-mail`);
@@ -65,7 +71,7 @@ it("uploads everything once, then nothing, then exactly what a price edit change
   const remaining = await snapshot();
   const removed = [...after.keys()].filter((k) => !remaining.has(k));
   expect(removed).toContain("v1/software/quill.json");
-  const removal = await uploadToR2(dist, bucket);
+  const removal = await uploadToR2(dist, target);
   expect(removal.deleted).toBe(removed.length);
   for (const key of removed.slice(0, 20)) expect(await bucket.get(key), key).toBeNull();
   const gone = await fetch(`${worker.url}/v1/software/quill`);
