@@ -1,7 +1,8 @@
 // R2 upload of an n-tool build into the local R2 Miniflare persists, then of a one-price edit: objects sent,
-// objects deleted, seconds. `npx tsx scripts/bench/bench-r2-upload.ts --n 80` (bench/out/r2-content-n, r2-dist-n, r2-n).
-// Local R2 writes cost milliseconds per object on this machine (SQLite + a blob file each): a first upload of
-// n = 1,000 (≈ 280,000 objects) takes tens of minutes here; the edit is what a publisher pays per change.
+// objects deleted, seconds, objects/s. The `r2` step of `npm run bench`, or alone:
+// `npx tsx scripts/bench/bench-r2-upload.ts --n 80` (bench/out/r2-content-n, r2-dist-n, and the bucket dist-n.r2).
+// Objects go in batches through the uploader Worker (scripts/cloudflare/uploader-worker.ts); local R2 still writes
+// a SQLite row and a blob file per object, so the first upload of n = 1,000 (≈ 280,000 objects) takes minutes.
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { isMain, parseCommandArgs, runCommand, UserError, type CommandSpec } from "../cli/command.ts";
@@ -9,30 +10,45 @@ import { startLocalWorker } from "../cloudflare/local-worker.ts";
 import { uploadToR2, type UploadSummary } from "../cloudflare/upload-r2.ts";
 import { changeOnePrice, writeBenchCatalog } from "./bench-catalog.ts";
 import { runBuild } from "./run-build.ts";
-import { OUT } from "./workspace.ts";
+import { distDir as serveDistDir, lackOfSpace, OUT } from "./workspace.ts";
 
 // Its own catalog and build (not the serve step's dist-n): another step rebuilding dist-n would recycle the
 // generation this upload reads.
 const contentDir = (n: number) => join(OUT, `r2-content-${n}`);
 const distDir = (n: number) => join(OUT, `r2-dist-${n}`);
+/** Beside the serve step's dist-n, where start-cloudflare looks by default: the serve step can serve it (hosts.ts). */
+export const benchBucketDir = (n: number) => `${serveDistDir(n)}.r2`;
+
+type Measured = Pick<UploadSummary, "sent" | "sentBytes" | "deleted" | "unchanged" | "seconds"> & { objectsPerSecond: number };
 
 export interface R2UploadResult {
   n: number;
+  /** why it did not run, or null */
+  skipped: string | null;
   files: number;
-  first: Pick<UploadSummary, "sent" | "sentBytes" | "deleted" | "seconds">;
+  first: Measured;
   change: string;
   /** rebuild after the edit (incremental), then its upload */
   rebuildSeconds: number;
-  edit: Pick<UploadSummary, "sent" | "sentBytes" | "deleted" | "unchanged" | "seconds">;
+  edit: Measured;
 }
 
-const pick = ({ sent, sentBytes, deleted, unchanged, seconds }: UploadSummary) => ({ sent, sentBytes, deleted, unchanged, seconds });
+const pick = ({ sent, sentBytes, deleted, unchanged, seconds }: UploadSummary): Measured => ({ sent, sentBytes, deleted, unchanged, seconds, objectsPerSecond: Math.round(sent / seconds) });
 
-export async function benchR2Upload(n: number, buildArgs: string[] = [], log: (line: string) => void = console.log): Promise<R2UploadResult> {
+const none: Measured = { sent: 0, sentBytes: 0, deleted: 0, unchanged: 0, seconds: 0, objectsPerSecond: 0 };
+
+/** keepBucket: leave the filled bucket at benchBucketDir(n) for the serve step (removed with bench/out/). */
+export async function benchR2Upload(n: number, buildArgs: string[] = [], log: (line: string) => void = console.log, keepBucket = false): Promise<R2UploadResult> {
+  // Its own tree and build generations, plus the bucket (about one more tree).
+  const lack = await lackOfSpace(n, 3);
+  if (lack) {
+    log(`r2 n=${n}: skipped: ${lack}`);
+    return { n, skipped: lack, files: 0, first: none, change: "", rebuildSeconds: 0, edit: none };
+  }
   log(`r2 n=${n}: building…`);
   await writeBenchCatalog(n, contentDir(n));
   await runBuild(contentDir(n), distDir(n), buildArgs);
-  const persist = join(OUT, `r2-${n}`);
+  const persist = benchBucketDir(n);
   await rm(persist, { recursive: true, force: true });
   const worker = await startLocalWorker({ distDir: distDir(n), mode: "r2", r2Persist: persist, port: 0, uploader: true });
   try {
@@ -49,10 +65,10 @@ export async function benchR2Upload(n: number, buildArgs: string[] = [], log: (l
     const rebuild = await runBuild(contentDir(n), distDir(n), buildArgs);
     log(`r2 n=${n}: ${change}; uploading the edit…`);
     const edit = await uploadToR2(distDir(n), bucket);
-    return { n, files: first.files, first: pick(first), change, rebuildSeconds: rebuild.seconds, edit: pick(edit) };
+    return { n, skipped: null, files: first.files, first: pick(first), change, rebuildSeconds: rebuild.seconds, edit: pick(edit) };
   } finally {
     await worker.close();
-    await rm(persist, { recursive: true, force: true });
+    if (!keepBucket) await rm(persist, { recursive: true, force: true });
   }
 }
 
@@ -67,18 +83,27 @@ const SPEC: CommandSpec<typeof options> = {
   options,
 };
 
+/** The bench report's section. */
+export function r2Report(r: R2UploadResult): string {
+  if (r.skipped) return `R2 upload (n = ${r.n.toLocaleString("en-US")}): skipped: ${r.skipped}`;
+  // An edit's seconds are mostly hashing the unchanged files: objects/s says nothing there.
+  const line = (what: string, m: Measured, rate: boolean) =>
+    `  ${what.padEnd(22)} ${m.sent.toLocaleString("en-US").padStart(9)} sent ${(m.sentBytes / 1e6).toFixed(1).padStart(8)} MB ${m.deleted.toLocaleString("en-US").padStart(6)} deleted ${m.seconds.toFixed(1).padStart(8)} s` +
+    (rate ? ` ${m.objectsPerSecond.toLocaleString("en-US").padStart(7)} objects/s` : "");
+  return [
+    `R2 upload into Miniflare's local R2 (n = ${r.n.toLocaleString("en-US")}, ${r.files.toLocaleString("en-US")} objects)`,
+    line("first upload", r.first, true),
+    line("one-price edit", r.edit, false),
+    `  (${r.change}; the rebuild took ${r.rebuildSeconds.toFixed(1)} s, not counted above)`,
+  ].join("\n");
+}
+
 async function main(): Promise<void> {
   const values = parseCommandArgs(SPEC);
   const n = Number(values.n);
   if (!Number.isInteger(n) || n < 1) throw new UserError(`--n ${values.n} is no tool count`, 2);
   const result = await benchR2Upload(n, [], values.json ? () => {} : console.log);
-  if (values.json) console.log(JSON.stringify(result));
-  else
-    console.log(
-      `n=${n}: ${result.files.toLocaleString("en-US")} objects; first upload ${result.first.sent.toLocaleString("en-US")} sent in ${result.first.seconds.toFixed(1)} s; ` +
-        `one-price edit (${result.change}): rebuild ${result.rebuildSeconds.toFixed(1)} s, ${result.edit.sent.toLocaleString("en-US")} sent, ` +
-        `${result.edit.deleted} deleted in ${result.edit.seconds.toFixed(1)} s`,
-    );
+  console.log(values.json ? JSON.stringify(result) : r2Report(result));
 }
 
 if (isMain(import.meta.url)) await runCommand(main, { json: () => process.argv.includes("--json") });

@@ -6,6 +6,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { freePort, startHostProcess, type HostProcess } from "./host-process.ts";
 import { startPlainNginx } from "./plain-nginx.ts";
+import { workerStorageArgs } from "./worker-storage.ts";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const require = createRequire(import.meta.url);
@@ -60,12 +61,12 @@ export const HOSTS: Host[] = [
     start: async (dist) => startHostProcess(...tsx("scripts/start-nginx.ts", "--dist", dist), await freePort()),
   },
   {
-    // the generated Worker in workerd (Miniflare), Static Assets mode; past 100,000 files it refuses to start (R2 only)
+    // the generated Worker in workerd (Miniflare): Static Assets, or past their limits the r2 step's bucket (worker-storage.ts)
     name: "cloudflare worker",
     kind: "router",
     cold: true,
     unavailable: () => null,
-    start: async (dist) => startHostProcess(...tsx("scripts/start-cloudflare.ts", "--dist", dist), await freePort(), { WRANGLER_SEND_METRICS: "false" }),
+    start: async (dist) => startHostProcess(...tsx("scripts/start-cloudflare.ts", "--dist", dist, ...(await workerStorageArgs(dist))), await freePort(), { WRANGLER_SEND_METRICS: "false" }),
   },
   {
     name: "nginx plain",

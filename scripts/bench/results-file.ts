@@ -6,6 +6,7 @@ import { cpus, release, totalmem } from "node:os";
 import { dirname } from "node:path";
 import type { BuildResult } from "./bench-build.ts";
 import type { IncrementalResult } from "./bench-incremental.ts";
+import type { R2UploadResult } from "./bench-r2-upload.ts";
 import type { ServeResult } from "./bench-serve.ts";
 import { buildTargets, incrementalTargets, serveTargets, type Target } from "./targets.ts";
 
@@ -20,6 +21,8 @@ export interface ResultsFile {
   machine: { cpus: number; cpuModel: string; memoryBytes: number; platform: string; release: string; node: string; nginx: string | null };
   build: Section<BuildResult[]> | null;
   incremental: Section<IncrementalResult> | null;
+  /** the R2 upload of the main size, then of a one-price edit */
+  r2?: Section<R2UploadResult> | null;
   serve: Section<ServeResult> | null;
   targets: Target[];
 }
@@ -52,7 +55,7 @@ export function allTargets(m: { build?: BuildResult[]; incremental?: Incremental
 
 export async function writeResults(
   path: string,
-  measured: { build?: BuildResult[]; incremental?: IncrementalResult; serve?: ServeResult },
+  measured: { build?: BuildResult[]; incremental?: IncrementalResult; r2?: R2UploadResult; serve?: ServeResult },
   buildArgs: string[],
 ): Promise<ResultsFile> {
   const previous = (await readFile(path, "utf8").then(JSON.parse, () => null)) as Partial<ResultsFile> | null;
@@ -62,6 +65,7 @@ export async function writeResults(
   const sections = {
     build: section(measured.build, previous?.build),
     incremental: section(measured.incremental, previous?.incremental),
+    r2: section(measured.r2, previous?.r2),
     serve: section(measured.serve, previous?.serve),
   };
   const file: ResultsFile = { generatedAt: now, machine: machine(), ...sections, targets: allTargets({ build: sections.build?.results, incremental: sections.incremental?.results, serve: sections.serve?.results }) };

@@ -4,6 +4,7 @@
 import { join, relative } from "node:path";
 import { benchBuilds, type BuildResult } from "./bench-build.ts";
 import { benchIncremental, type IncrementalResult } from "./bench-incremental.ts";
+import { benchR2Upload, r2Report, type R2UploadResult } from "./bench-r2-upload.ts";
 import { benchServe, type ServeResult } from "./bench-serve.ts";
 import { runCommand } from "../cli/command.ts";
 import { writeGrowthChart } from "./chart.ts";
@@ -18,11 +19,12 @@ async function main(): Promise<void> {
   const options = parseBenchOptions(process.argv.slice(2));
   const started = performance.now();
   const log = (line: string) => console.error(`[${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}`);
-  const measured: { build?: BuildResult[]; incremental?: IncrementalResult; serve?: ServeResult } = {};
+  const measured: { build?: BuildResult[]; incremental?: IncrementalResult; r2?: R2UploadResult; serve?: ServeResult } = {};
 
   try {
     if (options.steps.includes("build")) measured.build = await benchBuilds(options, log);
     if (options.steps.includes("incremental")) measured.incremental = await benchIncremental(options, measured.build ?? null, log);
+    if (options.steps.includes("r2")) measured.r2 = await benchR2Upload(options.mainSize, options.buildArgs, log, true);
     if (options.steps.includes("serve")) measured.serve = await benchServe(options, log);
   } finally {
     if (!options.keep) await removeAll();
@@ -32,6 +34,7 @@ async function main(): Promise<void> {
   const sections = [
     measured.build && buildReport(measured.build),
     measured.incremental && incrementalReport(measured.incremental),
+    measured.r2 && r2Report(measured.r2),
     measured.serve && serveReport(measured.serve),
     // only this run's targets: results.json may also hold older sections
     targetsReport(allTargets(measured)),
