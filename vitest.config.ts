@@ -5,6 +5,9 @@ export default defineConfig({
     // Builds of the sample catalog and real servers take seconds, not milliseconds.
     testTimeout: 60_000,
     hookTimeout: 120_000,
+    // Most test time is waiting on child processes, servers and the disk, not CPU: on a 2-core machine the
+    // default (cores - 1 = one file at a time) left a core idle and took 15 minutes.
+    maxWorkers: 3,
     projects: [
       { extends: true, test: { name: "unit", include: ["test/**/*.test.ts"], exclude: ["test/conformance/**"] } },
       // Only the conformance project pays for building the sample catalog and starting every host.
