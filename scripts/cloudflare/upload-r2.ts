@@ -5,7 +5,7 @@
 import fg from "fast-glob";
 import { readFile, realpath } from "node:fs/promises";
 import { join } from "node:path";
-import { isPublished } from "../adapters/cloudflare.ts";
+import { publishedPathFilter } from "../adapters/cloudflare.ts";
 import { loadRouteTable } from "../server/start-server.ts";
 import { etagOf } from "../server/file-cache.ts";
 
@@ -76,7 +76,7 @@ export async function publishedFiles(distDir: string): Promise<string[]> {
   const root = await realpath(distDir);
   const table = await loadRouteTable(root);
   const files = await fg("**", { cwd: root, dot: false, onlyFiles: true, followSymbolicLinks: false });
-  return files.filter((f) => isPublished(table, f)).sort();
+  return files.filter(publishedPathFilter(table)).sort();
 }
 
 export async function uploadToR2(distDir: string, target: UploadTarget, { full = false, onProgress }: UploadOptions = {}): Promise<UploadSummary> {

@@ -11,7 +11,7 @@ import {
   assetsIgnore,
   bundleWorker,
   cloudflareAdapter,
-  isPublished,
+  publishedPathFilter,
   WORKER_FILE,
   WRANGLER_ASSETS_CONFIG,
   WRANGLER_R2_CONFIG,
@@ -99,8 +99,9 @@ describe("cloudflare adapter files", () => {
 
   it("only what the resolver can answer with is published: no config, manifest, route table, dotfile or sibling", async () => {
     const all = await fg("**", { cwd: dist, dot: true });
-    const published = all.filter((f) => isPublished(table, f));
-    const hidden = all.filter((f) => !isPublished(table, f));
+    const isPublished = publishedPathFilter(table);
+    const published = all.filter((f) => isPublished(f));
+    const hidden = all.filter((f) => !isPublished(f));
     for (const f of ["routes.json", ".build-manifest.json", WORKER_FILE, WRANGLER_ASSETS_CONFIG, ".assetsignore", "_redirects", "_headers", "serve.json"]) {
       expect(hidden, f).toContain(f);
     }
@@ -108,8 +109,8 @@ describe("cloudflare adapter files", () => {
     for (const a of table.assets) expect(published, a.file).toContain(a.file);
     for (const e of Object.values(table.errors)) expect(published, e.file).toContain(e.file);
     expect(published.every((f) => f.startsWith(table.basePath.slice(1) + "/") || f.startsWith("errors/") || table.assets.some((a) => a.file === f))).toBe(true);
-    expect(isPublished(table, "v1/software/.env")).toBe(false);
-    expect(isPublished(table, "v1/openapi.json.br")).toBe(false);
+    expect(isPublished("v1/software/.env")).toBe(false);
+    expect(isPublished("v1/openapi.json.br")).toBe(false);
     // .assetsignore says the same in gitignore syntax: everything, then the published roots back in.
     expect(assetsIgnore(table).split("\n")).toEqual(expect.arrayContaining(["/*", "!/v1/", "!/errors/", "!/index.html", "!/docs/", ".*", "*.br", "*.gz"]));
   });
