@@ -1,8 +1,6 @@
 // Reads the content folder: site.json, categories/*.json, tools/*.json. No validation here.
 // Only regular files inside the folder are read (C2), as strict UTF-8 (C1); nothing of a link's target is touched.
-import fg from "fast-glob";
-import { constants, type Stats } from "node:fs";
-import { lstat, open } from "node:fs/promises";
+import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readFileSync, type Stats } from "node:fs";
 import { join, relative } from "node:path";
 import type { ContentError } from "./errors.ts";
 
@@ -35,22 +33,31 @@ export async function loadContent(contentDir: string): Promise<RawContent> {
     errors.push({ file: shown(absolute), path: "", message: stats.isSymbolicLink() ? LINK_MESSAGE : NOT_A_FILE_MESSAGE });
 
   /** lstat, never stat: a link is reported as itself. undefined when missing (reported by the caller, if it matters). */
-  const lstatOrUndefined = (absolute: string) => lstat(absolute).catch((e: NodeJS.ErrnoException) => (e.code === "ENOENT" ? undefined : Promise.reject(e)));
+  const lstatOrUndefined = (absolute: string) => {
+    try {
+      return lstatSync(absolute);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+      throw e;
+    }
+  };
 
-  async function readJson(absolute: string): Promise<ContentFile | undefined> {
+  // Synchronous: a thousand small files are read in tens of milliseconds this way, and in hundreds through the
+  // thread pool (five round trips each). Nothing else runs during a build.
+  function readJson(absolute: string): ContentFile | undefined {
     const file = shown(absolute);
     const name = absolute.slice(absolute.lastIndexOf("/") + 1).replace(/\.json$/, "");
     let bytes: Buffer;
     try {
-      const stats = await lstat(absolute);
+      const stats = lstatSync(absolute);
       if (!stats.isFile()) return void refuse(absolute, stats);
       // O_NOFOLLOW: a file swapped for a link after the lstat is refused by the kernel (ELOOP), not followed.
-      const handle = await open(absolute, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+      const fd = openSync(absolute, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
       try {
-        if (!(await handle.stat()).isFile()) return void errors.push({ file, path: "", message: NOT_A_FILE_MESSAGE });
-        bytes = await handle.readFile();
+        if (!fstatSync(fd).isFile()) return void errors.push({ file, path: "", message: NOT_A_FILE_MESSAGE });
+        bytes = readFileSync(fd);
       } finally {
-        await handle.close();
+        closeSync(fd);
       }
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
@@ -68,29 +75,30 @@ export async function loadContent(contentDir: string): Promise<RawContent> {
   }
 
   /** The *.json entries of one subfolder, sorted; a linked or odd subfolder or entry is reported, never entered. */
-  async function list(folder: string): Promise<string[]> {
+  function list(folder: string): string[] {
     const absolute = join(contentDir, folder);
-    const stats = await lstatOrUndefined(absolute);
+    const stats = lstatOrUndefined(absolute);
     if (!stats) return [];
     if (!stats.isDirectory()) {
       refuse(absolute, stats);
       return [];
     }
-    // Not following links, and asking for every kind of entry: fast-glob's onlyFiles would drop a link silently.
-    const entries = await fg("*.json", { cwd: absolute, onlyFiles: false, followSymbolicLinks: false, objectMode: true, absolute: true });
+    // Every kind of entry, links not followed (each is reported, never dropped silently); dotfiles are not content.
     const files: string[] = [];
-    for (const entry of entries) {
-      if (entry.dirent.isFile()) files.push(entry.path);
-      else errors.push({ file: shown(entry.path), path: "", message: entry.dirent.isSymbolicLink() ? LINK_MESSAGE : NOT_A_FILE_MESSAGE });
+    for (const entry of readdirSync(absolute, { withFileTypes: true })) {
+      if (!entry.name.endsWith(".json") || entry.name.startsWith(".")) continue;
+      const path = join(absolute, entry.name);
+      if (entry.isFile()) files.push(path);
+      else errors.push({ file: shown(path), path: "", message: entry.isSymbolicLink() ? LINK_MESSAGE : NOT_A_FILE_MESSAGE });
     }
     // Sorted so that error order, and everything after, never depends on the file system.
     return files.sort();
   }
 
-  const [categoryPaths, toolPaths] = [await list("categories"), await list("tools")];
-  const site = await readJson(join(contentDir, "site.json"));
-  const categories = (await Promise.all(categoryPaths.map(readJson))).filter((f) => f !== undefined);
-  const tools = (await Promise.all(toolPaths.map(readJson))).filter((f) => f !== undefined);
+  const [categoryPaths, toolPaths] = [list("categories"), list("tools")];
+  const site = readJson(join(contentDir, "site.json"));
+  const categories = categoryPaths.map(readJson).filter((f) => f !== undefined);
+  const tools = toolPaths.map(readJson).filter((f) => f !== undefined);
   errors.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   return { site, categories, tools, errors };
 }
