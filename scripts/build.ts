@@ -1,7 +1,6 @@
 // npm run build: load → validate → derive → render → adapt → write (and publish: scripts/io/store.ts).
-import fg from "fast-glob";
 import { createHash } from "node:crypto";
-import { readFile } from "node:fs/promises";
+import { readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { adapters } from "./adapters/index.ts";
@@ -64,12 +63,16 @@ export function renderSite(catalog: Catalog, table: RouteTable): SiteOutput {
 }
 
 /** The build's code and options: when they change, output may change for the same content, so build it all. */
-async function buildFingerprint(compress: boolean): Promise<string> {
+function buildFingerprint(compress: boolean): string {
   const root = fileURLToPath(new URL("../", import.meta.url));
   // Benchmarks and the catalog generator never shape output: editing them must not force a full build.
-  const sources = (await fg(["scripts/**/*.{ts,mjs}", "package-lock.json"], { cwd: root, ignore: ["scripts/bench/**", "scripts/catalog/**"] })).sort();
+  const sources = readdirSync(join(root, "scripts"), { recursive: true, encoding: "utf8" })
+    .filter((file) => /\.(ts|mjs)$/.test(file) && !/^(bench|catalog)\//.test(file))
+    .map((file) => `scripts/${file}`)
+    .concat("package-lock.json")
+    .sort();
   const hash = createHash("sha1").update(JSON.stringify({ compress }));
-  for (const file of sources) hash.update(file).update(await readFile(join(root, file)));
+  for (const file of sources) hash.update(file).update(readFileSync(join(root, file)));
   return hash.digest("base64url");
 }
 
@@ -84,7 +87,7 @@ export async function build({ contentDir, outDir, full = false, compress = false
   const table = buildRouteTable(catalog.site);
   const site = renderSite(catalog, table);
   const written = await writeOutput(outDir, site, {
-    fingerprint: await buildFingerprint(compress),
+    fingerprint: buildFingerprint(compress),
     compress,
     full,
     contentDir,
