@@ -1,12 +1,9 @@
 // One ajv instance holding every generated JSON Schema in schemas/, compiled once.
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
-import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
-import type { SchemaFile } from "./schema.ts";
+import { readSchemaFile, type SchemaFile } from "./schema-files.ts";
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
-const schemasDir = fileURLToPath(new URL("../../schemas/", import.meta.url));
 
 let ajv: Ajv2020 | undefined;
 const compiled = new Map<SchemaFile, ValidateFunction>();
@@ -17,7 +14,7 @@ export function validatorFor(file: SchemaFile): ValidateFunction {
   if (!validate) {
     // verbose: errors carry the offending value, so messages can say what was found.
     ajv ??= addFormats(new Ajv2020({ allErrors: true, strict: true, verbose: true }));
-    validate = ajv.compile(JSON.parse(readFileSync(schemasDir + file, "utf8")));
+    validate = ajv.compile(readSchemaFile(file));
     compiled.set(file, validate);
   }
   return validate;

@@ -1,9 +1,12 @@
 // The one source of truth: every content file and every response body is defined here.
 // schemas/*.json and the OpenAPI description are generated from these zod schemas.
 import * as z from "zod";
+import { RATING_VALUES } from "./rating-values.ts";
+import type { SchemaFile } from "./schema-files.ts";
 import { SLUG_PATTERN } from "./slug-pattern.ts";
 
-export { SLUG_PATTERN };
+export { RATING_VALUES, SLUG_PATTERN };
+export type { SchemaFile };
 // Length limits (C3): one field is copied into thousands of pages, so none may be big.
 export const LIMITS = {
   name: 80,
@@ -18,8 +21,6 @@ export const LIMITS = {
   uri: 2000,
 } as const;
 
-/** 0, 0.1, …, 5: a rating has at most one decimal (D3). An enum, not a float multipleOf, so every validator agrees. */
-export const RATING_VALUES: readonly number[] = Array.from({ length: 51 }, (_, i) => Number((i / 10).toFixed(1)));
 const rating = z
   .number()
   .min(0)
@@ -237,5 +238,4 @@ export const SCHEMA_FILES = {
   "responses/category-list-response.schema.json": CategoryListResponse,
   "responses/best-in-category-response.schema.json": BestInCategoryResponse,
   "responses/error-response.schema.json": ErrorBody,
-} as const;
-export type SchemaFile = keyof typeof SCHEMA_FILES;
+} as const satisfies Record<SchemaFile, z.ZodType>;

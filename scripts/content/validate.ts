@@ -3,7 +3,9 @@ import type { ErrorObject } from "ajv";
 import { validatorFor } from "./ajv.ts";
 import { countChars, fieldPath, quote, type ContentError } from "./errors.ts";
 import type { ContentFile, RawContent } from "./load.ts";
-import { RATING_VALUES, type CategoryContent, type SchemaFile, type SiteSettings, type ToolContent } from "./schema.ts";
+import { RATING_VALUES } from "./rating-values.ts";
+import type { CategoryContent, SiteSettings, ToolContent } from "./schema.ts";
+import type { SchemaFile } from "./schema-files.ts";
 
 export interface ValidContent {
   site: Required<Omit<SiteSettings, "$schema">>;

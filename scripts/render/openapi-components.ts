@@ -1,12 +1,11 @@
 // components.schemas of the OpenAPI description: the very JSON Schemas of schemas/responses/, never a copy kept by hand.
-import { jsonSchemaOf } from "../content/json-schemas.ts";
-import { SCHEMA_FILES, type SchemaFile } from "../content/schema.ts";
+import { readSchemaFile, SCHEMA_FILE_NAMES } from "../content/schema-files.ts";
 
 export type JsonObject = Record<string, unknown>;
 
 export const COMPONENT_REF = "#/components/schemas/";
 
-export const responseSchemaFiles = (Object.keys(SCHEMA_FILES) as SchemaFile[]).filter((f) => f.startsWith("responses/"));
+export const responseSchemaFiles = SCHEMA_FILE_NAMES.filter((f) => f.startsWith("responses/"));
 
 /** `#/$defs/X` (a JSON Schema file's own definitions) → `#/components/schemas/X`, everywhere in a schema. */
 export function rebaseRefs(value: unknown): unknown {
@@ -24,7 +23,7 @@ export function rebaseRefs(value: unknown): unknown {
 export function componentSchemas(): Record<string, JsonObject> {
   const out: Record<string, JsonObject> = {};
   for (const file of responseSchemaFiles) {
-    const defs = (jsonSchemaOf(file).$defs ?? {}) as Record<string, JsonObject>;
+    const defs = (readSchemaFile(file).$defs ?? {}) as Record<string, JsonObject>;
     for (const [id, schema] of Object.entries(defs)) {
       const rebased = rebaseRefs(schema) as JsonObject;
       const known = out[id];
