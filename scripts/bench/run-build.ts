@@ -1,8 +1,10 @@
-// One build as a child process (`scripts/build.ts --json`), measured from outside: wall seconds and peak RSS.
+// One build as a child process (`scripts/build.ts --json`, as `npm run build` starts it), measured from outside: wall seconds and peak RSS.
 import { fileURLToPath } from "node:url";
 import { runMeasured } from "./measured-run.ts";
 
 const BUILD_SCRIPT = fileURLToPath(new URL("../build.ts", import.meta.url));
+/** What `npm run build` runs: the command from its cached bundle (scripts/cli/launch.mjs), not through tsx. */
+const LAUNCHER = fileURLToPath(new URL("../cli/launch.mjs", import.meta.url));
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
 export interface BuildRun {
@@ -21,7 +23,7 @@ export interface BuildRun {
 }
 
 export async function runBuild(contentDir: string, outDir: string, extraArgs: string[]): Promise<BuildRun> {
-  const args = ["--import", "tsx", BUILD_SCRIPT, "--content", contentDir, "--out", outDir, "--json", ...extraArgs];
+  const args = [LAUNCHER, BUILD_SCRIPT, "--content", contentDir, "--out", outDir, "--json", ...extraArgs];
   const run = await runMeasured(process.execPath, args, { cwd: ROOT });
   const line = run.stdout.split("\n").reverse().find((l) => l.startsWith("{"));
   const summary = line ? (JSON.parse(line) as Record<string, unknown>) : null;

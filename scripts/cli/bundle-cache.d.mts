@@ -1,0 +1,7 @@
+export const PROJECT_ROOT: string;
+
+/** The path of a cached Node bundle of a command (project-relative entry); see bundle-cache.mjs. */
+export function cachedCommandBundle(entry: string): Promise<string>;
+
+/** The text of a cached, self-contained bundle of a project-relative entry. */
+export function cachedBundleTextSync(entry: string, options: { platform: "node" | "neutral" | "browser"; target: string }): string;
