@@ -12,6 +12,9 @@ const CACHE_DIR = join(PROJECT_ROOT, "node_modules", ".cache", "msapi");
 /** Besides the sources: a new esbuild or dependency can change a bundle, and so can this file. */
 const ALWAYS = ["package-lock.json", "scripts/cli/bundle-cache.mjs"];
 
+/** `import.meta.url` as an expression (not quoted): a module's own URL, replaced by its source file's. */
+const OWN_URL = /(?<!["'`])\bimport\.meta\.url\b(?!["'`])/g;
+
 const sha1 = (bytes) => createHash("sha1").update(bytes).digest("base64url");
 const hashOf = (file) => {
   try {
@@ -82,7 +85,7 @@ export async function cachedCommandBundle(entry) {
         if (!file) return undefined;
         const bytes = readFileSync(args.path);
         inputs[file] = sha1(bytes);
-        const contents = bytes.toString("utf8").replaceAll("import.meta.url", JSON.stringify(pathToFileURL(args.path).href));
+        const contents = bytes.toString("utf8").replace(OWN_URL, JSON.stringify(pathToFileURL(args.path).href));
         return { contents, loader: file.endsWith(".json") ? "json" : /\.[cm]?ts$/.test(file) ? "ts" : "js" };
       });
     },

@@ -11,7 +11,10 @@ if (!entry) {
   process.exit(2);
 }
 const source = resolve(entry);
-const bundle = await cachedCommandBundle(relative(PROJECT_ROOT, source)).catch(() => undefined);
+const bundle = await cachedCommandBundle(relative(PROJECT_ROOT, source)).catch((e) => {
+  console.error(`note: running ${entry} through tsx (no bundle: ${String(e?.message ?? e).split("\n")[0]})`);
+  return undefined;
+});
 // The command sees itself as the entry point (isMain), with its own arguments.
 process.argv = [process.argv[0], source, ...args];
 if (bundle) await import(pathToFileURL(bundle).href);
