@@ -2,6 +2,7 @@
 // This module knows the layout: what may be built over (B1), which generations exist, publishing one (B2),
 // and throwing away what is no longer needed without making the build wait for it.
 import { spawn } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { lstat, mkdir, readdir, readFile, readlink, realpath, rename, rm, rmdir, symlink, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -136,7 +137,16 @@ export class Trash {
 
   async discard(path: string): Promise<void> {
     const name = basename(path);
-    const trashed = /^trash-/.test(name) && dirname(path) === this.store.dir ? path : join(this.store.dir, `trash-${process.pid}-${++this.count}`);
+    const isTrash = /^trash-/.test(name) && dirname(path) === this.store.dir;
+    if (isTrash && name.endsWith(DELETING)) {
+      // A marker goes once its folder is gone.
+      if (!existsSync(path.slice(0, -DELETING.length))) await rm(path, { force: true });
+      return;
+    }
+    // An earlier build's rm still deletes it: a second one in the background would only compete with it for the
+    // disk (a build that waits for its deletions deletes it all the same).
+    if (isTrash && this.background && stillDeleting(path)) return;
+    const trashed = isTrash ? path : join(this.store.dir, `trash-${process.pid}-${++this.count}`);
     if (trashed !== path) {
       try {
         await rename(path, trashed);
@@ -157,13 +167,41 @@ export class Trash {
   }
 }
 
+/** Beside a trash folder: the pid of the `rm` deleting it, so that later builds leave the folder to it. */
+const DELETING = ".deleting";
+
 function removeInBackground(path: string): void {
   try {
     const child = spawn("rm", ["-rf", "--", path], { stdio: "ignore", detached: true });
     child.on("error", () => void rm(path, { recursive: true, force: true }).catch(() => undefined));
     child.unref();
+    if (child.pid !== undefined) writeFileSync(path + DELETING, String(child.pid));
   } catch {
     // no rm: the next build deletes the trash folder
+  }
+}
+
+/** Whether the `rm` an earlier build started on `path` still runs. On Linux it must be that very process (a pid is reused). */
+function stillDeleting(path: string): boolean {
+  let pid: number;
+  try {
+    pid = Number(readFileSync(path + DELETING, "utf8"));
+  } catch {
+    return false;
+  }
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  if (existsSync("/proc/self")) {
+    try {
+      return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(path);
+    } catch {
+      return false;
+    }
+  }
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "EPERM";
   }
 }
 

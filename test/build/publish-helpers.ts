@@ -6,9 +6,11 @@ import { repoRoot } from "../helpers/dirs.ts";
 
 export const BUILD_SCRIPT = join(repoRoot, "scripts/build.ts");
 
-/** `scripts/build.ts ARGS` started (node + tsx directly: npx would add a second of start-up). */
+const LAUNCHER = join(repoRoot, "scripts/cli/launch.mjs");
+
+/** `scripts/build.ts ARGS` started as `npm run build` starts it (without npm, which adds a second of start-up). */
 export function startBuild(args: string[]): ChildProcess & { result: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> } {
-  const child = spawn(process.execPath, ["--import", "tsx", BUILD_SCRIPT, ...args], { cwd: repoRoot, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [LAUNCHER, BUILD_SCRIPT, ...args], { cwd: repoRoot, stdio: ["ignore", "pipe", "pipe"] });
   let stdout = "";
   let stderr = "";
   child.stdout!.on("data", (d) => (stdout += d));

@@ -1,0 +1,65 @@
+// scripts/cli/launch.mjs runs a command from a bundle cached in node_modules/.cache/msapi/: tested in a scratch
+// project (the launcher and its cache copied in, esbuild and tsx linked), so the repository's cache is never touched.
+import { execFile } from "node:child_process";
+import { copyFile, mkdir, readdir, symlink, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { repoRoot, tempDir } from "../../helpers/dirs.ts";
+
+const exec = promisify(execFile);
+
+describe("the command launcher", () => {
+  let dir: Awaited<ReturnType<typeof tempDir>>;
+  let project: string;
+  const launch = (...args: string[]) =>
+    exec(process.execPath, ["scripts/cli/launch.mjs", "scripts/hello.ts", ...args], { cwd: project }).then(
+      (r) => ({ code: 0, ...r }),
+      (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
+    );
+  const writeGreeting = (word: string) => writeFile(join(project, "scripts/lib/greeting.ts"), `export const greeting: string = ${JSON.stringify(word)};\nexport const here = import.meta.url;\n`);
+
+  beforeAll(async () => {
+    dir = await tempDir("msapi-launch-");
+    project = join(dir.path, "project");
+    await mkdir(join(project, "scripts/cli"), { recursive: true });
+    await mkdir(join(project, "scripts/lib"), { recursive: true });
+    await mkdir(join(project, "node_modules"), { recursive: true });
+    for (const f of ["launch.mjs", "bundle-cache.mjs"]) await copyFile(join(repoRoot, "scripts/cli", f), join(project, "scripts/cli", f));
+    await writeFile(join(project, "package-lock.json"), "{}");
+    for (const pkg of ["esbuild", "@esbuild", "tsx"]) await symlink(join(repoRoot, "node_modules", pkg), join(project, "node_modules", pkg));
+    await writeFile(
+      join(project, "scripts/hello.ts"),
+      [
+        `import { greeting, here } from "./lib/greeting.ts";`,
+        `const main: boolean = process.argv[1] === new URL(import.meta.url).pathname;`,
+        `console.log(JSON.stringify({ greeting, here, main, args: process.argv.slice(2) }));`,
+      ].join("\n"),
+    );
+    await writeGreeting("hello");
+  });
+  afterAll(() => dir.remove());
+
+  it("runs the command from a cached bundle: its own arguments, entry point and module URLs, no loader note", async () => {
+    const run = await launch("--flag", "x");
+    expect(run.stderr).toBe("");
+    expect(JSON.parse(run.stdout)).toEqual({ greeting: "hello", here: `file://${project}/scripts/lib/greeting.ts`, main: true, args: ["--flag", "x"] });
+    const cached = await readdir(join(project, "node_modules/.cache/msapi"));
+    expect(cached.filter((f) => f.endsWith(".mjs"))).toHaveLength(1);
+  });
+
+  it("rebuilds the bundle when a source it was built from changed", async () => {
+    await writeGreeting("changed");
+    expect(JSON.parse((await launch()).stdout).greeting).toBe("changed");
+  });
+
+  it("without a bundle (a syntax error) runs through tsx, and says so in one line", async () => {
+    await writeFile(join(project, "scripts/lib/greeting.ts"), "export const greeting = ;\n");
+    const run = await launch();
+    expect(run.code).not.toBe(0);
+    expect(run.stderr.split("\n")[0]).toMatch(/^note: running scripts\/hello\.ts through tsx \(no bundle: Build failed with 1 error:\)$/);
+    await writeGreeting("fixed");
+    const fixed = await launch();
+    expect([fixed.stderr, JSON.parse(fixed.stdout).greeting]).toEqual(["", "fixed"]);
+  });
+});
