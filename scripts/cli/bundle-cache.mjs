@@ -8,7 +8,7 @@ import { join, relative } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 export const PROJECT_ROOT = fileURLToPath(new URL("../../", import.meta.url));
-const CACHE_DIR = join(PROJECT_ROOT, "node_modules", ".cache", "msapi");
+export const CACHE_DIR = join(PROJECT_ROOT, "node_modules", ".cache", "msapi");
 /** Besides the sources: a new esbuild or dependency can change a bundle, and so can this file. */
 const ALWAYS = ["package-lock.json", "scripts/cli/bundle-cache.mjs"];
 
@@ -39,6 +39,14 @@ const baseOptions = (entry) => ({
   charset: "utf8",
 });
 
+/** Writes a file of the cache whole or not at all: another command may be reading it. */
+export function writeCacheFile(path, text) {
+  mkdirSync(CACHE_DIR, { recursive: true });
+  const tmp = `${path}.tmp-${process.pid}`;
+  writeFileSync(tmp, text);
+  renameSync(tmp, path);
+}
+
 /** Where a bundle of `entry` with `options` lives, and whether it is still what its sources would give. */
 function cacheEntry(entry, options) {
   const key = sha1(JSON.stringify({ entry, options, root: PROJECT_ROOT }));
@@ -54,14 +62,10 @@ function cacheEntry(entry, options) {
   return {
     path,
     fresh,
-    /** Each file whole or not at all (another command may be reading it); the inputs last, so a bundle is never trusted before it is complete. */
+    /** The inputs last, so a bundle is never trusted before it is complete. */
     store(text, inputs) {
-      mkdirSync(CACHE_DIR, { recursive: true });
-      const tmp = `.tmp-${process.pid}`;
-      writeFileSync(path + tmp, text);
-      renameSync(path + tmp, path);
-      writeFileSync(inputsPath + tmp, JSON.stringify(inputs));
-      renameSync(inputsPath + tmp, inputsPath);
+      writeCacheFile(path, text);
+      writeCacheFile(inputsPath, JSON.stringify(inputs));
     },
   };
 }

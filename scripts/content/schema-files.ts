@@ -21,7 +21,9 @@ export type SchemaFile = (typeof SCHEMA_FILE_NAMES)[number];
 
 const schemasDir = fileURLToPath(new URL("../../schemas/", import.meta.url));
 
+export const schemaFilePath = (file: SchemaFile) => schemasDir + file;
+
 /** One schema file as committed (a test keeps it equal to what the zod source generates). */
 export function readSchemaFile(file: SchemaFile): Record<string, unknown> {
-  return JSON.parse(readFileSync(schemasDir + file, "utf8")) as Record<string, unknown>;
+  return JSON.parse(readFileSync(schemaFilePath(file), "utf8")) as Record<string, unknown>;
 }
