@@ -1,5 +1,7 @@
 // One build at a time per output: a lock file in the store, created exclusively, holding the builder's pid.
-// A lock whose pid is gone (a killed build) is taken over; a live one is waited for, or refused.
+// A lock whose builder is gone (a killed build, even if its pid was reused since) is taken over; a live one is
+// waited for, or refused.
+import { readFileSync } from "node:fs";
 import { link, readFile, rename, stat, unlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -34,6 +36,31 @@ function isAlive(pid: number): boolean {
   }
 }
 
+/** When process `pid` started (ms since the epoch, to the second), where /proc tells; else undefined. */
+function startedAt(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // Fields after the command name "(…)": the 22nd field of the line, the start time in clock ticks after boot.
+    const ticks = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19]);
+    const boot = Number(/^btime (\d+)$/m.exec(readFileSync("/proc/stat", "utf8"))?.[1]);
+    const at = (boot + ticks / 100) * 1000; // USER_HZ is 100 on Linux
+    return Number.isFinite(at) ? at : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Whether the build that wrote the lock still runs: its pid is alive and, where the start time is known, that
+ * process started before the lock was written (a killed build's pid may since belong to another process).
+ */
+function holderRuns(held: LockInfo): boolean {
+  if (!isAlive(held.pid)) return false;
+  const started = startedAt(held.pid);
+  const locked = Date.parse(held.started);
+  return started === undefined || Number.isNaN(locked) || started <= locked + 2_000;
+}
+
 async function readLock(path: string): Promise<LockInfo | "empty" | "gone"> {
   try {
     const text = await readFile(path, "utf8");
@@ -64,7 +91,7 @@ export async function acquireLock(storeDir: string, options: LockOptions): Promi
       else await sleep(POLL_MS);
       continue;
     }
-    if (!isAlive(held.pid)) {
+    if (!holderRuns(held)) {
       await takeOver(path, held.pid);
       continue;
     }
@@ -85,7 +112,7 @@ async function takeOver(path: string, deadPid: number | undefined): Promise<void
     return; // someone else moved it: try again from the top
   }
   const moved = await readLock(aside);
-  const stillDead = moved === "empty" || moved === "gone" || moved.pid === deadPid || !isAlive(moved.pid);
+  const stillDead = moved === "empty" || moved === "gone" || moved.pid === deadPid || !holderRuns(moved);
   // A live lock was moved by mistake: put it back unless a new one is there already.
   if (!stillDead) await link(aside, path).catch(() => undefined);
   await unlink(aside).catch(() => undefined);

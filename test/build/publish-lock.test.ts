@@ -1,6 +1,7 @@
 // B4: one build at a time writes an output; a second waits (or, with --no-wait, stops naming the holder);
 // a lock left by a dead build is taken over.
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
 import { cp, readdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -24,18 +25,19 @@ describe("the build lock", () => {
 
   it("while a build holds the lock, --no-wait stops with one line naming it, and a waiting build says so once and goes on when it is released", async () => {
     const lock = join(`${out}.builds`, "lock");
-    // This test process holds the lock: it is alive, so the builds must respect it.
-    await writeFile(lock, JSON.stringify({ pid: process.pid, started: "2026-01-01T00:00:00.000Z" }), { flag: "wx" });
+    // This test process holds the lock: it is alive (and started before the lock), so the builds must respect it.
+    const since = new Date().toISOString();
+    await writeFile(lock, JSON.stringify({ pid: process.pid, started: since }), { flag: "wx" });
     try {
       const refused = await runBuild(["--content", content, "--out", out, "--no-wait", "--json"]);
       expect(refused.code).toBe(1);
-      expect(JSON.parse(refused.stdout)).toEqual({ ok: false, error: `${out} is being built by process ${process.pid} (since 2026-01-01T00:00:00.000Z); not waiting (--no-wait)` });
+      expect(JSON.parse(refused.stdout)).toEqual({ ok: false, error: `${out} is being built by process ${process.pid} (since ${since}); not waiting (--no-wait)` });
       const waiting = startBuild(["--content", content, "--out", out]);
       // Bounded: at most 30 s for the build to start and say it waits.
       let stderr = "";
       waiting.stderr!.on("data", (d) => (stderr += d));
       for (let i = 0; i < 300 && !stderr.includes("waiting"); i++) await new Promise((r) => setTimeout(r, 100));
-      expect(stderr).toBe(`${out} is being built by process ${process.pid} (since 2026-01-01T00:00:00.000Z); waiting for it to finish…\n`);
+      expect(stderr).toBe(`${out} is being built by process ${process.pid} (since ${since}); waiting for it to finish…\n`);
       await rm(lock);
       const done = await waiting.result;
       expect(done.code).toBe(0);
@@ -51,6 +53,20 @@ describe("the build lock", () => {
     const result = await build({ contentDir: content, outDir: out });
     expect(result.mode).toBe("incremental");
     expect(await storeEntries(out)).not.toContain("lock");
+  });
+
+  it("a lock whose pid now belongs to a process started after it (a reused pid) is taken over", async () => {
+    // On Linux /proc gives the process's start time; elsewhere a live pid is always respected.
+    if (!existsSync("/proc/self/stat")) return;
+    const other = spawn("sleep", ["30"], { stdio: "ignore" });
+    try {
+      await writeFile(join(`${out}.builds`, "lock"), JSON.stringify({ pid: other.pid, started: "2026-01-01T00:00:00.000Z" }));
+      const result = await runBuild(["--content", content, "--out", out, "--no-wait"]);
+      expect([result.code, result.stderr]).toEqual([0, ""]);
+      expect(await storeEntries(out)).not.toContain("lock");
+    } finally {
+      other.kill("SIGKILL");
+    }
   });
 
   it("two builds started together: both finish, one after the other, and the tree is the content's", async () => {
