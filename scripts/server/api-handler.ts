@@ -74,6 +74,12 @@ export function pickEncoding(acceptEncoding: string | undefined, file: CachedFil
   return file.encoded.find((e) => accepted.has(e.name) || (e.name === "gzip" && accepted.has("x-gzip")) || accepted.has("*"));
 }
 
+/** A file a request's resolution read, by its name in dist/. */
+interface ReadFile {
+  name: string;
+  file: CachedFile;
+}
+
 /** Each coding is its own representation, so its own strong ETag: "hash" → "hash-br". */
 const etagFor = (etag: string, coding: string | undefined) => (coding ? `${etag.slice(0, -1)}-${coding}"` : etag);
 
@@ -138,12 +144,11 @@ export async function createApiHandler(root: string, options: HandlerOptions = {
     return send(req, res, r.status, headersFor(file, encoded, r.contentType, false), encoded?.body ?? file.body);
   }
 
-  // The 200 and 304 headers of each file and coding, built on first use: the hot path allocates nothing.
-  // A file is always served with the same type (a route's JSON or an asset's), so the slot is coding × status.
-  const headerCache = new WeakMap<CachedFile, string[][]>();
+  // The 200 and 304 headers of each file and coding, built on first use and kept on the file: the hot path allocates
+  // nothing, and a file read once and dropped takes its lists with it. A file is always served with the same type (a
+  // route's JSON or an asset's), so the slot is coding × status.
   function headersFor(file: CachedFile, encoded: CachedFile["encoded"][number] | undefined, contentType: string | undefined, notModified: boolean) {
-    let slots = headerCache.get(file);
-    if (!slots) headerCache.set(file, (slots = []));
+    const slots = (file.headers ??= []);
     const slot = (encoded ? 1 + file.encoded.indexOf(encoded) : 0) * 2 + (notModified ? 1 : 0);
     let headers = slots[slot];
     if (!headers) {
@@ -157,11 +162,6 @@ export async function createApiHandler(root: string, options: HandlerOptions = {
     return headers;
   }
 
-  const exists = (file: string) => {
-    const known = cache.peek(file);
-    return known === undefined ? cache.get(file).then((f) => f !== null) : known !== null;
-  };
-
   /** A lookup missed on disk: when a newer build is published by now, it answers (once) instead. */
   function handOver(req: IncomingMessage, res: ServerResponse, retried: boolean, otherwise: () => void) {
     if (retried || !options.current) return otherwise();
@@ -171,8 +171,10 @@ export async function createApiHandler(root: string, options: HandlerOptions = {
     );
   }
 
-  function withFile(req: IncomingMessage, res: ServerResponse, r: Resolution, retried: boolean) {
+  /** `read`: the file the resolution already read, when it did (a file read once is not cached: never read it twice). */
+  function withFile(req: IncomingMessage, res: ServerResponse, r: Resolution, retried: boolean, read?: ReadFile) {
     if (r.kind !== "file") return answer(req, res, r, null);
+    if (read?.name === r.file) return answer(req, res, r, read.file);
     const known = cache.peek(r.file);
     if (known) return answer(req, res, r, known);
     cache.get(r.file).then(
@@ -188,6 +190,16 @@ export async function createApiHandler(root: string, options: HandlerOptions = {
     const cacheable = method === "GET" || method === "HEAD";
     const known = cacheable ? resolved.get(target) : undefined;
     if (known) return withFile(req, res, known, retried);
+    // Whether a candidate file exists is known by reading it: the answer sends those very bytes.
+    let read: ReadFile | undefined;
+    const exists = (name: string) => {
+      const cached = cache.peek(name);
+      if (cached !== undefined) return cached !== null;
+      return cache.get(name).then((file) => {
+        if (file) read = { name, file };
+        return file !== null;
+      });
+    };
     const fresh = resolver.resolve(method, target, exists);
     if (!(fresh instanceof Promise)) {
       if (cacheable) resolved.set(target, fresh);
@@ -198,7 +210,7 @@ export async function createApiHandler(root: string, options: HandlerOptions = {
       (r) => {
         const settle = () => {
           if (cacheable) resolved.set(target, r);
-          withFile(req, res, r, retried);
+          withFile(req, res, r, retried, read);
         };
         if (r.kind === "file" && r.success) settle();
         else handOver(req, res, retried, settle);

@@ -1,11 +1,14 @@
 // dist/ files in memory with their ETags, bounded by bytes (keys included). Eviction is second-chance FIFO: a hit only
 // sets a flag (no map mutation on the hot path); a flagged entry at the front gets moved to the back once instead of
 // evicted. A cache serves one published build (one generation folder, never modified), so a miss is remembered too.
+// A file (or miss) is kept only from its second request among the recently seen ones (admission.ts): the first one is
+// read, answered and dropped.
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { ENCODINGS, MIN_COMPRESS_BYTES } from "../io/encodings.ts";
+import { Doorkeeper } from "./admission.ts";
 
 export interface CachedFile {
   body: Buffer;
@@ -13,6 +16,8 @@ export interface CachedFile {
   etag: string;
   /** precompressed siblings written by `build --compress` (x.json.br, x.json.gz), when present */
   encoded: { name: "br" | "gzip"; body: Buffer }[];
+  /** the handler's header lists for this file, built on first use (they go with the file when it is dropped) */
+  headers?: string[][];
 }
 
 export function etagOf(body: Uint8Array): string {
@@ -45,6 +50,8 @@ const entryOverhead = (key: string) => 2 * key.length + 160;
 
 export interface FileCacheOptions {
   maxBytes?: number;
+  /** bytes of recently seen names a file must be among to be cached (admission.ts); 0 caches every file at once */
+  recentBytes?: number;
   /** files read at once: each read holds up to one descriptor, so a burst cannot exhaust the process's limit */
   maxOpen?: number;
   /** waits (ms) before each retry when the process or system is out of descriptors; then FilesUnavailable */
@@ -55,8 +62,12 @@ export interface FileCacheOptions {
   siblings?: boolean;
 }
 
+/** Some thousands of names: a file asked for twice within a few seconds of heavy traffic is kept. */
+export const DEFAULT_RECENT_BYTES = 512 * 1024;
+
 export class FileCache {
   private readonly entries = new Map<string, Entry>();
+  private readonly doorkeeper: Doorkeeper;
   private bytes = 0;
   private readonly maxBytes: number;
   private readonly maxOpen: number;
@@ -75,6 +86,7 @@ export class FileCache {
   ) {
     const o = typeof options === "number" ? { maxBytes: options } : options;
     this.maxBytes = o.maxBytes ?? 64 * 1024 * 1024;
+    this.doorkeeper = new Doorkeeper(o.recentBytes ?? DEFAULT_RECENT_BYTES);
     this.maxOpen = o.maxOpen ?? 64;
     this.retryDelays = o.retryDelays ?? [5, 20, 50, 100, 200, 400];
     this.readFile = o.readFile ?? readFile;
@@ -90,9 +102,9 @@ export class FileCache {
     return entry.value;
   }
 
-  /** Bytes held, keys and bodies together. */
+  /** Bytes held, keys and bodies together, and the recently seen names. */
   get size(): number {
-    return this.bytes;
+    return this.bytes + this.doorkeeper.size;
   }
 
   /** The file, or null when dist/ has no such file. Rejects with FilesUnavailable when descriptors stay exhausted. */
@@ -163,7 +175,7 @@ export class FileCache {
   }
 
   private remember(file: string, value: CachedFile | null): void {
-    if (this.entries.has(file)) return;
+    if (this.entries.has(file) || !this.doorkeeper.admit(file)) return;
     const bytes = entryOverhead(file) + (value ? sizeOf(value) : 0);
     this.entries.set(file, { value, used: false, bytes });
     this.bytes += bytes;

@@ -1,5 +1,7 @@
 // URL-keyed resolutions of one build, bounded in bytes: keys are request targets a client chooses, so their size
-// is the client's to pick. Long targets are never kept (resolving them again is cheap); eviction is FIFO.
+// is the client's to pick. Long targets are never kept (resolving them again is cheap); eviction is FIFO. A target is
+// kept from its second request among the recently seen ones (admission.ts), as file bodies are.
+import { Doorkeeper } from "./admission.ts";
 import type { Resolution } from "./resolve-request.ts";
 
 /** Targets longer than this are resolved every time: no real client repeats a kilobyte-long URL. */
@@ -9,16 +11,23 @@ const ENTRY_OVERHEAD = 200;
 
 export class ResolutionCache {
   private readonly entries = new Map<string, Resolution>();
+  private readonly doorkeeper: Doorkeeper;
   private bytes = 0;
 
-  constructor(private readonly maxBytes = 8 * 1024 * 1024) {}
+  /** `recentBytes`: the recently seen targets a target must be among to be kept; 0 keeps every target at once */
+  constructor(
+    private readonly maxBytes = 8 * 1024 * 1024,
+    recentBytes = 512 * 1024,
+  ) {
+    this.doorkeeper = new Doorkeeper(recentBytes);
+  }
 
   get(target: string): Resolution | undefined {
     return this.entries.get(target);
   }
 
   set(target: string, r: Resolution): void {
-    if (target.length > MAX_KEY_LENGTH || this.entries.has(target)) return;
+    if (target.length > MAX_KEY_LENGTH || this.entries.has(target) || !this.doorkeeper.admit(target)) return;
     this.entries.set(target, r);
     this.bytes += cost(target);
     while (this.bytes > this.maxBytes) {
@@ -28,9 +37,9 @@ export class ResolutionCache {
     }
   }
 
-  /** Bytes held (estimated: keys as UTF-16 plus a fixed overhead per entry). */
+  /** Bytes held (estimated: keys as UTF-16 plus a fixed overhead per entry), and the recently seen targets. */
   get size(): number {
-    return this.bytes;
+    return this.bytes + this.doorkeeper.size;
   }
 }
 

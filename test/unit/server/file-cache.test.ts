@@ -25,11 +25,31 @@ describe("FileCache: dist/ files in memory, bounded", () => {
     expect(big?.encoded.map((e) => e.name)).toEqual(["gzip"]);
     expect(cache.peek("v1/missing.json")).toBeUndefined();
     expect(await cache.get("v1/missing.json")).toBeNull();
+    expect(await cache.get("v1/missing.json")).toBeNull();
     expect(cache.peek("v1/missing.json")).toBeNull();
   });
 
+  it("keeps a file from its second request on: one asked for once is read, answered and dropped", async () => {
+    const cache = new FileCache(dir.path);
+    expect((await cache.get("v1/a.json"))?.body.toString()).toBe("a".repeat(100));
+    expect(cache.peek("v1/a.json"), "not kept after one request").toBeUndefined();
+    await cache.get("v1/b.json");
+    await cache.get("v1/a.json");
+    expect(cache.peek("v1/a.json")?.body.toString(), "kept after its second").toBe("a".repeat(100));
+    expect(cache.peek("v1/b.json")).toBeUndefined();
+  });
+
+  it("with no room for recently seen names, a file asked for again long after its first request is still not kept", async () => {
+    const cache = new FileCache(dir.path, { recentBytes: 1 }); // no room for even one name
+    await cache.get("v1/a.json");
+    await cache.get("v1/b.json");
+    await cache.get("v1/a.json");
+    expect(cache.peek("v1/a.json")).toBeUndefined();
+  });
+
   it("stays within its byte budget, giving a recently used file a second chance over an unused one", async () => {
-    const cache = new FileCache(dir.path, 3 * (100 + 2 * "v1/a.json".length + 160)); // room for three entries: bodies and keys
+    // room for three entries, bodies and keys; every file kept on its first request
+    const cache = new FileCache(dir.path, { maxBytes: 3 * (100 + 2 * "v1/a.json".length + 160), recentBytes: 0 });
     await cache.get("v1/a.json");
     await cache.get("v1/b.json");
     cache.peek("v1/a.json"); // a is used again; b is not
