@@ -1,10 +1,17 @@
 // npm run serve (and the second half of npm start): serves the build published at dist/, following each new one.
 import { resolve } from "node:path";
-import { isMain, parseCommandArgs, runCommand, type CommandSpec } from "./cli/command.ts";
-import { listenAddressFromEnv, startServerForUser, stopOnSignals, urlLines } from "./server/announce.ts";
+import { isMain, parseCommandArgs, runCommand, UserError, type CommandSpec } from "./cli/command.ts";
+import { listenAddressFromEnv, startFailure, startServerForUser, stopOnSignals, urlLines } from "./server/announce.ts";
+import { CACHE_BYTES, DEFAULT_WORKERS, startCluster, WorkerStartFailure } from "./server/cluster-primary.ts";
 
 const options = {
   dist: { type: "string", default: "dist", valueName: "DIR", description: "the build to serve" },
+  workers: {
+    type: "string",
+    default: String(DEFAULT_WORKERS),
+    valueName: "N",
+    description: "server processes sharing the port (one per core, at most 2 by default); 1 serves from this process alone",
+  },
 } as const;
 
 export const SERVE: CommandSpec<typeof options> = {
@@ -17,8 +24,20 @@ export const SERVE: CommandSpec<typeof options> = {
 };
 
 async function main(): Promise<void> {
-  const { dist } = parseCommandArgs(SERVE);
-  const server = await startServerForUser({ distDir: resolve(dist), ...listenAddressFromEnv() });
+  const values = parseCommandArgs(SERVE);
+  const workers = Number(values.workers);
+  if (!/^\d+$/.test(values.workers) || workers < 1 || workers > 64) throw new UserError(`--workers must be a whole number from 1 to 64, got "${values.workers}"`, 2);
+  const distDir = resolve(values.dist);
+  const address = listenAddressFromEnv();
+  if (workers === 1) {
+    const server = await startServerForUser({ distDir, ...address });
+    for (const line of urlLines(server)) console.log(line);
+    return stopOnSignals(() => server.close());
+  }
+  const log = (line: string) => console.error(line);
+  const server = await startCluster({ distDir, ...address, workers, cacheBytes: Math.floor(CACHE_BYTES / workers), log }).catch((e) => {
+    throw e instanceof WorkerStartFailure ? startFailure(e, address.port) : e;
+  });
   for (const line of urlLines(server)) console.log(line);
   stopOnSignals(() => server.close());
 }

@@ -1,6 +1,6 @@
 // Starting the Node server from a command: the listening errors a user can fix as one line, and the URLs to open.
 import { UserError } from "../cli/command.ts";
-import { startServer, type RunningServer, type ServerOptions } from "./start-server.ts";
+import type { RunningServer, ServerOptions } from "./start-server.ts";
 
 /** PORT and HOST from the environment, as every serving command reads them. */
 export function listenAddressFromEnv(defaultPort = 3000): { port: number; host: string } {
@@ -9,20 +9,25 @@ export function listenAddressFromEnv(defaultPort = 3000): { port: number; host: 
   return { port, host: process.env.HOST ?? "localhost" };
 }
 
-/** startServer, with a taken port, a refused port and a missing build as one-line UserErrors. */
+/** A failure to start listening (a taken port, a refused port, a missing build) as the one line a user can act on. */
+export function startFailure(err: { code?: string; message: string }, port: number | undefined): UserError {
+  if (err.code === "EADDRINUSE") return new UserError(`Port ${port} is already in use: stop what runs there, or set PORT=<another port>.`);
+  if (err.code === "EACCES") return new UserError(`Not allowed to listen on port ${port}: choose PORT above 1023.`);
+  return new UserError(err.message);
+}
+
+/** startServer, with its expected failures as one-line UserErrors. Imported on use: a cluster's primary never loads the server. */
 export async function startServerForUser(options: ServerOptions): Promise<RunningServer> {
+  const { startServer } = await import("./start-server.ts");
   try {
     return await startServer(options);
   } catch (e) {
-    const err = e as NodeJS.ErrnoException;
-    if (err.code === "EADDRINUSE") throw new UserError(`Port ${options.port} is already in use: stop what runs there, or set PORT=<another port>.`);
-    if (err.code === "EACCES") throw new UserError(`Not allowed to listen on port ${options.port}: choose PORT above 1023.`);
-    throw new UserError(err.message);
+    throw startFailure(e as NodeJS.ErrnoException, options.port);
   }
 }
 
 /** The two lines a user needs: the API's base URL and the docs page at the site root. */
-export function urlLines(server: RunningServer): string[] {
+export function urlLines(server: Pick<RunningServer, "url" | "basePath">): string[] {
   const shown = server.url.replace(/\/\/(127\.0\.0\.1|\[::1\])(?=:)/, "//localhost");
   return [`Marketing Software Data API: ${shown}${server.basePath}  (Ctrl-C to stop)`, `Docs page: ${shown}/`];
 }

@@ -29,7 +29,8 @@ async function identify(distDir: string): Promise<{ root: string; id: string }> 
   return { root, id: `${root}\0${s.dev}:${s.ino}` };
 }
 
-export async function followDist(distDir: string, options: Omit<HandlerOptions, "current"> = {}): Promise<FollowedDist> {
+/** `onSwitch` is told each time a new build starts being served (a cluster's other workers then look at once). */
+export async function followDist(distDir: string, options: Omit<HandlerOptions, "current"> = {}, onSwitch?: () => void): Promise<FollowedDist> {
   const load = async (root: string) => createApiHandler(root, { ...options, current: () => refresh() });
   let published = await identify(distDir).catch(() => ({ root: distDir, id: "" }));
   let handler = await load(published.root);
@@ -52,6 +53,7 @@ export async function followDist(distDir: string, options: Omit<HandlerOptions, 
       if (!closed) {
         handler = next;
         published = now;
+        onSwitch?.();
       }
     } catch {
       // an incomplete folder (a plain dist/ being rewritten in place): keep the last good build, look again later

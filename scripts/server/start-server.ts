@@ -15,6 +15,8 @@ export interface ServerOptions {
   timeouts?: Partial<ServerTimeouts>;
   /** bytes of file bodies (and misses) kept in memory */
   cacheBytes?: number;
+  /** told each time a newly published build starts being served */
+  onSwitch?: () => void;
 }
 
 export interface ServerTimeouts {
@@ -62,8 +64,8 @@ function writeRaw(socket: Socket, { status, headers, body }: PrebuiltResponse, w
   socket.end(withBody ? Buffer.concat([Buffer.from(head), body]) : head);
 }
 
-export async function startServer({ distDir, port = 3000, host = "127.0.0.1", timeouts, cacheBytes }: ServerOptions): Promise<RunningServer> {
-  const dist = await followDist(resolve(distDir), { cacheBytes });
+export async function startServer({ distDir, port = 3000, host = "127.0.0.1", timeouts, cacheBytes, onSwitch }: ServerOptions): Promise<RunningServer> {
+  const dist = await followDist(resolve(distDir), { cacheBytes }, onSwitch);
   const t = { ...DEFAULT_TIMEOUTS, ...timeouts };
   // Without a Host header Node would answer a bare 400 itself; the route table answers instead.
   const server: Server = createServer(

@@ -5,6 +5,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { findNginx, startNginx } from "../../scripts/start-nginx.ts";
+import { repoRoot } from "../helpers/dirs.ts";
 import { startClosingRelay } from "./connection-closer.ts";
 
 export interface RunningHost {
@@ -33,6 +34,40 @@ const node: Host = {
     const { startServer } = await import("../../scripts/server/start-server.ts");
     const server = await startServer({ distDir, port: 0, host: "127.0.0.1" });
     return { origin: server.url.replace(/\/$/, ""), stop: () => server.close() };
+  },
+  encodings: ["br", "gzip"],
+};
+
+// `npm run serve -- --workers 2`: the same server as two processes sharing the port (node:cluster), as users run it.
+const nodeWorkers: Host = {
+  name: "node-workers",
+  unavailable: () => undefined,
+  async start(distDir) {
+    const { spawn } = await import("node:child_process");
+    const child = spawn(process.execPath, ["--import", "tsx", "scripts/serve.ts", "--dist", distDir, "--workers", "2"], {
+      cwd: repoRoot,
+      env: { ...process.env, PORT: "0", HOST: "127.0.0.1" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const exited = new Promise<void>((r) => child.once("exit", () => r()));
+    let output = "";
+    const origin = await new Promise<string>((resolve, reject) => {
+      const read = (c: Buffer) => {
+        output += c;
+        const url = /(http:\/\/\S+?)\/v1\s/.exec(output)?.[1];
+        if (url) resolve(url.replace("//localhost", "//127.0.0.1"));
+      };
+      child.stdout.on("data", read);
+      child.stderr.on("data", read);
+      void exited.then(() => reject(new Error(`npm run serve -- --workers 2 exited:\n${output}`)));
+    });
+    return {
+      origin,
+      stop: async () => {
+        child.kill("SIGTERM");
+        await exited;
+      },
+    };
   },
   encodings: ["br", "gzip"],
 };
@@ -255,4 +290,4 @@ const external: Host = {
 /** Hosts run only when CONFORMANCE_HOSTS names them (the conformance-r2 project does). */
 const onRequest = (host: Host) => (process.env.CONFORMANCE_HOSTS?.split(",").some((h) => h.trim() === host.name) ? [host] : []);
 
-export const hosts: Host[] = [node, serve, nginx, cloudflareAssets, ...onRequest(cloudflareR2), ...(process.env.CONFORMANCE_ORIGIN ? [external] : [])];
+export const hosts: Host[] = [node, nodeWorkers, serve, nginx, cloudflareAssets, ...onRequest(cloudflareR2), ...(process.env.CONFORMANCE_ORIGIN ? [external] : [])];
