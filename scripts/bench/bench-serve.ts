@@ -1,7 +1,7 @@
 // Step "serve": the same mixed request list against each host in turn, one at a time, each in its own process.
 import { statSync } from "node:fs";
 import { join } from "node:path";
-import { HOSTS, type Host } from "./hosts.ts";
+import { HOSTS, NODE_WORKERS, type Host } from "./hosts.ts";
 import type { HostProcess } from "./host-process.ts";
 import { loadRun, randomLoadRun, type LoadRequest, type LoadResult } from "./load-run.ts";
 import type { BenchOptions } from "./options.ts";
@@ -47,6 +47,8 @@ export interface ServeResult {
   /** mean body of one pass over the list (304s count as empty), and the ceiling server's one body */
   meanBodyBytes: number;
   ceilingBodyBytes: number;
+  /** processes of the Node server, and of the ceiling (absent in results from before it had workers) */
+  nodeWorkers?: number;
   requests: { path: string; file: string; status: number; conditional: boolean }[];
   hosts: HostResult[];
   /** the cold, large working set: every URL of the build, uniformly at random */
@@ -89,7 +91,7 @@ async function requestsFor(host: Host, origin: string, list: BenchRequest[], acc
 
 export async function benchServe(options: BenchOptions, log: (line: string) => void): Promise<ServeResult> {
   const n = options.mainSize;
-  const result: ServeResult = { n, skipped: null, connections: options.connections, durationSeconds: options.duration, rounds: options.rounds, acceptEncoding: options.acceptEncoding, meanBodyBytes: 0, ceilingBodyBytes: 0, requests: [], hosts: [], cold: null };
+  const result: ServeResult = { n, skipped: null, connections: options.connections, durationSeconds: options.duration, rounds: options.rounds, acceptEncoding: options.acceptEncoding, meanBodyBytes: 0, ceilingBodyBytes: 0, nodeWorkers: NODE_WORKERS, requests: [], hosts: [], cold: null };
   if (!hasBuild(n)) {
     const noRoom = await lackOfSpace(n, 1);
     if (noRoom) {

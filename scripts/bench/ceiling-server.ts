@@ -1,7 +1,10 @@
 // The serve step's ceiling: a bare node:http server answering every request with one fixed response from memory.
 // It sends the headers every API response must carry (H1–H3, from the route table) so that the ratio measures what
 // the Node server adds (routing, file lookup, conditional requests), not the bytes the contract requires.
-// Run as its own process: PORT=… node --import tsx scripts/bench/ceiling-server.ts BODY_FILE
+// With WORKERS it runs as many processes sharing the port (node:cluster, round robin), as the Node server does, so the
+// ratio compares like with like.
+// Run as its own process: PORT=… [WORKERS=N] node --import tsx scripts/bench/ceiling-server.ts BODY_FILE
+import cluster from "node:cluster";
 import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { dirname, join } from "node:path";
@@ -23,10 +26,17 @@ const headers = [
   String(body.byteLength),
 ];
 
-createServer({ keepAliveTimeout: 5_000 }, (_req, res) => {
-  res.writeHead(200, headers);
-  res.end(body);
-}).listen(Number(process.env.PORT), "127.0.0.1");
+const workers = Number(process.env.WORKERS ?? 1);
+if (workers > 1 && cluster.isPrimary) {
+  cluster.schedulingPolicy = cluster.SCHED_RR;
+  for (let i = 0; i < workers; i++) cluster.fork();
+  process.once("SIGTERM", () => process.exit(0)); // workers exit with the primary's IPC channel
+} else {
+  createServer({ keepAliveTimeout: 5_000 }, (_req, res) => {
+    res.writeHead(200, headers);
+    res.end(body);
+  }).listen(Number(process.env.PORT), "127.0.0.1");
+}
 
 function existsIn(folder: string, name: string): boolean {
   if (folder === dirname(folder)) throw new Error(`no routes.json above ${file}`);

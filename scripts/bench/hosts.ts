@@ -4,6 +4,7 @@ import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { DEFAULT_WORKERS } from "../server/cluster-primary.ts";
 import { freePort, startHostProcess, type HostProcess } from "./host-process.ts";
 import { startPlainNginx } from "./plain-nginx.ts";
 import { workerStorageArgs } from "./worker-storage.ts";
@@ -28,13 +29,16 @@ const tsx = (script: string, ...args: string[]): [string, string[]] => [process.
 
 const nginxMissing = () => (spawnSync("nginx", ["-v"]).error ? "nginx is not installed" : null);
 
+/** Processes of the Node server (`npm run serve`'s default here) and, to compare like with like, of the ceiling. */
+export const NODE_WORKERS = DEFAULT_WORKERS;
+
 export const HOSTS: Host[] = [
   {
     name: "node server",
     kind: "router",
     cold: true,
     unavailable: () => null,
-    start: async (dist) => startHostProcess(...tsx("scripts/serve.ts", "--dist", dist), await freePort(), { HOST: "127.0.0.1" }),
+    start: async (dist) => startHostProcess(...tsx("scripts/serve.ts", "--dist", dist, "--workers", String(NODE_WORKERS)), await freePort(), { HOST: "127.0.0.1" }),
   },
   {
     name: "npx serve",
@@ -51,7 +55,7 @@ export const HOSTS: Host[] = [
     name: "raw node:http",
     kind: "ceiling",
     unavailable: () => null,
-    start: async (_dist, body) => startHostProcess(...tsx("scripts/bench/ceiling-server.ts", body), await freePort()),
+    start: async (_dist, body) => startHostProcess(...tsx("scripts/bench/ceiling-server.ts", body), await freePort(), { WORKERS: String(NODE_WORKERS) }),
   },
   {
     name: "nginx generated",

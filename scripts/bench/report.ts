@@ -68,7 +68,9 @@ export function serveReport(s: ServeResult): string {
           mb(h.bytesPerSecond),
           h.kind === "ceiling" ? "-" : `${h.wrongStatuses.length} of ${s.requests.length}`,
         ]);
-  const bodies = `  bodies: ${int(s.meanBodyBytes)} bytes on average over the list (uncompressed); the ceiling answers ${int(s.ceilingBodyBytes)} bytes every time`;
+  const bodies = `  bodies: ${int(s.meanBodyBytes)} bytes on average over the list (uncompressed); the ceiling answers ${int(s.ceilingBodyBytes)} bytes every time${
+    s.nodeWorkers ? `\n  the node server and the ceiling run ${s.nodeWorkers} process${s.nodeWorkers === 1 ? "" : "es"} each (node:cluster)` : ""
+  }`;
   const table = textTable(["host", "req/s", "rounds req/s", "p50", "p99", "errors", "non-2xx", "per s", "wrong status"], rows) + notes(s.hosts.map((h) => (h.skipped ? `${h.name} skipped: ${h.skipped}` : null)));
   const wrong = s.hosts.flatMap((h) => h.wrongStatuses.map((w) => `  ${h.name}: ${w}`));
   const targets = serveTargets(s).map((t) => `  ${t.name}: ${formatTarget(t)}`);
