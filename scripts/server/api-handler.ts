@@ -129,6 +129,8 @@ export async function createApiHandler(root: string, options: HandlerOptions = {
     e instanceof FilesUnavailable ? sendPrebuilt(req, res, own.unavailable) : sendError(req, res, "not_found");
 
   function answer(req: IncomingMessage, res: ServerResponse, r: Resolution, file: CachedFile | null) {
+    // A body read for this response alone goes back to its pool once the response is handed to the kernel.
+    if (file?.release) res.once("finish", file.release);
     if (r.kind === "preflight") {
       return send(req, res, 204, [...preflight, "Access-Control-Allow-Headers", headerOf(req, "access-control-request-headers") || "*"], null);
     }
@@ -177,7 +179,7 @@ export async function createApiHandler(root: string, options: HandlerOptions = {
     if (read?.name === r.file) return answer(req, res, r, read.file);
     const known = cache.peek(r.file);
     if (known) return answer(req, res, r, known);
-    cache.get(r.file).then(
+    cache.take(r.file).then(
       (f) => (f ? answer(req, res, r, f) : handOver(req, res, retried, () => answer(req, res, r, null))),
       (e) => failed(req, res, e),
     );
@@ -195,7 +197,7 @@ export async function createApiHandler(root: string, options: HandlerOptions = {
     const exists = (name: string) => {
       const cached = cache.peek(name);
       if (cached !== undefined) return cached !== null;
-      return cache.get(name).then((file) => {
+      return cache.take(name).then((file) => {
         if (file) read = { name, file };
         return file !== null;
       });

@@ -9,6 +9,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { ENCODINGS, MIN_COMPRESS_BYTES } from "../io/encodings.ts";
 import { Doorkeeper } from "./admission.ts";
+import { BodyPool } from "./body-pool.ts";
 
 export interface CachedFile {
   body: Buffer;
@@ -18,6 +19,9 @@ export interface CachedFile {
   encoded: { name: "br" | "gzip"; body: Buffer }[];
   /** the handler's header lists for this file, built on first use (they go with the file when it is dropped) */
   headers?: string[][];
+  /** set on a file read for one response and not cached (`take`): gives its body's buffer back, once that response
+   *  is handed to the kernel; `body` must not be read after */
+  release?: () => void;
 }
 
 export function etagOf(body: Uint8Array): string {
@@ -68,6 +72,7 @@ export const DEFAULT_RECENT_BYTES = 512 * 1024;
 export class FileCache {
   private readonly entries = new Map<string, Entry>();
   private readonly doorkeeper: Doorkeeper;
+  private readonly pool = new BodyPool();
   private bytes = 0;
   private readonly maxBytes: number;
   private readonly maxOpen: number;
@@ -121,11 +126,25 @@ export class FileCache {
     return pending;
   }
 
-  private async load(file: string): Promise<CachedFile | null> {
+  /**
+   * The file for one response: as `get`, except that a file not kept in the cache is read into a pooled buffer (its
+   * `release` gives it back). Never shared with another caller, so the buffer is the caller's alone.
+   */
+  take(file: string): Promise<CachedFile | null> {
+    // Asynchronous reads are shared between concurrent callers: those get owned bytes.
+    if (this.open > 0 || this.injected || this.loading.has(file)) return this.get(file);
+    if (file.length > MAX_NAME_BYTES / 3 && tooLong(file)) return Promise.resolve(null);
+    const known = this.peek(file);
+    if (known !== undefined) return Promise.resolve(known);
+    return this.load(file, true);
+  }
+
+  private async load(file: string, pooled = false): Promise<CachedFile | null> {
     const path = join(this.root, file);
-    const body = await this.read(path, file);
+    const fromPool = pooled ? this.readPooled(path) : undefined;
+    const body = fromPool === undefined ? await this.read(path, file) : fromPool && fromPool.body;
     if (body === null) {
-      this.remember(file, null);
+      if (this.admits(file)) this.store(file, null);
       return null;
     }
     // The build writes siblings only for bodies worth compressing: a small body has none to look for.
@@ -136,9 +155,27 @@ export class FileCache {
         if (sibling) encoded.push({ name: e.name, body: sibling });
       }
     }
-    const loaded = { body, etag: etagOf(body), encoded };
-    this.remember(file, loaded);
+    const loaded: CachedFile = { body, etag: etagOf(body), encoded };
+    if (this.admits(file)) {
+      if (fromPool) {
+        loaded.body = Buffer.from(body); // a cached body owns its bytes
+        fromPool.release();
+      }
+      this.store(file, loaded);
+    } else if (fromPool) loaded.release = fromPool.release;
     return loaded;
+  }
+
+  /** Read into a pooled buffer: null when missing, undefined when it has to be read otherwise (too large, no descriptor). */
+  private readPooled(path: string) {
+    try {
+      return this.pool.read(path) ?? undefined;
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code ?? "";
+      if (MISSING.has(code)) return null;
+      if (OUT_OF_FILES.has(code)) return undefined;
+      throw e;
+    }
   }
 
   /**
@@ -174,8 +211,12 @@ export class FileCache {
     }
   }
 
-  private remember(file: string, value: CachedFile | null): void {
-    if (this.entries.has(file) || !this.doorkeeper.admit(file)) return;
+  /** Whether a file just read is to be kept (not already, and asked for recently before). */
+  private admits(file: string): boolean {
+    return !this.entries.has(file) && this.doorkeeper.admit(file);
+  }
+
+  private store(file: string, value: CachedFile | null): void {
     const bytes = entryOverhead(file) + (value ? sizeOf(value) : 0);
     this.entries.set(file, { value, used: false, bytes });
     this.bytes += bytes;
