@@ -32,6 +32,17 @@ function getFresh(url: string): Promise<{ status: number; body: string }> {
   });
 }
 
+/** The server workers among the processes whose parent is `pid` (Linux /proc); not tsx's esbuild, say. */
+function workersOf(pid: number): number[] {
+  return childrenOf(pid).filter((child) => {
+    try {
+      return /worker\.mjs|cluster-worker\.ts/.test(readFileSync(`/proc/${child}/cmdline`, "utf8"));
+    } catch {
+      return false;
+    }
+  });
+}
+
 /** Pids whose parent is `pid` (Linux /proc). */
 function childrenOf(pid: number): number[] {
   return readdirSync("/proc")
@@ -105,7 +116,7 @@ describe.runIf(existsSync("/proc/self/stat"))("npm run serve -- --workers 2", ()
     try {
       const api = (await waitFor(() => /(http:\/\/\S+\/v1)/.exec(run.output().stdout)))[1]!;
       expect(api).not.toMatch(/:0\//);
-      const workers = childrenOf(run.child.pid!);
+      const workers = workersOf(run.child.pid!);
       expect(workers).toHaveLength(2);
       const name = async () => (JSON.parse((await getFresh(`${api}/software/alpha-mail`)).body) as { data: { name: string } }).data.name;
       // six fresh connections, handed out in turn: three to each worker
@@ -122,7 +133,7 @@ describe.runIf(existsSync("/proc/self/stat"))("npm run serve -- --workers 2", ()
 
       process.kill(workers[0]!, "SIGKILL");
       const replaced = await waitFor(() => {
-        const now = childrenOf(run.child.pid!);
+        const now = workersOf(run.child.pid!);
         return now.length === 2 && !now.includes(workers[0]!) && now;
       });
       expect(new Set(await names())).toEqual(new Set(["alpha Mail v2"]));
@@ -140,7 +151,7 @@ describe.runIf(existsSync("/proc/self/stat"))("npm run serve -- --workers 2", ()
   it("Ctrl-C (SIGINT to the whole group) stops every worker once, exit 0", async () => {
     const run = serve(dist, 2);
     await waitFor(() => /http:\/\/\S+\/v1/.test(run.output().stdout));
-    const workers = childrenOf(run.child.pid!);
+    const workers = workersOf(run.child.pid!);
     for (const pid of [run.child.pid!, ...workers]) process.kill(pid, "SIGINT");
     expect((await run.exited)[0]).toBe(0);
     await waitFor(() => !workers.some(alive), 5_000);
