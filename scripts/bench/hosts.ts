@@ -26,6 +26,8 @@ export interface Host {
 }
 
 const tsx = (script: string, ...args: string[]): [string, string[]] => [process.execPath, ["--import", "tsx", join(ROOT, script), ...args]];
+/** As `npm run serve` starts the Node server: from its cached bundle (scripts/cli/launch.mjs). */
+const launched = (script: string, ...args: string[]): [string, string[]] => [process.execPath, [join(ROOT, "scripts/cli/launch.mjs"), join(ROOT, script), ...args]];
 
 const nginxMissing = () => (spawnSync("nginx", ["-v"]).error ? "nginx is not installed" : null);
 
@@ -38,7 +40,7 @@ export const HOSTS: Host[] = [
     kind: "router",
     cold: true,
     unavailable: () => null,
-    start: async (dist) => startHostProcess(...tsx("scripts/serve.ts", "--dist", dist, "--workers", String(NODE_WORKERS)), await freePort(), { HOST: "127.0.0.1" }),
+    start: async (dist) => startHostProcess(...launched("scripts/serve.ts", "--dist", dist, "--workers", String(NODE_WORKERS)), await freePort(), { HOST: "127.0.0.1" }),
   },
   {
     name: "npx serve",

@@ -78,7 +78,7 @@ export async function cachedCommandBundle(entry) {
   const options = { platform: "node", target: "node20", packages: "external" };
   const cache = cacheEntry(entry, options);
   if (cache.fresh) return cache.path;
-  const { build } = await import("esbuild");
+  const esbuild = await import("esbuild");
   const inputs = Object.fromEntries(ALWAYS.map((f) => [f, hashOf(f)]));
   const projectFiles = {
     name: "project-files",
@@ -94,7 +94,9 @@ export async function cachedCommandBundle(entry) {
       });
     },
   };
-  const result = await build({ ...baseOptions(entry), ...options, plugins: [projectFiles] });
+  const result = await esbuild.build({ ...baseOptions(entry), ...options, plugins: [projectFiles] });
+  // Its service process would otherwise live as long as this one (a server's primary, say), and count in its group.
+  await esbuild.stop();
   cache.store(result.outputFiles[0].text, inputs);
   return cache.path;
 }

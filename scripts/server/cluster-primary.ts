@@ -99,7 +99,6 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
         clearTimeout(timer);
       }),
     );
-    entry.remove();
   }
 
   try {

@@ -36,7 +36,7 @@ function getFresh(url: string): Promise<{ status: number; body: string }> {
 function workersOf(pid: number): number[] {
   return childrenOf(pid).filter((child) => {
     try {
-      return /worker\.mjs|cluster-worker\.ts/.test(readFileSync(`/proc/${child}/cmdline`, "utf8"));
+      return /cluster-worker[-.]/.test(readFileSync(`/proc/${child}/cmdline`, "utf8"));
     } catch {
       return false;
     }
@@ -79,7 +79,7 @@ async function waitFor<T>(check: () => T | null | undefined | false | Promise<T 
 }
 
 function serve(dist: string, workers: number, env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, ["--import", "tsx", "scripts/serve.ts", "--dist", dist, "--workers", String(workers)], {
+  const child = spawn(process.execPath, ["scripts/cli/launch.mjs", "scripts/serve.ts", "--dist", dist, "--workers", String(workers)], {
     cwd: repoRoot,
     env: { ...process.env, PORT: "0", HOST: "127.0.0.1", ...env },
   });
