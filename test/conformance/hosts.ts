@@ -44,7 +44,7 @@ const nodeWorkers: Host = {
   unavailable: () => undefined,
   async start(distDir) {
     const { spawn } = await import("node:child_process");
-    const child = spawn(process.execPath, ["--import", "tsx", "scripts/serve.ts", "--dist", distDir, "--workers", "2"], {
+    const child = spawn(process.execPath, ["scripts/cli/launch.mjs", "scripts/serve.ts", "--dist", distDir, "--workers", "2"], {
       cwd: repoRoot,
       env: { ...process.env, PORT: "0", HOST: "127.0.0.1" },
       stdio: ["ignore", "pipe", "pipe"],
