@@ -2,24 +2,15 @@
 // switch, never from a mix, and never 404s because the old build's folder vanished.
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { mkdir, realpath, rename, rm, symlink } from "node:fs/promises";
+import { rename } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { build } from "../../scripts/build.ts";
 import { startServer, type RunningServer } from "../../scripts/server/start-server.ts";
 import { repoRoot, tempDir } from "../helpers/dirs.ts";
-import { copyTiny, editTiny, INSERTED_SLUG } from "./edit-fixture.ts";
+import { copyTiny, editTiny, INSERTED_SLUG, publish, twoBuilds } from "./edit-fixture.ts";
 
 interface Page {
   meta: { total: number };
-}
-
-/** Points `link` at `target` in one step, as the build publishes: a new link renamed over the old one. */
-async function publish(link: string, target: string) {
-  const temporary = `${link}.next`;
-  await rm(temporary, { force: true });
-  await symlink(target, temporary);
-  await rename(temporary, link);
 }
 
 describe("the Node server follows a symlinked dist/ (B5)", () => {
@@ -33,16 +24,7 @@ describe("the Node server follows a symlinked dist/ (B5)", () => {
 
   beforeAll(async () => {
     dir = await tempDir();
-    const content = await copyTiny(join(dir.path, "content"));
-    await mkdir(join(dir.path, "store"));
-    // build() publishes each output as a link to its generation folder: keep the real folders, switch our own link
-    await build({ contentDir: content, outDir: join(dir.path, "store/a") });
-    await editTiny(content, "v2");
-    await build({ contentDir: content, outDir: join(dir.path, "store/b") });
-    genA = await realpath(join(dir.path, "store/a"));
-    genB = await realpath(join(dir.path, "store/b"));
-    dist = join(dir.path, "dist");
-    await symlink(genA, dist);
+    ({ genA, genB, dist } = await twoBuilds(dir.path));
     server = await startServer({ distDir: dist, port: 0 });
     api = server.url + server.basePath;
   });

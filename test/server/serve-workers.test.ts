@@ -1,22 +1,12 @@
 // `npm run serve -- --workers 2`: two server processes on one port (node:cluster). Each follows every publication
 // (B5), a worker that dies is replaced, and SIGTERM stops the whole group.
-import { spawn } from "node:child_process";
-import { once } from "node:events";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { request } from "node:http";
-import { mkdir, realpath, rename, rm, symlink } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { build } from "../../scripts/build.ts";
-import { repoRoot, tempDir } from "../helpers/dirs.ts";
-import { copyTiny, editTiny } from "./edit-fixture.ts";
-
-/** Points `link` at `target` in one step, as the build publishes. */
-async function publish(link: string, target: string) {
-  await rm(`${link}.next`, { force: true });
-  await symlink(target, `${link}.next`);
-  await rename(`${link}.next`, link);
-}
+import { tempDir } from "../helpers/dirs.ts";
+import { publish, twoBuilds } from "./edit-fixture.ts";
+import { serveProcess, waitFor } from "../helpers/serve-process.ts";
 
 /** One GET on a connection of its own: the primary hands each new connection to the next worker in turn. */
 function getFresh(url: string): Promise<{ status: number; body: string }> {
@@ -69,45 +59,16 @@ const alive = (pid: number) => {
   }
 };
 
-async function waitFor<T>(check: () => T | null | undefined | false | Promise<T | null | undefined | false>, ms = 20_000): Promise<T> {
-  for (const end = Date.now() + ms; Date.now() < end; ) {
-    const value = await check();
-    if (value) return value;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error("timed out");
-}
-
-function serve(dist: string, workers: number, env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, ["scripts/cli/launch.mjs", "scripts/serve.ts", "--dist", dist, "--workers", String(workers)], {
-    cwd: repoRoot,
-    env: { ...process.env, PORT: "0", HOST: "127.0.0.1", ...env },
-  });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (c: Buffer) => (stdout += c));
-  child.stderr.on("data", (c: Buffer) => (stderr += c));
-  const exited = once(child, "exit") as Promise<[number | null, NodeJS.Signals | null]>;
-  return { child, exited, output: () => ({ stdout, stderr }) };
-}
+const serve = (dist: string, workers: number) => serveProcess(["--dist", dist, "--workers", String(workers)], { PORT: "0", HOST: "127.0.0.1" });
 
 describe.runIf(existsSync("/proc/self/stat"))("npm run serve -- --workers 2", () => {
   let dir: Awaited<ReturnType<typeof tempDir>>;
   let dist: string;
-  let genA: string;
   let genB: string;
 
   beforeAll(async () => {
     dir = await tempDir();
-    const content = await copyTiny(join(dir.path, "content"));
-    await mkdir(join(dir.path, "store"));
-    await build({ contentDir: content, outDir: join(dir.path, "store/a") });
-    await editTiny(content, "v2");
-    await build({ contentDir: content, outDir: join(dir.path, "store/b") });
-    genA = await realpath(join(dir.path, "store/a"));
-    genB = await realpath(join(dir.path, "store/b"));
-    dist = join(dir.path, "dist");
-    await symlink(genA, dist);
+    ({ genB, dist } = await twoBuilds(dir.path));
   });
   afterAll(() => dir.remove());
 

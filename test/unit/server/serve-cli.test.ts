@@ -6,24 +6,9 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build } from "../../../scripts/build.ts";
 import { fixture, repoRoot, tempDir } from "../../helpers/dirs.ts";
+import { serveProcess, waitFor } from "../../helpers/serve-process.ts";
 
-function serve(dist: string, env: Record<string, string>) {
-  const child = spawn(process.execPath, ["--import", "tsx", "scripts/serve.ts", "--dist", dist], { cwd: repoRoot, env: { ...process.env, ...env } });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (c: Buffer) => (stdout += c));
-  child.stderr.on("data", (c: Buffer) => (stderr += c));
-  const exited = once(child, "exit") as Promise<[number | null, NodeJS.Signals | null]>;
-  return { child, exited, output: () => ({ stdout, stderr }) };
-}
-
-async function waitFor(check: () => boolean, ms = 20_000) {
-  for (const end = Date.now() + ms; Date.now() < end; ) {
-    if (check()) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error("timed out");
-}
+const serve = (dist: string, env: Record<string, string>) => serveProcess(["--dist", dist], env);
 
 describe("npm run serve", () => {
   let dir: Awaited<ReturnType<typeof tempDir>>;
