@@ -1,11 +1,11 @@
 // One build at a time per output: a lock file in the store, created exclusively, holding the builder's pid.
 // A lock whose builder is gone (a killed build, even if its pid was reused since) is taken over; a live one is
 // waited for, or refused.
-import { readFileSync } from "node:fs";
 import { link, readFile, rename, stat, unlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { UserError } from "../cli/command.ts";
+import { isAlive, startedAt } from "./processes.ts";
 
 export const LOCK_FILE = "lock";
 
@@ -26,29 +26,6 @@ export interface LockOptions {
 const POLL_MS = 100;
 /** A lock file still empty after this long was left by a build killed between creating and filling it. */
 const EMPTY_LOCK_STALE_MS = 5_000;
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
-/** When process `pid` started (ms since the epoch, to the second), where /proc tells; else undefined. */
-function startedAt(pid: number): number | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    // Fields after the command name "(…)": the 22nd field of the line, the start time in clock ticks after boot.
-    const ticks = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19]);
-    const boot = Number(/^btime (\d+)$/m.exec(readFileSync("/proc/stat", "utf8"))?.[1]);
-    const at = (boot + ticks / 100) * 1000; // USER_HZ is 100 on Linux
-    return Number.isFinite(at) ? at : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 /**
  * Whether the build that wrote the lock still runs: its pid is alive and, where the start time is known, that

@@ -8,6 +8,7 @@ import { basename, dirname, join, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { UserError } from "../cli/command.ts";
 import { MANIFEST_FILE } from "./manifest.ts";
+import { isAlive } from "./processes.ts";
 
 /** The file that says a store folder is ours; it also keeps the last generation number, so none is reused. */
 export const STORE_MARKER = ".msapi-builds";
@@ -201,12 +202,7 @@ function stillDeleting(path: string): boolean {
       return false;
     }
   }
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === "EPERM";
-  }
+  return isAlive(pid);
 }
 
 function removeTree(path: string): Promise<void> {
