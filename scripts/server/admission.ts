@@ -2,6 +2,9 @@
 // than a cache, nearly every key is requested once within the cache's lifetime, and caching it would only cost an
 // insert, an eviction and memory held for nothing. A key seen again among the recently seen ones is worth keeping.
 
+/** Some thousands of names: a key asked for twice within a few seconds of heavy traffic is kept. */
+export const DEFAULT_RECENT_BYTES = 512 * 1024;
+
 /** What remembering one key costs besides its characters (UTF-16 in memory): the Set slot and the string header. */
 const KEY_OVERHEAD = 64;
 

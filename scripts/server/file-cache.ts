@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { ENCODINGS, MIN_COMPRESS_BYTES } from "../io/encodings.ts";
-import { Doorkeeper } from "./admission.ts";
+import { DEFAULT_RECENT_BYTES, Doorkeeper } from "./admission.ts";
 import { BodyPool } from "./body-pool.ts";
 
 export interface CachedFile {
@@ -66,9 +66,6 @@ export interface FileCacheOptions {
   siblings?: boolean;
 }
 
-/** Some thousands of names: a file asked for twice within a few seconds of heavy traffic is kept. */
-export const DEFAULT_RECENT_BYTES = 512 * 1024;
-
 export class FileCache {
   private readonly entries = new Map<string, Entry>();
   private readonly doorkeeper: Doorkeeper;
@@ -114,16 +111,7 @@ export class FileCache {
 
   /** The file, or null when dist/ has no such file. Rejects with FilesUnavailable when descriptors stay exhausted. */
   get(file: string): Promise<CachedFile | null> {
-    // A name no file system holds (a segment over 255 bytes) is a miss without a lookup, and not worth remembering.
-    if (file.length > MAX_NAME_BYTES / 3 && tooLong(file)) return Promise.resolve(null);
-    const known = this.peek(file);
-    if (known !== undefined) return Promise.resolve(known);
-    let pending = this.loading.get(file);
-    if (!pending) {
-      pending = this.load(file).finally(() => this.loading.delete(file));
-      this.loading.set(file, pending);
-    }
-    return pending;
+    return this.lookup(file, false);
   }
 
   /**
@@ -131,12 +119,22 @@ export class FileCache {
    * `release` gives it back). Never shared with another caller, so the buffer is the caller's alone.
    */
   take(file: string): Promise<CachedFile | null> {
-    // Asynchronous reads are shared between concurrent callers: those get owned bytes.
-    if (this.open > 0 || this.injected || this.loading.has(file)) return this.get(file);
+    return this.lookup(file, true);
+  }
+
+  private lookup(file: string, pooled: boolean): Promise<CachedFile | null> {
+    // A name no file system holds (a segment over 255 bytes) is a miss without a lookup, and not worth remembering.
     if (file.length > MAX_NAME_BYTES / 3 && tooLong(file)) return Promise.resolve(null);
     const known = this.peek(file);
     if (known !== undefined) return Promise.resolve(known);
-    return this.load(file, true);
+    // Asynchronous reads are shared between concurrent callers: those get owned bytes.
+    if (pooled && this.open === 0 && !this.injected && !this.loading.has(file)) return this.load(file, true);
+    let pending = this.loading.get(file);
+    if (!pending) {
+      pending = this.load(file).finally(() => this.loading.delete(file));
+      this.loading.set(file, pending);
+    }
+    return pending;
   }
 
   private async load(file: string, pooled = false): Promise<CachedFile | null> {

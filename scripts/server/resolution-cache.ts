@@ -1,7 +1,7 @@
 // URL-keyed resolutions of one build, bounded in bytes: keys are request targets a client chooses, so their size
 // is the client's to pick. Long targets are never kept (resolving them again is cheap); eviction is FIFO. A target is
 // kept from its second request among the recently seen ones (admission.ts), as file bodies are.
-import { Doorkeeper } from "./admission.ts";
+import { DEFAULT_RECENT_BYTES, Doorkeeper } from "./admission.ts";
 import type { Resolution } from "./resolve-request.ts";
 
 /** Targets longer than this are resolved every time: no real client repeats a kilobyte-long URL. */
@@ -17,7 +17,7 @@ export class ResolutionCache {
   /** `recentBytes`: the recently seen targets a target must be among to be kept; 0 keeps every target at once */
   constructor(
     private readonly maxBytes = 8 * 1024 * 1024,
-    recentBytes = 512 * 1024,
+    recentBytes = DEFAULT_RECENT_BYTES,
   ) {
     this.doorkeeper = new Doorkeeper(recentBytes);
   }
