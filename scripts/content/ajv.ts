@@ -22,9 +22,11 @@ export function validatorFor(file: SchemaFile): ValidateFunction {
   return validators[file];
 }
 
-/** Every validator: from the cached module when one matches the schema files and ajv, else compiled (and cached). */
+/** Every validator: from the cached module when one matches the schema files, ajv and ajv-formats, else compiled (and cached). */
 export function loadValidators(cacheDir: string): Validators {
-  const hash = createHash("sha1").update(JSON.stringify(OPTIONS)).update(String(require("ajv/package.json").version));
+  // The generated code calls into both packages at run time: a new version of either compiles again.
+  const versions = ["ajv", "ajv-formats"].map((p) => (require(`${p}/package.json`) as { version: string }).version);
+  const hash = createHash("sha1").update(JSON.stringify({ OPTIONS, versions }));
   for (const file of SCHEMA_FILE_NAMES) hash.update(file).update(readFileSync(schemaFilePath(file)));
   const cached = join(cacheDir, `validators-${hash.digest("base64url").slice(0, 16)}.cjs`);
   try {
