@@ -4,7 +4,7 @@
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { join, relative } from "node:path";
+import { dirname, join, relative } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 export const PROJECT_ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -41,7 +41,7 @@ const baseOptions = (entry) => ({
 
 /** Writes a file of the cache whole or not at all: another command may be reading it. */
 export function writeCacheFile(path, text) {
-  mkdirSync(CACHE_DIR, { recursive: true });
+  mkdirSync(dirname(path), { recursive: true });
   const tmp = `${path}.tmp-${process.pid}`;
   writeFileSync(tmp, text);
   renameSync(tmp, path);
