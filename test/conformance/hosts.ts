@@ -5,7 +5,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { findNginx, startNginx } from "../../scripts/start-nginx.ts";
-import { repoRoot } from "../helpers/dirs.ts";
+import { serveProcess, waitFor } from "../helpers/serve-process.ts";
 import { startClosingRelay } from "./connection-closer.ts";
 
 export interface RunningHost {
@@ -43,29 +43,19 @@ const nodeWorkers: Host = {
   name: "node-workers",
   unavailable: () => undefined,
   async start(distDir) {
-    const { spawn } = await import("node:child_process");
-    const child = spawn(process.execPath, ["scripts/cli/launch.mjs", "scripts/serve.ts", "--dist", distDir, "--workers", "2"], {
-      cwd: repoRoot,
-      env: { ...process.env, PORT: "0", HOST: "127.0.0.1" },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    const exited = new Promise<void>((r) => child.once("exit", () => r()));
-    let output = "";
-    const origin = await new Promise<string>((resolve, reject) => {
-      const read = (c: Buffer) => {
-        output += c;
-        const url = /(http:\/\/\S+?)\/v1\s/.exec(output)?.[1];
-        if (url) resolve(url.replace("//localhost", "//127.0.0.1"));
-      };
-      child.stdout.on("data", read);
-      child.stderr.on("data", read);
-      void exited.then(() => reject(new Error(`npm run serve -- --workers 2 exited:\n${output}`)));
+    const run = serveProcess(["--dist", distDir, "--workers", "2"], { PORT: "0", HOST: "127.0.0.1" });
+    let gone = false;
+    void run.exited.then(() => (gone = true));
+    const url = await waitFor(() => {
+      const { stdout, stderr } = run.output();
+      if (gone) throw new Error(`npm run serve -- --workers 2 exited:\n${stdout}${stderr}`);
+      return /(http:\/\/\S+?)\/v1\s/.exec(stdout)?.[1];
     });
     return {
-      origin,
+      origin: url.replace("//localhost", "//127.0.0.1"),
       stop: async () => {
-        child.kill("SIGTERM");
-        await exited;
+        run.child.kill("SIGTERM");
+        await run.exited;
       },
     };
   },
