@@ -149,6 +149,8 @@ export class Trash {
     // An earlier build's rm still deletes it: a second one in the background would only compete with it for the
     // disk (a build that waits for its deletions deletes it all the same).
     if (isTrash && this.background && stillDeleting(path)) return;
+    // A dead rm's marker goes with its folder, whichever of the two the listing showed first.
+    if (isTrash) await rm(path + DELETING, { force: true });
     const trashed = isTrash ? path : join(this.store.dir, `trash-${process.pid}-${++this.count}`);
     if (trashed !== path) {
       try {

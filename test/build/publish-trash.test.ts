@@ -1,10 +1,11 @@
 // A replaced folder is deleted by one `rm` in the background, which may outlive the build command: later builds
 // leave it to that rm while it runs (several would only compete for the disk) and finish the job when it is gone.
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { cp, mkdir, writeFile } from "node:fs/promises";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { build as buildInProcess } from "../../scripts/build.ts";
 import { fixture, tempDir } from "../helpers/dirs.ts";
 import { runBuild, storeEntries } from "./publish-helpers.ts";
 
@@ -44,6 +45,15 @@ describe("trash folders of earlier builds", () => {
     for (let i = 0; i < 100 && existsSync(trash); i++) await new Promise((r) => setTimeout(r, 100));
     expect(existsSync(trash)).toBe(false);
     await build();
+    expect((await storeEntries(out)).filter((e) => !/^g\d{6}$/.test(e))).toEqual([]);
+  });
+
+  it("left by a dead rm go with their marker in a build that waits for its deletions", async () => {
+    const trash = join(`${out}.builds`, "trash-2-1");
+    await mkdir(join(trash, "v1"), { recursive: true });
+    const dead = spawnSync(process.execPath, ["-e", "0"]).pid!;
+    await writeFile(`${trash}.deleting`, String(dead));
+    await buildInProcess({ contentDir: content, outDir: out });
     expect((await storeEntries(out)).filter((e) => !/^g\d{6}$/.test(e))).toEqual([]);
   });
 });
