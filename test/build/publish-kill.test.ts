@@ -2,9 +2,9 @@
 // 200-tool catalog) leaves the previous tree published and byte-identical; the next build is correct and
 // removes what the killed ones left behind.
 import fg from "fast-glob";
-import { readdir, readFile, readlink, writeFile } from "node:fs/promises";
+import { execFileSync } from "node:child_process";
+import { mkdir, readdir, readFile, readlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build } from "../../scripts/build.ts";
 import { generateCatalog, writeCatalog } from "../../scripts/catalog/generate.ts";
@@ -24,6 +24,8 @@ function seeded(seed: number) {
 }
 
 const ATTEMPTS_PER_PHASE = 10;
+/** Kill points fall in the first part of a measured build, so most land before publication however fast it is. */
+const KILL_WINDOW = 0.9;
 
 /** Each file's inode, size and mtime: a file written in place or replaced changes one of them. */
 async function statTree(dir: string): Promise<Map<string, string>> {
@@ -37,36 +39,64 @@ describe("a build killed at any instant", () => {
   let out: string;
   const random = seeded(20261124);
   let killed = 0;
-  /** wall time of one full build from the command line, start-up included */
+  /** wall time of the first (full) build */
   let fullSpan = 0;
 
-  const timedBuild = async (args: string[]) => {
+  /** Wall time of one build from the command line, start-up included. */
+  const timedBuild = async (root: string, args: string[] = []) => {
     const started = performance.now();
-    const result = await startBuild(["--content", content, ...args]).result;
+    const result = await startBuild(["--content", join(root, "content"), "--out", join(root, "dist"), ...args]).result;
     expect(result.code, result.stderr).toBe(0);
     return performance.now() - started;
   };
+
+  /** How long the next `args` build takes, timed on a copy so the store under test stays as it is. */
+  async function measuredSpan(args: string[]): Promise<number> {
+    const copy = await tempDir("msapi-kill-span-");
+    try {
+      // Content, the link and the published generation: not trash a background rm may be deleting meanwhile.
+      const published = await readlink(out);
+      await mkdir(join(copy.path, "dist.builds"));
+      execFileSync("cp", ["-a", content, out, copy.path]);
+      execFileSync("cp", ["-a", join(`${out}.builds`, ".msapi-builds"), join(copy.path, "dist.builds")]);
+      // Linked, not copied (half a gigabyte): a build never writes into a published file, it renames new ones in.
+      execFileSync("cp", ["-al", join(dir.path, published), join(copy.path, "dist.builds")]);
+      return await timedBuild(copy.path, args);
+    } finally {
+      await copy.remove();
+    }
+  }
 
   beforeAll(async () => {
     dir = await tempDir("msapi-kill-");
     content = join(dir.path, "content");
     out = join(dir.path, "dist");
     await writeCatalog(generateCatalog({ tools: 200, categories: 2, seed: 11 }), content);
-    fullSpan = await timedBuild(["--out", out]);
+    fullSpan = await timedBuild(dir.path);
   });
   afterAll(() => dir.remove());
 
-  /** Starts `args` builds and kills each at a seeded instant in [0, span]; the published tree must not move. */
-  async function killRepeatedly(args: string[], span: number): Promise<void> {
+  /**
+   * Starts `args` builds and kills each at a seeded instant of `span` (what one takes); the published tree must not
+   * move. `edit(i)` changes the content before attempt i > 0, so a build that did publish leaves the next one work.
+   */
+  async function killRepeatedly(args: string[], span: number, edit?: (attempt: number) => Promise<void>): Promise<void> {
+    let window = span * KILL_WINDOW;
     let link = await readlink(out);
     let expected = await statTree(out);
     for (let i = 0; i < ATTEMPTS_PER_PHASE; i++) {
+      if (i > 0) await edit?.(i);
+      const started = performance.now();
       const child = startBuild(["--content", content, "--out", out, ...args]);
-      await sleep(Math.floor(random() * span));
-      child.kill("SIGKILL");
+      const timer = setTimeout(() => child.kill("SIGKILL"), Math.floor(random() * window));
       const result = await child.result;
-      if (result.signal !== "SIGKILL") expect(result.code).toBe(0);
-      else killed++;
+      clearTimeout(timer);
+      if (result.signal === "SIGKILL") killed++;
+      else {
+        expect(result.code, result.stderr).toBe(0);
+        // Faster than measured (the machine got quieter): later points fall within this build's span.
+        window = (performance.now() - started) * KILL_WINDOW;
+      }
       const now = await readlink(out);
       if (now === link) continue;
       // It published before it was killed (or finished): the previous tree is still whole, untouched...
@@ -105,13 +135,18 @@ describe("a build killed at any instant", () => {
   it("during incremental builds (a tool inserted mid-list and a price changed)", async () => {
     const tools = (await readdir(join(content, "tools"))).sort();
     const middle = JSON.parse(await readFile(join(content, "tools", tools[100]!), "utf8"));
-    await editJson(join(content, "tools", tools[50]!), (t) => {
-      const plans = t.pricingPlans as { price: number | null }[];
-      plans.push({ ...plans[0], price: 12345 } as { price: number });
-    });
-    await writeFile(join(content, "tools/zz-kill-insert.json"), JSON.stringify({ ...middle, name: `${middle.name} Kill Insert`, slug: "zz-kill-insert" }));
-    // An incremental build of an insert takes about half of a full one; a few finish, which is checked too.
-    await killRepeatedly([], fullSpan * 0.6);
+    // Each attempt inserts another tool and changes a price: a build that finished or published before its kill
+    // (checked too) leaves the next attempt a whole insert to do, not an empty build.
+    const edit = async (attempt: number) => {
+      await editJson(join(content, "tools", tools[50]!), (t) => {
+        const plans = t.pricingPlans as { price: number | null }[];
+        plans.push({ ...plans[0], price: 12345 + attempt } as { price: number });
+      });
+      const slug = `zz-kill-insert-${attempt}`;
+      await writeFile(join(content, `tools/${slug}.json`), JSON.stringify({ ...middle, name: `${middle.name} Kill Insert ${attempt}`, slug }));
+    };
+    await edit(0);
+    await killRepeatedly([], await measuredSpan([]), edit);
     await nextBuildIsCorrect();
     // 20 seeded points; most land before publication (the rest check a kill after it, or a finished build).
     expect(killed).toBeGreaterThanOrEqual(14);
