@@ -1,10 +1,12 @@
 // npm run build: load → validate → derive → render → adapt → write (and publish: scripts/io/store.ts).
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import { adapters } from "./adapters/index.ts";
-import { isMain, parseCommandArgs, runCommand, type CommandSpec } from "./cli/command.ts";
+import { formatCount, isMain, parseCommandArgs, runCommand, type CommandSpec } from "./cli/command.ts";
+import { hashOfFile, saveFileHashes, sha1 } from "./cli/file-hashes.mjs";
+import { PROJECT_ROOT } from "./cli/project-cache.mjs";
+import { readContentCache, writeContentCache } from "./content/content-cache.ts";
 import { ContentErrors, formatContentError } from "./content/errors.ts";
 import { loadContent } from "./content/load.ts";
 import { validateContent } from "./content/validate.ts";
@@ -41,6 +43,9 @@ export interface BuildResult extends WriteSummary {
   seconds: number;
   tools: number;
   categories: number;
+  /** content files, and how many of them were recalled from the last good build rather than read (unchanged since) */
+  contentFiles: number;
+  contentRecalled: number;
   /** static hosts whose published limits this tree passes */
   warnings: string[];
 }
@@ -62,17 +67,19 @@ export function renderSite(catalog: Catalog, table: RouteTable): SiteOutput {
   return { files, lists: pageLists(catalog, summaries), pageTemplate: layout(table.basePath).page, bodyDir: `${table.basePath.slice(1)}/`, maxLimit: MAX_LIMIT };
 }
 
-/** The build's code and options: when they change, output may change for the same content, so build it all. */
-function buildFingerprint(compress: boolean): string {
-  const root = fileURLToPath(new URL("../", import.meta.url));
-  // Benchmarks and the catalog generator never shape output: editing them must not force a full build.
-  const sources = readdirSync(join(root, "scripts"), { recursive: true, encoding: "utf8" })
-    .filter((file) => /\.(ts|mjs)$/.test(file) && !/^(bench|catalog)\//.test(file))
-    .map((file) => `scripts/${file}`)
-    .concat("package-lock.json")
-    .sort();
-  const hash = createHash("sha1").update(JSON.stringify({ compress }));
-  for (const file of sources) hash.update(file).update(readFileSync(join(root, file)));
+/**
+ * The code and schemas a build runs (scripts/ but the benchmarks and the catalog generator, which never shape output;
+ * schemas/; the locked dependencies): when they change, the same content may build other output or other errors.
+ */
+function codeHash(): string {
+  const listed = (dir: string, pattern: RegExp) =>
+    readdirSync(join(PROJECT_ROOT, dir), { recursive: true, encoding: "utf8" })
+      .filter((file) => pattern.test(file))
+      .map((file) => `${dir}/${file}`);
+  const files = [...listed("scripts", /^(?!(bench|catalog)\/).*\.(ts|mjs)$/), ...listed("schemas", /\.json$/), "package-lock.json"].sort();
+  const hash = createHash("sha1");
+  for (const file of files) hash.update(file).update(hashOfFile(join(PROJECT_ROOT, file)));
+  saveFileHashes();
   return hash.digest("base64url");
 }
 
@@ -80,28 +87,36 @@ function buildFingerprint(compress: boolean): string {
 export async function build({ contentDir, outDir, full = false, compress = false, wait = true, onNotice, onProgress, backgroundCleanup = false }: BuildOptions): Promise<BuildResult> {
   const started = performance.now();
   // A folder a build must not touch is refused before any work (and checked again under the lock).
-  await inspectOutput(outDir, contentDir);
-  const validation = validateContent(await loadContent(contentDir));
+  const store = await inspectOutput(outDir, contentDir);
+  const code = codeHash();
+  const remembered = full ? new Map() : readContentCache(store.dir, code);
+  const raw = await loadContent(contentDir, remembered);
+  const validation = validateContent(raw);
   if (!validation.ok) throw new ContentErrors(validation.errors);
   const catalog = deriveCatalog(validation.content);
   const table = buildRouteTable(catalog.site);
   const site = renderSite(catalog, table);
   const written = await writeOutput(outDir, site, {
-    fingerprint: buildFingerprint(compress),
+    // Options that change output: another value means a full build.
+    fingerprint: sha1(JSON.stringify({ code, compress })),
     compress,
     full,
     contentDir,
     wait,
     onNotice,
     backgroundCleanup,
-    onProgress: (n) => onProgress?.(`wrote ${n.toLocaleString("en-US")} files…`),
+    onProgress: (n) => onProgress?.(`wrote ${formatCount(n)} files…`),
   });
+  // After publication, and only when something was read anew or went away.
+  if (raw.recalled !== raw.known.size || raw.known.size !== remembered.size) writeContentCache(store.dir, code, raw.known);
   const longestList = Math.max(...site.lists.map((l) => l.items.length));
   return {
     ...written,
     seconds: (performance.now() - started) / 1000,
     tools: catalog.tools.length,
     categories: catalog.categories.length,
+    contentFiles: 1 + raw.categories.length + raw.tools.length,
+    contentRecalled: raw.recalled,
     warnings: hostLimitWarnings({ files: written.files, bytes: written.bytes, maxFilesPerDir: (longestList + 1) * (compress ? 3 : 1) }),
   };
 }
@@ -140,9 +155,9 @@ async function main(): Promise<number> {
     if (values.json) console.log(JSON.stringify({ ok: true, outDir: values.out, ...result }));
     else
       console.log(
-        `built ${values.out}/ (${result.mode}${result.mode === "incremental" ? `, ${result.base}` : ""}, ${result.generation}): ${result.files.toLocaleString("en-US")} files, ${(result.bytes / 1e6).toFixed(1)} MB ` +
+        `built ${values.out}/ (${result.mode}${result.mode === "incremental" ? `, ${result.base}` : ""}, ${result.generation}): ${formatCount(result.files)} files, ${(result.bytes / 1e6).toFixed(1)} MB ` +
           `from ${result.tools} tools and ${result.categories} categories in ${result.seconds.toFixed(2)} s` +
-          (result.mode === "incremental" ? `; wrote ${result.written.toLocaleString("en-US")}, removed ${result.deleted.toLocaleString("en-US")}` : ""),
+          (result.mode === "incremental" ? `; wrote ${formatCount(result.written)}, removed ${formatCount(result.deleted)}` : ""),
       );
     if (!values.json) for (const w of result.warnings) console.warn(`warning: ${w}`);
     return 0;

@@ -4,7 +4,7 @@
 import { existsSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { build } from "./build.ts";
-import { describeFsError, isMain, parseCommandArgs, runCommand, UserError, type CommandSpec } from "./cli/command.ts";
+import { describeFsError, formatCount, isMain, parseCommandArgs, runCommand, UserError, type CommandSpec } from "./cli/command.ts";
 import { ContentErrors, formatContentError } from "./content/errors.ts";
 import { listenAddressFromEnv, startServerForUser, stopOnSignals, urlLines } from "./server/announce.ts";
 import type { RunningServer } from "./server/start-server.ts";
@@ -29,7 +29,7 @@ export const DEV: CommandSpec<typeof options> = {
 async function buildOnce(contentDir: string, outDir: string, shownOut: string): Promise<boolean> {
   try {
     const r = await build({ contentDir, outDir });
-    const what = r.mode === "incremental" ? `wrote ${r.written.toLocaleString("en-US")}, removed ${r.deleted.toLocaleString("en-US")}` : `${r.files.toLocaleString("en-US")} files`;
+    const what = r.mode === "incremental" ? `wrote ${formatCount(r.written)}, removed ${formatCount(r.deleted)}` : `${formatCount(r.files)} files`;
     console.log(`built ${shownOut}/ (${r.mode}) in ${r.seconds.toFixed(2)} s: ${what}`);
     return true;
   } catch (e) {

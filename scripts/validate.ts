@@ -1,7 +1,7 @@
 // npm run validate: every file of a built dist/ that a host serves, checked against its schema (dist/schema-map.json).
 import { realpath, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { isMain, parseCommandArgs, runCommand, UserError, type CommandSpec } from "./cli/command.ts";
+import { formatCount, isMain, parseCommandArgs, runCommand, UserError, type CommandSpec } from "./cli/command.ts";
 import { SCHEMA_MAP_FILE } from "./render/schema-table.ts";
 import { checkDist } from "./validate/check-dist.ts";
 
@@ -42,8 +42,8 @@ async function main(): Promise<number> {
     const files = new Set(report.problems.map((p) => p.slice(0, p.indexOf(":")))).size;
     console.log(
       problems.length === 0
-        ? `${shown}/: ${report.checked.toLocaleString("en-US")} files valid (${seconds} s)`
-        : `${shown}/: ${problems.length.toLocaleString("en-US")} problem${problems.length === 1 ? "" : "s"} in ${files.toLocaleString("en-US")} of ${report.checked.toLocaleString("en-US")} files (${seconds} s)`,
+        ? `${shown}/: ${formatCount(report.checked)} files valid (${seconds} s)`
+        : `${shown}/: ${formatCount(problems.length)} problem${problems.length === 1 ? "" : "s"} in ${formatCount(files)} of ${formatCount(report.checked)} files (${seconds} s)`,
     );
   }
   return problems.length === 0 ? 0 : 1;

@@ -1,28 +1,21 @@
 // esbuild bundles cached in node_modules/.cache/msapi/, one per entry and options, rebuilt only when a project file
-// they were built from changed (compared by content hash: about 10 ms for the build command's ~60 files). Plain
-// JavaScript: the launcher (launch.mjs) runs it before any TypeScript loader exists.
-import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+// they were built from changed (compared by content hash, remembered per file: file-hashes.mjs). Plain JavaScript:
+// the launcher (launch.mjs) runs it before any TypeScript loader exists.
+import { readFileSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
-import { dirname, join, relative } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { join, relative } from "node:path";
+import { pathToFileURL } from "node:url";
+import { hashOfFile, saveFileHashes, sha1 } from "./file-hashes.mjs";
+import { CACHE_DIR, PROJECT_ROOT, writeCacheFile } from "./project-cache.mjs";
 
-export const PROJECT_ROOT = fileURLToPath(new URL("../../", import.meta.url));
-export const CACHE_DIR = join(PROJECT_ROOT, "node_modules", ".cache", "msapi");
+export { CACHE_DIR, PROJECT_ROOT, writeCacheFile };
 /** Besides the sources: a new esbuild or dependency can change a bundle, and so can this file. */
 const ALWAYS = ["package-lock.json", "scripts/cli/bundle-cache.mjs"];
 
 /** `import.meta.url` as an expression (not quoted): a module's own URL, replaced by its source file's. */
 const OWN_URL = /(?<!["'`])\bimport\.meta\.url\b(?!["'`])/g;
 
-const sha1 = (bytes) => createHash("sha1").update(bytes).digest("base64url");
-const hashOf = (file) => {
-  try {
-    return sha1(readFileSync(join(PROJECT_ROOT, file)));
-  } catch {
-    return "missing";
-  }
-};
+const hashOf = (file) => hashOfFile(join(PROJECT_ROOT, file));
 const projectFile = (path) => {
   const file = relative(PROJECT_ROOT, path);
   return file.startsWith("..") || file.split("/").includes("node_modules") ? undefined : file;
@@ -39,14 +32,6 @@ const baseOptions = (entry) => ({
   charset: "utf8",
 });
 
-/** Writes a file of the cache whole or not at all: another command may be reading it. */
-export function writeCacheFile(path, text) {
-  mkdirSync(dirname(path), { recursive: true });
-  const tmp = `${path}.tmp-${process.pid}`;
-  writeFileSync(tmp, text);
-  renameSync(tmp, path);
-}
-
 /** Where a bundle of `entry` with `options` lives, and whether it is still what its sources would give. */
 function cacheEntry(entry, options) {
   const key = sha1(JSON.stringify({ entry, options, root: PROJECT_ROOT }));
@@ -56,6 +41,7 @@ function cacheEntry(entry, options) {
   try {
     const inputs = JSON.parse(readFileSync(inputsPath, "utf8"));
     fresh = Object.entries(inputs).every(([file, hash]) => hashOf(file) === hash);
+    saveFileHashes();
   } catch {
     // no bundle yet, or an unreadable one
   }
@@ -66,6 +52,7 @@ function cacheEntry(entry, options) {
     store(text, inputs) {
       writeCacheFile(path, text);
       writeCacheFile(inputsPath, JSON.stringify(inputs));
+      saveFileHashes();
     },
   };
 }

@@ -126,3 +126,6 @@ export function isMain(importMetaUrl: string): boolean {
   // Through a symlinked folder argv[1] and the module's URL name the same file differently.
   return real(process.argv[1]) === real(fileURLToPath(importMetaUrl));
 }
+
+/** 1234567 → "1,234,567", as toLocaleString("en-US") writes it, without loading ICU (its first use costs 40 ms). */
+export const formatCount = (n: number): string => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ",");

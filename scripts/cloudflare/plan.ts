@@ -2,6 +2,7 @@
 // the per-version limits, R2 otherwise. Limits as published (developers.cloudflare.com/workers/static-assets/).
 import { stat } from "node:fs/promises";
 import { join } from "node:path";
+import { formatCount } from "../cli/command.ts";
 
 export const ASSETS_LIMITS = {
   freeFiles: 20_000,
@@ -24,14 +25,14 @@ export function planFor(size: PublishedSize): CloudflarePlan {
 }
 
 export function describePlan(size: PublishedSize): string {
-  const what = `${size.files.toLocaleString("en-US")} published files, ${(size.bytes / 1e6).toFixed(1)} MB`;
+  const what = `${formatCount(size.files)} published files, ${(size.bytes / 1e6).toFixed(1)} MB`;
   switch (planFor(size)) {
     case "assets-free":
-      return `${what}: fits Workers Static Assets on the Free plan (${ASSETS_LIMITS.freeFiles.toLocaleString("en-US")} files)`;
+      return `${what}: fits Workers Static Assets on the Free plan (${formatCount(ASSETS_LIMITS.freeFiles)} files)`;
     case "assets-paid":
-      return `${what}: Workers Static Assets needs the Paid plan (over ${ASSETS_LIMITS.freeFiles.toLocaleString("en-US")} files); R2 works on either`;
+      return `${what}: Workers Static Assets needs the Paid plan (over ${formatCount(ASSETS_LIMITS.freeFiles)} files); R2 works on either`;
     case "r2":
-      return `${what}: past the Static Assets limits (${ASSETS_LIMITS.paidFiles.toLocaleString("en-US")} files, 25 MiB per file): publish to R2`;
+      return `${what}: past the Static Assets limits (${formatCount(ASSETS_LIMITS.paidFiles)} files, 25 MiB per file): publish to R2`;
   }
 }
 

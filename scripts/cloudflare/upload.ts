@@ -4,7 +4,7 @@
 import { readFile, realpath } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { R2_BINDING, WRANGLER_R2_CONFIG } from "../adapters/cloudflare.ts";
-import { isMain, parseCommandArgs, runCommand, UserError, type CommandSpec } from "../cli/command.ts";
+import { formatCount, isMain, parseCommandArgs, runCommand, UserError, type CommandSpec } from "../cli/command.ts";
 import { startLocalWorker } from "./local-worker.ts";
 import { remoteOptionsFromEnv, remoteR2Target } from "./remote-r2.ts";
 import { uploadToR2, type UploadSummary, type UploadTarget } from "./upload-r2.ts";
@@ -30,8 +30,8 @@ export const UPLOAD_R2: CommandSpec<typeof options> = {
 
 export function summaryLine(s: UploadSummary): string {
   return (
-    `R2: ${s.files.toLocaleString("en-US")} files; sent ${s.sent.toLocaleString("en-US")} (${(s.sentBytes / 1e6).toFixed(1)} MB), ` +
-    `deleted ${s.deleted.toLocaleString("en-US")}, unchanged ${s.unchanged.toLocaleString("en-US")} in ${s.seconds.toFixed(1)} s` +
+    `R2: ${formatCount(s.files)} files; sent ${formatCount(s.sent)} (${(s.sentBytes / 1e6).toFixed(1)} MB), ` +
+    `deleted ${formatCount(s.deleted)}, unchanged ${formatCount(s.unchanged)} in ${s.seconds.toFixed(1)} s` +
     (s.first ? " (first upload: no state in the bucket)" : "")
   );
 }
@@ -76,7 +76,7 @@ async function main(): Promise<void> {
         const now = Date.now();
         if (!tty || (now - shown < 250 && done < total)) return;
         shown = now;
-        process.stderr.write(`\rR2: ${done.toLocaleString("en-US")}/${total.toLocaleString("en-US")} checked, ${sent.toLocaleString("en-US")} sent…`);
+        process.stderr.write(`\rR2: ${formatCount(done)}/${formatCount(total)} checked, ${formatCount(sent)} sent…`);
       },
     }).catch((e: Error) => {
       throw new UserError(`upload to ${where} failed: ${e.message.split("\n")[0]}`);

@@ -2,10 +2,10 @@
 // them once per change of the schema files (or of ajv) into standalone code kept in node_modules/.cache/msapi/.
 import type { Ajv2020 as Ajv, ValidateFunction } from "ajv/dist/2020.js";
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
-import { CACHE_DIR, writeCacheFile } from "../cli/bundle-cache.mjs";
+import { hashOfFile, saveFileHashes } from "../cli/file-hashes.mjs";
+import { CACHE_DIR, writeCacheFile } from "../cli/project-cache.mjs";
 import { readSchemaFile, SCHEMA_FILE_NAMES, schemaFilePath, type SchemaFile } from "./schema-files.ts";
 
 const require = createRequire(import.meta.url);
@@ -27,7 +27,8 @@ export function loadValidators(cacheDir: string): Validators {
   // The generated code calls into both packages at run time: a new version of either compiles again.
   const versions = ["ajv", "ajv-formats"].map((p) => (require(`${p}/package.json`) as { version: string }).version);
   const hash = createHash("sha1").update(JSON.stringify({ OPTIONS, versions }));
-  for (const file of SCHEMA_FILE_NAMES) hash.update(file).update(readFileSync(schemaFilePath(file)));
+  for (const file of SCHEMA_FILE_NAMES) hash.update(file).update(hashOfFile(schemaFilePath(file)));
+  saveFileHashes();
   const cached = join(cacheDir, `validators-${hash.digest("base64url").slice(0, 16)}.cjs`);
   try {
     return require(cached) as Validators;

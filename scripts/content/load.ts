@@ -2,6 +2,7 @@
 // Only regular files inside the folder are read (C2), as strict UTF-8 (C1); nothing of a link's target is touched.
 import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readFileSync, type Stats } from "node:fs";
 import { join, relative } from "node:path";
+import { signatureOf } from "../cli/file-hashes.mjs";
 import type { ContentError } from "./errors.ts";
 
 export interface ContentFile {
@@ -10,13 +11,28 @@ export interface ContentFile {
   /** file name without .json */
   name: string;
   data: unknown;
+  /** recalled from a previous good build: it passed its schema then, and its bytes are the same */
+  valid?: true;
 }
+
+/** A file read whole, as text, with a signature that proves it unchanged since (content-cache.ts). */
+export interface KnownFile {
+  signature: string;
+  text: string;
+}
+
+/** absolute path → what was read */
+export type KnownFiles = Map<string, KnownFile>;
 
 export interface RawContent {
   site: ContentFile | undefined;
   categories: ContentFile[];
   tools: ContentFile[];
   errors: ContentError[];
+  /** every file read or recalled whose signature is settled: what a content cache may keep */
+  known: KnownFiles;
+  /** how many of those were recalled rather than read */
+  recalled: number;
 }
 
 export const LINK_MESSAGE = "is a symbolic link: only regular files inside the content folder are read (its target was not read)";
@@ -26,8 +42,12 @@ export const UTF16_MESSAGE = "is UTF-16 text: save content files as UTF-8";
 
 const utf8 = new TextDecoder("utf-8", { fatal: true }); // strips one leading BOM; never replaces a bad byte
 
-export async function loadContent(contentDir: string): Promise<RawContent> {
+/** `remembered`: files a previous good build read (content-cache.ts); one whose signature still matches is not read. */
+export async function loadContent(contentDir: string, remembered: KnownFiles = new Map()): Promise<RawContent> {
   const errors: ContentError[] = [];
+  const known: KnownFiles = new Map();
+  let recalled = 0;
+  const now = Date.now();
   const shown = (absolute: string) => relative(process.cwd(), absolute) || absolute;
   const refuse = (absolute: string, stats: Stats) =>
     errors.push({ file: shown(absolute), path: "", message: stats.isSymbolicLink() ? LINK_MESSAGE : NOT_A_FILE_MESSAGE });
@@ -48,14 +68,32 @@ export async function loadContent(contentDir: string): Promise<RawContent> {
   function readJson(absolute: string, listedAsFile = false): ContentFile | undefined {
     const file = shown(absolute);
     const name = absolute.slice(absolute.lastIndexOf("/") + 1).replace(/\.json$/, "");
+    const before = remembered.get(absolute);
+    if (before) {
+      try {
+        // lstat: a file swapped for a link is not a regular file, and is read (and refused) below.
+        const stats = lstatSync(absolute, { bigint: true });
+        if (stats.isFile() && signatureOf(stats, now) === before.signature) {
+          known.set(absolute, before);
+          recalled++;
+          return { file, name, data: JSON.parse(before.text), valid: true };
+        }
+      } catch {
+        // gone or unreadable: the read below says which
+      }
+    }
     let bytes: Buffer;
+    let signature: string | undefined;
     try {
       const stats = listedAsFile ? undefined : lstatSync(absolute);
       if (stats && !stats.isFile()) return void refuse(absolute, stats);
       // O_NOFOLLOW: a file swapped for a link after the lstat is refused by the kernel (ELOOP), not followed.
       const fd = openSync(absolute, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
       try {
-        if (!fstatSync(fd).isFile()) return void errors.push({ file, path: "", message: NOT_A_FILE_MESSAGE });
+        const stats = fstatSync(fd, { bigint: true });
+        if (!stats.isFile()) return void errors.push({ file, path: "", message: NOT_A_FILE_MESSAGE });
+        // Taken before the read: a change during it gives another signature, so stale text is never kept.
+        signature = signatureOf(stats, now);
         bytes = readFileSync(fd);
       } finally {
         closeSync(fd);
@@ -68,7 +106,9 @@ export async function loadContent(contentDir: string): Promise<RawContent> {
     const text = decodeUtf8(bytes);
     if (typeof text !== "string") return void errors.push({ file, path: "", message: text.error });
     try {
-      return { file, name, data: JSON.parse(text) };
+      const data = JSON.parse(text) as unknown;
+      if (signature) known.set(absolute, { signature, text });
+      return { file, name, data };
     } catch (e) {
       errors.push({ file, path: "", message: `invalid JSON: ${withLineAndColumn(text, (e as Error).message)}` });
       return undefined;
@@ -101,7 +141,7 @@ export async function loadContent(contentDir: string): Promise<RawContent> {
   const categories = categoryPaths.map((path) => readJson(path, true)).filter((f) => f !== undefined);
   const tools = toolPaths.map((path) => readJson(path, true)).filter((f) => f !== undefined);
   errors.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
-  return { site, categories, tools, errors };
+  return { site, categories, tools, errors, known, recalled };
 }
 
 /** Strict UTF-8 (C1): a BOM is dropped; invalid bytes or UTF-16 are an error, never U+FFFD. */

@@ -15,9 +15,10 @@ export interface ValidContent {
 
 export type ValidationResult = { ok: true; content: ValidContent } | { ok: false; errors: ContentError[] };
 
-export function validateContent(raw: RawContent): ValidationResult {
+export function validateContent(raw: Pick<RawContent, "site" | "categories" | "tools" | "errors">): ValidationResult {
   const errors = [...raw.errors];
   const check = <T>(file: ContentFile, schema: SchemaFile): T | undefined => {
+    if (file.valid) return file.data as T;
     const validate = validatorFor(schema);
     if (validate(file.data)) return file.data as T;
     errors.push(...describeAjvErrors(file.file, validate.errors ?? []));

@@ -98,9 +98,12 @@ export async function nextGeneration(store: Store): Promise<string> {
   return generationName(next);
 }
 
-/** Entries a build made and left behind (working folders, trash, temporary links): only leftovers while we hold the lock. */
+/**
+ * Entries a build made and left behind (working folders, trash, temporary links, half-written store files such as
+ * the marker or the content cache): only leftovers while we hold the lock.
+ */
 export async function listLeftovers(store: Store): Promise<string[]> {
-  return (await readdir(store.dir)).filter((n) => /^(tmp|trash|link)-|^lock\.stale-/.test(n) || n.startsWith(`${STORE_MARKER}.tmp-`));
+  return (await readdir(store.dir)).filter((n) => /^(tmp|trash|link)-|^lock\.stale-|^\..*\.tmp-\d+$/.test(n));
 }
 
 /**

@@ -2,6 +2,8 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { readdir, readFile, readlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { CONTENT_CACHE_FILE } from "../../scripts/content/content-cache.ts";
+import { STORE_MARKER } from "../../scripts/io/store.ts";
 import { repoRoot } from "../helpers/dirs.ts";
 
 export const BUILD_SCRIPT = join(repoRoot, "scripts/build.ts");
@@ -23,9 +25,9 @@ export function startBuild(args: string[]): ChildProcess & { result: Promise<{ c
 
 export const runBuild = (args: string[]) => startBuild(args).result;
 
-/** Everything in the store but the marker, sorted: generations, and anything a build left behind. */
+/** Everything in the store but its marker and content cache, sorted: generations, and anything a build left behind. */
 export async function storeEntries(out: string): Promise<string[]> {
-  return (await readdir(`${out}.builds`)).filter((n) => n !== ".msapi-builds").sort();
+  return (await readdir(`${out}.builds`)).filter((n) => n !== STORE_MARKER && n !== CONTENT_CACHE_FILE).sort();
 }
 
 export const publishedGeneration = (out: string) => readlink(out);

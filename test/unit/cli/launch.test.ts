@@ -25,7 +25,7 @@ describe("the command launcher", () => {
     await mkdir(join(project, "scripts/cli"), { recursive: true });
     await mkdir(join(project, "scripts/lib"), { recursive: true });
     await mkdir(join(project, "node_modules"), { recursive: true });
-    for (const f of ["launch.mjs", "bundle-cache.mjs"]) await copyFile(join(repoRoot, "scripts/cli", f), join(project, "scripts/cli", f));
+    for (const f of ["launch.mjs", "bundle-cache.mjs", "file-hashes.mjs", "project-cache.mjs"]) await copyFile(join(repoRoot, "scripts/cli", f), join(project, "scripts/cli", f));
     await writeFile(join(project, "package-lock.json"), "{}");
     for (const pkg of ["esbuild", "@esbuild", "tsx"]) await symlink(join(repoRoot, "node_modules", pkg), join(project, "node_modules", pkg));
     await writeFile(

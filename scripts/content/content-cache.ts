@@ -1,0 +1,37 @@
+// What the last good build read, remembered by each content file's signature (file-hashes.mjs explains the rule), so
+// a rebuild reads and validates only the files changed since: with a cold disk cache, reading a thousand tool files
+// was a third of a one-price rebuild. It lives in the store folder beside the generations, never inside one (content
+// holds fields that are never published), and only a build whose content passed writes it.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { writeCacheFile } from "../cli/project-cache.mjs";
+import type { KnownFiles } from "./load.ts";
+
+export const CONTENT_CACHE_FILE = ".content-cache.json";
+
+interface CacheFile {
+  /** the code and schemas that read and judged these files: any change there and none is trusted */
+  key: string;
+  /** absolute path → [signature, text] */
+  files: Record<string, [string, string]>;
+}
+
+export function readContentCache(storeDir: string, key: string): KnownFiles {
+  try {
+    const cache = JSON.parse(readFileSync(join(storeDir, CONTENT_CACHE_FILE), "utf8")) as CacheFile;
+    if (cache.key !== key) return new Map();
+    return new Map(Object.entries(cache.files).map(([path, [signature, text]]) => [path, { signature, text }]));
+  } catch {
+    return new Map();
+  }
+}
+
+/** Best effort: without it the next build reads every file, as before. */
+export function writeContentCache(storeDir: string, key: string, files: KnownFiles): void {
+  const cache: CacheFile = { key, files: Object.fromEntries([...files].map(([path, f]) => [path, [f.signature, f.text]])) };
+  try {
+    writeCacheFile(join(storeDir, CONTENT_CACHE_FILE), JSON.stringify(cache));
+  } catch {
+    // an unwritable store folder fails the build elsewhere, with its own message
+  }
+}
