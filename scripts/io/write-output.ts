@@ -253,6 +253,7 @@ async function writeSmallFiles(root: string, files: OutputFile[], previous: Reco
     const hash = hashOf(file.body);
     stats.hashes[file.path] = hash;
     if (previous?.[file.path] === hash) continue;
+    file.check?.();
     await put(file.path, file.body);
     if (compressUnder === false || !file.path.startsWith(compressUnder)) continue;
     const siblings = siblingsOf(file.path, Buffer.from(file.body));

@@ -17,7 +17,6 @@ export function* renderRankings(catalog: Catalog): Generator<OutputFile> {
       hasFreePlan: t.hasFreePlan,
     }));
     const body = { data, meta: { category: c.slug, total: data.length, ranking: "price-ascending" as const } };
-    assertValid("responses/best-in-category-response.schema.json", body, `best ${c.slug}`);
-    yield { path: fill(best, { slug: c.slug }), body: json(body) };
+    yield { path: fill(best, { slug: c.slug }), body: json(body), check: () => void assertValid("responses/best-in-category-response.schema.json", body, `best ${c.slug}`) };
   }
 }

@@ -29,6 +29,27 @@ describe("writeOutput: the one writer of dist/", () => {
   });
   afterEach(() => dir.remove());
 
+  it("checks each body it writes (a failed check publishes nothing), and only those: an unchanged body was checked when written", async () => {
+    const checked: string[] = [];
+    const file = (path: string, body: string, valid = true) => ({
+      path,
+      body,
+      check: () => {
+        checked.push(path);
+        if (!valid) throw new Error(`built ${path} breaks its schema`);
+      },
+    });
+    await writeOutput(dist, site([file("a.json", "{}"), file("b.json", "{}")]), options);
+    expect(checked.sort()).toEqual(["a.json", "b.json"]);
+    checked.length = 0;
+    await writeOutput(dist, site([file("a.json", "{}"), file("b.json", '{"b":1}')]), options);
+    expect(checked).toEqual(["b.json"]);
+    const published = await readlink(dist);
+    await expect(writeOutput(dist, site([file("a.json", '{"a":1}', false), file("b.json", '{"b":1}')]), options)).rejects.toThrow(/a\.json breaks its schema/);
+    expect(await readlink(dist)).toBe(published);
+    expect(await readFile(join(dist, "a.json"), "utf8")).toBe("{}");
+  });
+
   it("a full build replaces the previous tree whole: old files are gone, every page is there", async () => {
     await legacyBuild(dist);
     const summary = await writeOutput(dist, site([{ path: "a/b.json", body: "{}" }]), options);
