@@ -2,4 +2,4 @@ export const PROJECT_ROOT: string;
 export const CACHE_DIR: string;
 
 /** Writes a file of the cache whole or not at all. */
-export function writeCacheFile(path: string, text: string): void;
+export function writeCacheFile(path: string, data: string | Uint8Array): void;

@@ -8,11 +8,11 @@ export const PROJECT_ROOT = fileURLToPath(new URL("../../", import.meta.url));
 export const CACHE_DIR = join(PROJECT_ROOT, "node_modules", ".cache", "msapi");
 
 /** Writes a file of the cache whole or not at all: another command may be reading it. */
-export function writeCacheFile(path, text) {
+export function writeCacheFile(path, data) {
   mkdirSync(dirname(path), { recursive: true });
   const tmp = `${path}.tmp-${process.pid}`;
   try {
-    writeFileSync(tmp, text);
+    writeFileSync(tmp, data);
     renameSync(tmp, path);
   } catch (e) {
     // A full disk leaves no half-written file behind.

@@ -4,23 +4,25 @@
 // holds fields that are never published), and only a build whose content passed writes it.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { deserialize, serialize } from "node:v8";
 import { writeCacheFile } from "../cli/project-cache.mjs";
 import type { KnownFiles } from "./load.ts";
 
-export const CONTENT_CACHE_FILE = ".content-cache.json";
+export const CONTENT_CACHE_FILE = ".content-cache.v8";
 
+/** In V8's serialization format (backward compatible, made to be stored): read in half the time JSON takes. */
 interface CacheFile {
   /** the code and schemas that read and judged these files: any change there and none is trusted */
   key: string;
-  /** absolute path → [signature, text] */
-  files: Record<string, [string, string]>;
+  /** [absolute path, signature, text] */
+  files: [string, string, string][];
 }
 
 export function readContentCache(storeDir: string, key: string): KnownFiles {
   try {
-    const cache = JSON.parse(readFileSync(join(storeDir, CONTENT_CACHE_FILE), "utf8")) as CacheFile;
+    const cache = deserialize(readFileSync(join(storeDir, CONTENT_CACHE_FILE))) as CacheFile;
     if (cache.key !== key) return new Map();
-    return new Map(Object.entries(cache.files).map(([path, [signature, text]]) => [path, { signature, text }]));
+    return new Map(cache.files.map(([path, signature, text]) => [path, { signature, text }]));
   } catch {
     return new Map();
   }
@@ -28,9 +30,9 @@ export function readContentCache(storeDir: string, key: string): KnownFiles {
 
 /** Best effort: without it the next build reads every file, as before. */
 export function writeContentCache(storeDir: string, key: string, files: KnownFiles): void {
-  const cache: CacheFile = { key, files: Object.fromEntries([...files].map(([path, f]) => [path, [f.signature, f.text]])) };
+  const cache: CacheFile = { key, files: [...files].map(([path, f]) => [path, f.signature, f.text]) };
   try {
-    writeCacheFile(join(storeDir, CONTENT_CACHE_FILE), JSON.stringify(cache));
+    writeCacheFile(join(storeDir, CONTENT_CACHE_FILE), serialize(cache));
   } catch {
     // an unwritable store folder fails the build elsewhere, with its own message
   }
