@@ -30,7 +30,10 @@ export const hashOf = (body: string | Uint8Array) => createHash("sha1").update(b
 
 /** Each list's item hashes; files and bytes are filled in once its pages are written. */
 export function manifestLists(lists: PageList[]): Manifest["lists"] {
-  return Object.fromEntries(lists.map((l) => [l.filter, { category: l.category, items: l.items.map(hashOf), files: 0, bytes: 0 }]));
+  // A tool's item is in the "all" list and in each of its categories' lists: hashed once.
+  const hashes = new Map<string, string>();
+  const itemHash = (item: string) => hashes.get(item) ?? hashes.set(item, hashOf(item)).get(item)!;
+  return Object.fromEntries(lists.map((l) => [l.filter, { category: l.category, items: l.items.map(itemHash), files: 0, bytes: 0 }]));
 }
 
 export async function readManifest(outDir: string): Promise<Manifest | undefined> {
