@@ -22,7 +22,7 @@ import { hostLimitWarnings } from "./render/host-limits.ts";
 import { renderRankings } from "./render/rankings.ts";
 import { renderSchemaTable } from "./render/schema-table.ts";
 import { buildRouteTable, layout, MAX_LIMIT, type RouteTable } from "./render/route-table.ts";
-import { pageLists } from "./render/software-pages.ts";
+import { listChecker, pageLists } from "./render/software-pages.ts";
 import { renderToolFiles, serializeSummaries } from "./render/tools.ts";
 
 export interface BuildOptions {
@@ -64,7 +64,7 @@ export function renderSite(catalog: Catalog, table: RouteTable): SiteOutput {
     renderSchemaTable(table),
     ...Object.values(adapters).flatMap((adapt) => adapt(table)),
   ];
-  return { files, lists: pageLists(catalog, summaries), pageTemplate: layout(table.basePath).page, bodyDir: `${table.basePath.slice(1)}/`, maxLimit: MAX_LIMIT };
+  return { files, lists: pageLists(catalog, summaries), checkList: listChecker(catalog, summaries), pageTemplate: layout(table.basePath).page, bodyDir: `${table.basePath.slice(1)}/`, maxLimit: MAX_LIMIT };
 }
 
 /**

@@ -14,27 +14,47 @@ const require = createRequire(import.meta.url);
 const OPTIONS = { allErrors: true, strict: true, verbose: true } as const;
 
 export type Validators = Record<SchemaFile, ValidateFunction>;
-let validators: Validators | undefined;
+const loaded: Partial<Validators> = {};
 
 /** The validator of one schema file, read from schemas/ (the files the build promises to honour). */
 export function validatorFor(file: SchemaFile): ValidateFunction {
-  validators ??= loadValidators(CACHE_DIR);
-  return validators[file];
+  if (!loaded[file]) {
+    try {
+      loaded[file] = cachedValidator(CACHE_DIR, file);
+    } catch {
+      Object.assign(loaded, compileAll(CACHE_DIR));
+    }
+  }
+  return loaded[file]!;
 }
 
-/** Every validator: from the cached module when one matches the schema files, ajv and ajv-formats, else compiled (and cached). */
+/** Every validator: from the cached modules when they match the schema files, ajv and ajv-formats, else compiled (and cached). */
 export function loadValidators(cacheDir: string): Validators {
-  // The generated code calls into both packages at run time: a new version of either compiles again.
+  try {
+    return Object.fromEntries(SCHEMA_FILE_NAMES.map((f) => [f, cachedValidator(cacheDir, f)])) as Validators;
+  } catch {
+    return compileAll(cacheDir);
+  }
+}
+
+/** A name for this set of schema files, ajv and ajv-formats: the generated code calls into both packages at run time. */
+let cacheKey: string | undefined;
+function validatorsKey(): string {
+  if (cacheKey) return cacheKey;
   const versions = ["ajv", "ajv-formats"].map((p) => (require(`${p}/package.json`) as { version: string }).version);
   const hash = createHash("sha1").update(JSON.stringify({ OPTIONS, versions }));
   for (const file of SCHEMA_FILE_NAMES) hash.update(file).update(hashOfFile(schemaFilePath(file)));
   saveFileHashes();
-  const cached = join(cacheDir, `validators-${hash.digest("base64url").slice(0, 16)}.cjs`);
-  try {
-    return require(cached) as Validators;
-  } catch {
-    // not compiled yet for these schemas
-  }
+  return (cacheKey = hash.digest("base64url").slice(0, 16));
+}
+
+// One module per schema file: a build that checks one changed tool loads two small modules, not all twelve.
+const modulePath = (cacheDir: string, file: SchemaFile) => join(cacheDir, `validators-${validatorsKey()}-${file.replace(/\W+/g, "-")}.cjs`);
+
+/** One validator from its cached module; throws when there is none yet. */
+const cachedValidator = (cacheDir: string, file: SchemaFile) => (require(modulePath(cacheDir, file)) as Record<string, ValidateFunction>)[file]!;
+
+function compileAll(cacheDir: string): Validators {
   // Loaded only here: ajv itself takes a tenth of a second to load.
   const { Ajv2020 } = require("ajv/dist/2020.js") as typeof import("ajv/dist/2020.js");
   const addFormats = require("ajv-formats") as (ajv: Ajv) => Ajv;
@@ -42,7 +62,7 @@ export function loadValidators(cacheDir: string): Validators {
   const ajv = addFormats(new Ajv2020({ ...OPTIONS, code: { source: true } }));
   for (const file of SCHEMA_FILE_NAMES) ajv.addSchema(readSchemaFile(file), file);
   try {
-    writeCacheFile(cached, standaloneCode(ajv, Object.fromEntries(SCHEMA_FILE_NAMES.map((f) => [f, f]))));
+    for (const file of SCHEMA_FILE_NAMES) writeCacheFile(modulePath(cacheDir, file), standaloneCode(ajv, { [file]: file }));
   } catch {
     // an unwritable cache: the next build compiles again
   }

@@ -54,6 +54,8 @@ export interface ListPlan {
   offsets: OffsetPlan[];
   /** the list is written whole into an empty folder (its old folder, if any, is moved out first) */
   fresh: boolean;
+  /** the items whose bytes are new: all of them in a fresh list */
+  changed: "all" | number[];
 }
 
 /**
@@ -62,7 +64,7 @@ export interface ListPlan {
  */
 export function planList(index: number, next: PageList, nextHashes: string[], previous: ManifestList | undefined, maxLimit: number): ListPlan | undefined {
   // Creating files in an empty folder is the fast path; replacing them one by one costs two renames each.
-  const fresh = (): ListPlan => ({ list: index, fresh: true, offsets: Array.from({ length: maxLimit }, () => "all" as const) });
+  const fresh = (): ListPlan => ({ list: index, fresh: true, changed: "all", offsets: Array.from({ length: maxLimit }, () => "all" as const) });
   if (!previous || previous.category !== next.category || previous.items.length !== nextHashes.length) return fresh();
   const changed: number[] = [];
   nextHashes.forEach((h, i) => {
@@ -76,5 +78,5 @@ export function planList(index: number, next: PageList, nextHashes: string[], pr
     for (const i of changed) for (let o = Math.max(0, i - limit + 1); o <= i; o++) set.add(o);
     offsets.push([...set].sort((a, b) => a - b));
   }
-  return { list: index, fresh: false, offsets };
+  return { list: index, fresh: false, changed, offsets };
 }

@@ -26,6 +26,11 @@ export interface SiteOutput {
   /** the folder of response bodies (`v1/`): only these get precompressed siblings, never host configs */
   bodyDir: string;
   maxLimit: number;
+  /**
+   * Validates list `list`'s page envelopes and the items at `items` (throws when one breaks its schema). Called for
+   * each list whose pages are written: an item equal to one the previous build of the same code wrote was checked then.
+   */
+  checkList?: (list: number, items: "all" | number[]) => void;
 }
 
 export interface WriteOptions {
@@ -132,6 +137,7 @@ async function prepareWorkingCopy(store: Store, work: string, options: WriteOpti
 }
 
 async function writeFull(work: string, site: SiteOutput, options: WriteOptions): Promise<Omit<WriteSummary, "generation">> {
+  site.lists.forEach((_, list) => site.checkList?.(list, "all"));
   const units: PageUnit[] = site.lists.flatMap((_, list) =>
     Array.from({ length: site.maxLimit }, (_, i) => ({ list, limit: i + 1, offsets: "all" as const, replace: false })),
   );
@@ -155,6 +161,7 @@ async function writeIncremental(work: string, site: SiteOutput, options: WriteOp
   for (const [index, list] of site.lists.entries()) {
     const plan = planList(index, list, nextLists[list.filter]!.items, previous.lists[list.filter], site.maxLimit);
     if (!plan) continue;
+    site.checkList?.(index, plan.changed);
     if (plan.fresh) {
       fresh.add(list.filter);
       // Out of the way at once, deleted by another process meanwhile.

@@ -4,6 +4,7 @@
 import type { Catalog, Tool } from "../model/derive.ts";
 import { assertValid } from "./check.ts";
 import { json } from "./output.ts";
+import type { Summaries } from "./tools.ts";
 import { ALL_FILTER, categoryFilter, MAX_LIMIT } from "./route-table.ts";
 
 /** One list of GET /software: its route variable `filter`, meta.category, and its items' JSON in O1 order. */
@@ -21,17 +22,25 @@ export function listFilters(catalog: Catalog): { filter: string; category: strin
   ];
 }
 
-export function pageLists(catalog: Catalog, summaries: Map<string, string>): PageList[] {
-  const lists = listFilters(catalog).map(({ filter, category, tools }) => ({ filter, category, items: tools.map((t) => summaries.get(t.slug)!) }));
-  // Items were validated one by one; each list's envelope is validated here for every limit, at both ends.
-  for (const { filter, category, items } of lists) {
+export function pageLists(catalog: Catalog, summaries: Summaries): PageList[] {
+  return listFilters(catalog).map(({ filter, category, tools }) => ({ filter, category, items: tools.map((t) => summaries.json.get(t.slug)!) }));
+}
+
+/**
+ * The check the writer runs for each list it writes (SiteOutput.checkList): the items it names, one by one (each
+ * summary once however many lists hold it), and the list's envelope for every limit, at both ends.
+ */
+export function listChecker(catalog: Catalog, summaries: Summaries): (list: number, items: "all" | number[]) => void {
+  const filters = listFilters(catalog);
+  return (list, items) => {
+    const { filter, category, tools } = filters[list]!;
+    for (const i of items === "all" ? tools.keys() : items) summaries.check(tools[i]!.slug);
     for (let limit = 1; limit <= MAX_LIMIT; limit++) {
-      for (const offset of new Set([0, items.length])) {
-        assertValid("responses/software-list-response.schema.json", { data: [], meta: pageMeta(items.length, limit, offset, category) }, `page ${filter} ${limit}/${offset}`);
+      for (const offset of new Set([0, tools.length])) {
+        assertValid("responses/software-list-response.schema.json", { data: [], meta: pageMeta(tools.length, limit, offset, category) }, `page ${filter} ${limit}/${offset}`);
       }
     }
-  }
-  return lists;
+  };
 }
 
 export const pageMeta = (total: number, limit: number, offset: number, category: string | null) => ({ total, limit, offset, category });

@@ -45,11 +45,23 @@ export function toDetail(t: Tool): SoftwareDetail {
   };
 }
 
-/** Each tool's summary, validated once and serialized once: list pages only join these strings. */
-export function serializeSummaries(catalog: Catalog): Map<string, string> {
-  return new Map(
-    catalog.tools.map((t) => [t.slug, json(assertValid("items/software-summary.schema.json", toSummary(t), `summary of ${t.slug}`))]),
-  );
+/** Each tool's summary serialized once (list pages only join these strings), and its check, run at most once. */
+export interface Summaries {
+  json: Map<string, string>;
+  check: (slug: string) => void;
+}
+
+export function serializeSummaries(catalog: Catalog): Summaries {
+  const values = new Map(catalog.tools.map((t) => [t.slug, toSummary(t)]));
+  const checked = new Set<string>();
+  return {
+    json: new Map([...values].map(([slug, value]) => [slug, json(value)])),
+    check: (slug) => {
+      if (checked.has(slug)) return;
+      assertValid("items/software-summary.schema.json", values.get(slug), `summary of ${slug}`);
+      checked.add(slug);
+    },
+  };
 }
 
 export function* renderToolFiles(catalog: Catalog): Generator<OutputFile> {

@@ -50,6 +50,21 @@ describe("writeOutput: the one writer of dist/", () => {
     expect(await readFile(join(dist, "a.json"), "utf8")).toBe("{}");
   });
 
+  it("checks the lists whose pages it writes, naming the items that changed; an unchanged list is not checked again", async () => {
+    const calls: [number, "all" | number[]][] = [];
+    const withChecks = (items: string[]) => ({ ...site([], items), checkList: (list: number, changed: "all" | number[]) => void calls.push([list, changed]) });
+    await writeOutput(dist, withChecks(['{"a":1}', '{"b":2}']), options);
+    // A build brings the generation before the published one up to date: the same change once more, then nothing.
+    await writeOutput(dist, withChecks(['{"a":1}', '{"b":3}']), options);
+    await writeOutput(dist, withChecks(['{"a":1}', '{"b":3}']), options);
+    await writeOutput(dist, withChecks(['{"a":1}', '{"b":3}']), options);
+    expect(calls).toEqual([
+      [0, "all"],
+      [0, [1]],
+      [0, [1]],
+    ]);
+  });
+
   it("a full build replaces the previous tree whole: old files are gone, every page is there", async () => {
     await legacyBuild(dist);
     const summary = await writeOutput(dist, site([{ path: "a/b.json", body: "{}" }]), options);
