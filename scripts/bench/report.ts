@@ -1,6 +1,6 @@
 // The printed report: one aligned table per step, the targets beside the numbers they judge.
 import type { BuildResult } from "./bench-build.ts";
-import type { IncrementalResult, RebuildResult } from "./bench-incremental.ts";
+import { PRICE_SAMPLES, type IncrementalResult, type RebuildResult } from "./bench-incremental.ts";
 import type { ServeResult } from "./bench-serve.ts";
 import { BUILD_TARGET_SIZE, buildTargets, formatTarget, formatTargetValue, incrementalTargets, serveTargets, verdict, type Target } from "./targets.ts";
 import { fixed, int, mb, mib, textTable } from "./text-table.ts";
@@ -36,7 +36,7 @@ export function incrementalReport(i: IncrementalResult): string {
     ["change", "seconds", "peak RSS", "build mode", "files written", "deleted", "files in tree", "of full build"],
     [
       rebuildRow("first rebuild (hard-link clone), one price", i.first ?? null, null),
-      rebuildRow("one price changed", i.price, price),
+      rebuildRow(`one price changed (median of ${PRICE_SAMPLES})`, i.price, price),
       rebuildRow("one tool inserted mid-list", i.insert, insert),
     ],
   );
