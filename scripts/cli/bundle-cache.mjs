@@ -8,7 +8,6 @@ import { pathToFileURL } from "node:url";
 import { hashOfFile, saveFileHashes, sha1 } from "./file-hashes.mjs";
 import { CACHE_DIR, PROJECT_ROOT, writeCacheFile } from "./project-cache.mjs";
 
-export { CACHE_DIR, PROJECT_ROOT, writeCacheFile };
 /** Besides the sources: a new esbuild or dependency can change a bundle, and so can this file. */
 const ALWAYS = ["package-lock.json", "scripts/cli/bundle-cache.mjs"];
 

@@ -3,7 +3,8 @@
 // Without a usable bundle (an unwritable node_modules, a syntax error) the command runs through tsx as before.
 import { relative, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { cachedCommandBundle, PROJECT_ROOT } from "./bundle-cache.mjs";
+import { cachedCommandBundle } from "./bundle-cache.mjs";
+import { PROJECT_ROOT } from "./project-cache.mjs";
 
 const [entry, ...args] = process.argv.slice(2);
 if (!entry) {
