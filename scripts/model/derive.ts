@@ -1,7 +1,7 @@
 // Content → catalog: every derived value and order of the decisions (D2, D4, D5, D6, O1–O4). Pure.
 import type { CategoryContent, ToolContent } from "../content/schema.ts";
 import type { ValidContent } from "../content/validate.ts";
-import { compareByName, compareByPrice, compareByRating } from "./order.ts";
+import { compareByPrice, compareByRating, sortByName } from "./order.ts";
 
 export type Site = ValidContent["site"];
 
@@ -11,6 +11,8 @@ export interface Tool extends ToolContent {
   lowestPaidPrice: number | null;
   /** D4: the tool's category slugs in O1 order of the categories' names */
   categorySlugs: string[];
+  /** hash of the content file's text (absent for content made in memory): see renderToolFiles */
+  source?: string;
 }
 
 export interface CategoryEntry extends CategoryContent {
@@ -45,28 +47,37 @@ export function derivePrices(plans: ToolContent["pricingPlans"]): { hasFreePlan:
   return { hasFreePlan, lowestPaidPrice };
 }
 
-export function deriveCatalog({ site, categories, tools }: ValidContent): Catalog {
+export function deriveCatalog({ site, categories, tools, toolSources }: ValidContent): Catalog {
   const siteUrl = site.siteUrl.replace(/\/+$/, "");
-  const sortedCategories = [...categories].sort(compareByName);
+  const sortedCategories = sortByName(categories);
   const categoryRank = new Map(sortedCategories.map((c, i) => [c.slug, i]));
 
-  const derivedTools: Tool[] = tools
-    .map((t) => ({
-      ...t,
-      url: `${siteUrl}/software/${t.slug}`,
-      ...derivePrices(t.pricingPlans),
-      categorySlugs: [...t.categories].sort((a, b) => categoryRank.get(a)! - categoryRank.get(b)!),
-    }))
-    .sort(compareByName);
+  // Object.assign, not spread: spreading a thousand tools cost a cold rebuild ten times as much.
+  const derivedTools: Tool[] = sortByName(
+    tools.map((t) =>
+      Object.assign({}, t, derivePrices(t.pricingPlans), {
+        url: `${siteUrl}/software/${t.slug}`,
+        categorySlugs: [...t.categories].sort((a, b) => categoryRank.get(a)! - categoryRank.get(b)!),
+        source: toolSources?.get(t),
+      }),
+    ),
+  );
+
+  // Each category's members in O1 order, in one pass; their ties in price or rating are broken by that position
+  // (the same order as comparing names again, without lower-casing names thousands of times).
+  const membersOf = new Map<string, Tool[]>(sortedCategories.map((c) => [c.slug, []]));
+  for (const t of derivedTools) for (const slug of t.categories) membersOf.get(slug)?.push(t);
+  const position = new Map(derivedTools.map((t, i) => [t, i]));
+  const byO1 = (a: Tool, b: Tool) => position.get(a)! - position.get(b)!;
 
   const entries = sortedCategories.map((c): CategoryEntry => {
-    const members = derivedTools.filter((t) => t.categories.includes(c.slug));
+    const members = membersOf.get(c.slug)!;
     const pick = c.topToolPick ? members.find((t) => t.slug === c.topToolPick) : undefined;
-    const top = pick ?? [...members].sort(compareByRating)[0];
+    const top = pick ?? members.reduce<Tool | undefined>((best, t) => (!best || compareByRating(t, best, byO1) < 0 ? t : best), undefined);
     return {
       ...c,
       tools: members,
-      ranking: [...members].sort(compareByPrice),
+      ranking: [...members].sort((a, b) => compareByPrice(a, b, byO1)),
       toolCount: members.length,
       mcpReadyCount: members.filter((t) => t.hasMcpServer).length,
       topTool: top ? { name: top.name, slug: top.slug } : null,
