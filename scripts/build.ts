@@ -79,7 +79,6 @@ function codeHash(): string {
   const files = [...listed("scripts", /^(?!(bench|catalog)\/).*\.(ts|mjs)$/), ...listed("schemas", /\.json$/), "package-lock.json"].sort();
   const hash = createHash("sha1");
   for (const file of files) hash.update(file).update(hashOfFile(join(PROJECT_ROOT, file)));
-  saveFileHashes();
   return hash.digest("base64url");
 }
 
@@ -96,6 +95,8 @@ export async function build({ contentDir, outDir, full = false, compress = false
   const catalog = deriveCatalog(validation.content);
   const table = buildRouteTable(catalog.site);
   const site = renderSite(catalog, table);
+  // What codeHash and the renderers hashed (package files: renderDocsPage), remembered for the next build.
+  saveFileHashes();
   const written = await writeOutput(outDir, site, {
     // Options that change output: another value means a full build.
     fingerprint: sha1(JSON.stringify({ code, compress })),

@@ -14,15 +14,15 @@ export const CONTENT_CACHE_FILE = ".content-cache.v8";
 interface CacheFile {
   /** the code and schemas that read and judged these files: any change there and none is trusted */
   key: string;
-  /** [absolute path, signature, text] */
-  files: [string, string, string][];
+  /** [absolute path, signature, text, sha1 of text] */
+  files: [string, string, string, string][];
 }
 
 export function readContentCache(storeDir: string, key: string): KnownFiles {
   try {
     const cache = deserialize(readFileSync(join(storeDir, CONTENT_CACHE_FILE))) as CacheFile;
     if (cache.key !== key) return new Map();
-    return new Map(cache.files.map(([path, signature, text]) => [path, { signature, text }]));
+    return new Map(cache.files.map(([path, signature, text, hash]) => [path, { signature, text, hash }]));
   } catch {
     return new Map();
   }
@@ -30,7 +30,7 @@ export function readContentCache(storeDir: string, key: string): KnownFiles {
 
 /** Best effort: without it the next build reads every file, as before. */
 export function writeContentCache(storeDir: string, key: string, files: KnownFiles): void {
-  const cache: CacheFile = { key, files: [...files].map(([path, f]) => [path, f.signature, f.text]) };
+  const cache: CacheFile = { key, files: [...files].map(([path, f]) => [path, f.signature, f.text, f.hash]) };
   try {
     writeCacheFile(join(storeDir, CONTENT_CACHE_FILE), serialize(cache));
   } catch {

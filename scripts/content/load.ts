@@ -2,7 +2,7 @@
 // Only regular files inside the folder are read (C2), as strict UTF-8 (C1); nothing of a link's target is touched.
 import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readFileSync, type Stats } from "node:fs";
 import { join, relative, resolve } from "node:path";
-import { signatureOf } from "../cli/file-hashes.mjs";
+import { sha1, signatureOf } from "../cli/file-hashes.mjs";
 import type { ContentError } from "./errors.ts";
 
 export interface ContentFile {
@@ -11,6 +11,8 @@ export interface ContentFile {
   /** file name without .json */
   name: string;
   data: unknown;
+  /** sha1 of the file's text (absent for content made in memory): with the code, what is rendered from this file alone is a function of it */
+  source?: string;
   /** recalled from a previous good build: it passed its schema then, and its bytes are the same */
   valid?: true;
 }
@@ -19,6 +21,8 @@ export interface ContentFile {
 export interface KnownFile {
   signature: string;
   text: string;
+  /** sha1 of text (ContentFile.source) */
+  hash: string;
 }
 
 /** absolute path → what was read */
@@ -80,7 +84,7 @@ export async function loadContent(contentDir: string, remembered: KnownFiles = n
         if (stats.isFile() && signatureOf(stats, now) === before.signature) {
           known.set(absolute, before);
           recalled++;
-          return { file, name, data: JSON.parse(before.text), valid: true };
+          return { file, name, data: JSON.parse(before.text), source: before.hash, valid: true };
         }
       } catch {
         // gone or unreadable: the read below says which
@@ -111,8 +115,9 @@ export async function loadContent(contentDir: string, remembered: KnownFiles = n
     if (typeof text !== "string") return void errors.push({ file, path: "", message: text.error });
     try {
       const data = JSON.parse(text) as unknown;
-      if (signature) known.set(absolute, { signature, text });
-      return { file, name, data };
+      const source = sha1(text);
+      if (signature) known.set(absolute, { signature, text, hash: source });
+      return { file, name, data, source };
     } catch (e) {
       errors.push({ file, path: "", message: `invalid JSON: ${withLineAndColumn(text, (e as Error).message)}` });
       return undefined;

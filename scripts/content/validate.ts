@@ -11,6 +11,8 @@ export interface ValidContent {
   site: Required<Omit<SiteSettings, "$schema">>;
   categories: CategoryContent[];
   tools: ToolContent[];
+  /** each tool's ContentFile.source, where known */
+  toolSources?: ReadonlyMap<ToolContent, string>;
 }
 
 export type ValidationResult = { ok: true; content: ValidContent } | { ok: false; errors: ContentError[] };
@@ -66,6 +68,7 @@ export function validateContent(raw: Pick<RawContent, "site" | "categories" | "t
       site: { siteUrl: site.siteUrl, apiBaseUrl: site.apiBaseUrl, basePath: site.basePath ?? "/v1", cacheMaxAge: site.cacheMaxAge ?? 300 },
       categories: categories.map((x) => x.c!),
       tools: tools.map((x) => x.t!),
+      toolSources: new Map(tools.flatMap(({ f, t }) => (f.source ? [[t!, f.source]] : []))),
     },
   };
 }

@@ -13,6 +13,8 @@ export interface Manifest {
   fingerprint: string;
   /** every file that is not a list page, with the hash of its bytes */
   files: Record<string, string>;
+  /** the key of each file rendered with one (OutputFile.key): the same key again, and the file is kept unrendered */
+  keys?: Record<string, string>;
   /** each page list: meta.category, its items' hashes in order, and the files and bytes of its folder */
   lists: Record<string, ManifestList>;
   /** files and bytes of the whole tree, kept up to date by incremental builds */

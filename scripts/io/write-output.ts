@@ -149,7 +149,7 @@ async function writeFull(work: string, site: SiteOutput, options: WriteOptions):
   const lists = manifestLists(site.lists);
   site.lists.forEach((l, i) => Object.assign(lists[l.filter]!, pages.perList[i]));
   const tree = { files: small.written + pages.written, bytes: small.writtenBytes + pages.writtenBytes };
-  await writeManifest(work, options, small.hashes, lists, tree);
+  await writeManifest(work, options, small, lists, tree);
   return { mode: "full", base: "fresh", ...tree, written: tree.files, writtenBytes: tree.bytes, deleted: 0 };
 }
 
@@ -175,7 +175,7 @@ async function writeIncremental(work: string, site: SiteOutput, options: WriteOp
   for (const filter of Object.keys(previous.lists)) if (!nextLists[filter]) await trash.discard(listDir(filter));
 
   const [small, pages] = await both(
-    writeSmallFiles(work, site.files, previous.files, options.compress && site.bodyDir),
+    writeSmallFiles(work, site.files, previous, options.compress && site.bodyDir),
     writePages({ root: work, pageTemplate: site.pageTemplate, lists: site.lists, units, compress: options.compress }, options.onProgress),
   );
 
@@ -203,7 +203,7 @@ async function writeIncremental(work: string, site: SiteOutput, options: WriteOp
     files: previous.tree.files + small.created - small.deleted + listFilesDelta,
     bytes: previous.tree.bytes + small.writtenBytes - small.removedBytes + listBytesDelta,
   };
-  await writeManifest(work, options, small.hashes, nextLists, tree);
+  await writeManifest(work, options, small, nextLists, tree);
   return {
     mode: "incremental",
     base,
@@ -221,14 +221,16 @@ interface SmallStats {
   removedBytes: number;
   deleted: number;
   hashes: Record<string, string>;
+  keys: Record<string, string>;
 }
 
 /**
  * Writes the files whose hash differs from `previous` (all, when there is none) and removes those gone. Over a
  * working copy an existing file is replaced by a new one renamed over it: its inode may be the published tree's.
  */
-async function writeSmallFiles(root: string, files: OutputFile[], previous: Record<string, string> | undefined, compressUnder: string | false): Promise<SmallStats> {
-  const stats: SmallStats = { written: 0, created: 0, writtenBytes: 0, removedBytes: 0, deleted: 0, hashes: {} };
+async function writeSmallFiles(root: string, files: OutputFile[], manifest: Manifest | undefined, compressUnder: string | false): Promise<SmallStats> {
+  const stats: SmallStats = { written: 0, created: 0, writtenBytes: 0, removedBytes: 0, deleted: 0, hashes: {}, keys: {} };
+  const previous = manifest?.files;
   const inPlace = previous !== undefined;
   const madeDirs = new Set<string>();
   const put = async (path: string, body: string | Uint8Array) => {
@@ -257,6 +259,15 @@ async function writeSmallFiles(root: string, files: OutputFile[], previous: Reco
 
   for (const file of files) {
     if (file.path in stats.hashes) throw new Error(`two outputs write ${file.path}`);
+    if (file.key !== undefined) {
+      stats.keys[file.path] = file.key;
+      // Made from the same inputs as the file there: kept without rendering it.
+      const kept = manifest?.keys?.[file.path] === file.key ? previous?.[file.path] : undefined;
+      if (kept !== undefined) {
+        stats.hashes[file.path] = kept;
+        continue;
+      }
+    }
     const hash = hashOf(file.body);
     stats.hashes[file.path] = hash;
     if (previous?.[file.path] === hash) continue;
@@ -325,8 +336,8 @@ async function writePages(job: PageJob, onProgress?: (written: number) => void):
   }));
 }
 
-async function writeManifest(root: string, options: WriteOptions, files: Record<string, string>, lists: Manifest["lists"], tree: Manifest["tree"]) {
-  const manifest: Manifest = { format: 2, fingerprint: options.fingerprint, files, lists, tree };
+async function writeManifest(root: string, options: WriteOptions, { hashes, keys }: SmallStats, lists: Manifest["lists"], tree: Manifest["tree"]) {
+  const manifest: Manifest = { format: 2, fingerprint: options.fingerprint, files: hashes, keys, lists, tree };
   const path = join(root, MANIFEST_FILE);
   await writeFile(path, JSON.stringify(manifest)).catch((e: unknown) => Promise.reject(withPath(e, path)));
 }

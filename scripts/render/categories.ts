@@ -16,6 +16,6 @@ export function renderCategories(catalog: Catalog): OutputFile {
       topTool: c.topTool,
       bestListUrl: c.bestListUrl,
     }));
-  const body = assertValid("responses/category-list-response.schema.json", { data, meta: { total: data.length } }, "categories");
-  return { path: layout(catalog.site.basePath).categories, body: json(body) };
+  const body = { data, meta: { total: data.length } };
+  return { path: layout(catalog.site.basePath).categories, body: json(body), check: () => void assertValid("responses/category-list-response.schema.json", body, "categories") };
 }

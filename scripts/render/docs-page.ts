@@ -2,6 +2,7 @@
 // our own files only (no CDN, no web fonts), and a short list of real requests to try against this catalog.
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { hashOfFile } from "../cli/file-hashes.mjs";
 import type { Catalog } from "../model/derive.ts";
 import type { OutputFile } from "./output.ts";
 import { DOCS_ASSETS, layout, type RouteTable } from "./route-table.ts";
@@ -136,7 +137,19 @@ export function renderDocsPage(catalog: Catalog, table: RouteTable): OutputFile[
   const dir = redocDir();
   return [
     { path: DOCS_FILES.page.file, body: docsPageHtml(catalog, table) },
-    { path: DOCS_FILES.redoc.file, body: withoutCdnLogo(readFileSync(dir + "redoc.standalone.js")) },
-    { path: DOCS_FILES.redocLicense.file, body: new Uint8Array(readFileSync(dir + "redoc.standalone.js.LICENSE.txt")) },
+    packageFile(DOCS_FILES.redoc.file, dir + "redoc.standalone.js", withoutCdnLogo),
+    packageFile(DOCS_FILES.redocLicense.file, dir + "redoc.standalone.js.LICENSE.txt", (bytes) => new Uint8Array(bytes)),
   ];
+}
+
+/** A file made from one file of a package, read only when written: its key is the source's hash (remembered). */
+function packageFile(path: string, source: string, make: (bytes: Buffer) => Uint8Array): OutputFile {
+  let body: Uint8Array | undefined;
+  return {
+    path,
+    key: `package ${hashOfFile(source)}`,
+    get body() {
+      return (body ??= make(readFileSync(source)));
+    },
+  };
 }

@@ -1,7 +1,13 @@
 /** One file of dist/: a path relative to dist/ and its exact bytes. Render functions return these; only io/ writes them. */
 export interface OutputFile {
   path: string;
+  /** may be a getter that renders on first read (lazyJsonFile): a writer that keeps the file by its key never reads it */
   body: string | Uint8Array;
+  /**
+   * Names everything the body is made from but the build's code (which a change of forces a full build). A writer
+   * whose previous build wrote the same key at this path keeps that file without rendering or hashing the body.
+   */
+  key?: string;
   /**
    * Validates the value the body was serialized from (throws when it breaks its schema). Called by the writer for
    * each file it writes: a body equal to one the previous build of the same code wrote was checked then.
@@ -11,3 +17,18 @@ export interface OutputFile {
 
 /** Response bodies are compact JSON: no whitespace, no trailing newline, keys in insertion (contract) order. */
 export const json = (value: unknown): string => JSON.stringify(value);
+
+/** A JSON body made, serialized and checked only when a writer needs it, each at most once. */
+export function lazyJsonFile<T>(path: string, key: string | undefined, make: () => T, check: (value: T) => void): OutputFile {
+  let value: { v: T } | undefined;
+  let body: string | undefined;
+  const made = () => (value ??= { v: make() }).v;
+  return {
+    path,
+    key,
+    get body() {
+      return (body ??= json(made()));
+    },
+    check: () => check(made()),
+  };
+}

@@ -2,7 +2,7 @@
 import type { SoftwareDetail, SoftwareSummary } from "../content/schema.ts";
 import type { Catalog, Tool } from "../model/derive.ts";
 import { assertValid } from "./check.ts";
-import { json, type OutputFile } from "./output.ts";
+import { json, lazyJsonFile, type OutputFile } from "./output.ts";
 import { fill, layout } from "./route-table.ts";
 
 // Field order is the contract's (H5); editorial fields never get here.
@@ -64,10 +64,19 @@ export function serializeSummaries(catalog: Catalog): Summaries {
   };
 }
 
+/**
+ * A detail body is made from its tool's content file and the site's base address alone (url), so those two are its
+ * key: a rebuild renders the details of the tools whose files changed, not a thousand.
+ */
 export function* renderToolFiles(catalog: Catalog): Generator<OutputFile> {
   const { tool } = layout(catalog.site.basePath);
+  const site = JSON.stringify(catalog.site.siteUrl);
   for (const t of catalog.tools) {
-    const body = { data: toDetail(t) };
-    yield { path: fill(tool, { slug: t.slug }), body: json(body), check: () => void assertValid("responses/software-detail-response.schema.json", body, `tool ${t.slug}`) };
+    yield lazyJsonFile(
+      fill(tool, { slug: t.slug }),
+      t.source && `${t.source} ${site}`,
+      () => ({ data: toDetail(t) }),
+      (body) => void assertValid("responses/software-detail-response.schema.json", body, `tool ${t.slug}`),
+    );
   }
 }

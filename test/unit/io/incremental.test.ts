@@ -48,6 +48,20 @@ describe("incremental builds", () => {
     await expectSameAsFullBuild();
   });
 
+  it("an edit that changes no published field (an editorial note) renders that tool's detail again and writes nothing", async () => {
+    await edit("tools/quill.json", (t) => (t.internalNotes = "Ask about the agency plan."));
+    expect(await build({ contentDir: content, outDir: dist })).toMatchObject({ mode: "incremental", written: 0 });
+  });
+
+  it("a new site address rewrites every tool's detail (its url), though no tool file changed", async () => {
+    await edit("site.json", (s) => (s.siteUrl = "https://catalog.example.org"));
+    const result = await build({ contentDir: content, outDir: dist });
+    expect(result.written).toBeGreaterThan(4);
+    for (const slug of ["beta-mail", "quill"])
+      expect(JSON.parse(await readFile(join(dist, `v1/software/${slug}.json`), "utf8")).data.url).toBe(`https://catalog.example.org/software/${slug}`);
+    await expectSameAsFullBuild();
+  });
+
   it("a summary edit rewrites just the pages whose slice holds the tool", async () => {
     await edit("tools/quill.json", (t) => (t.shortDescription = "Changed."));
     const result = await build({ contentDir: content, outDir: dist });

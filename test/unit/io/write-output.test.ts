@@ -50,6 +50,33 @@ describe("writeOutput: the one writer of dist/", () => {
     expect(await readFile(join(dist, "a.json"), "utf8")).toBe("{}");
   });
 
+  it("keeps a keyed file whose key is the one it wrote there without rendering it; a new key renders it, and writes only new bytes", async () => {
+    const rendered: string[] = [];
+    // Rendered on first read, as lazyJsonFile does.
+    const keyed = (path: string, key: string, text: string) => {
+      let body: string | undefined;
+      return {
+        path,
+        key,
+        get body() {
+          if (body === undefined) rendered.push(`${path} ${key}`);
+          return (body ??= text);
+        },
+      };
+    };
+    const build = (key: string, text: string) => writeOutput(dist, site([keyed("k.json", key, text)]), options);
+    expect(await build("k1", "one")).toMatchObject({ written: 7 });
+    // Each build brings the generation before the published one up to date: a new key is rendered by two builds.
+    expect(await build("k1", "one")).toMatchObject({ written: 0 });
+    expect(await build("k2", "one")).toMatchObject({ written: 0 });
+    expect(await build("k2", "one")).toMatchObject({ written: 0 });
+    expect(await build("k3", "three")).toMatchObject({ written: 1 });
+    expect(await build("k3", "three")).toMatchObject({ written: 1 });
+    expect(await build("k3", "three")).toMatchObject({ written: 0 });
+    expect(rendered).toEqual(["k.json k1", "k.json k2", "k.json k2", "k.json k3", "k.json k3"]);
+    expect(await readFile(join(dist, "k.json"), "utf8")).toBe("three");
+  });
+
   it("checks the lists whose pages it writes, naming the items that changed; an unchanged list is not checked again", async () => {
     const calls: [number, "all" | number[]][] = [];
     const withChecks = (items: string[]) => ({ ...site([], items), checkList: (list: number, changed: "all" | number[]) => void calls.push([list, changed]) });
