@@ -17,11 +17,12 @@ export interface ContentFile {
   valid?: true;
 }
 
-/** A file read whole, as text, with a signature that proves it unchanged since (content-cache.ts). */
+/** A file read whole and parsed, with a signature that proves it unchanged since (content-cache.ts). */
 export interface KnownFile {
   signature: string;
-  text: string;
-  /** sha1 of text (ContentFile.source) */
+  /** what JSON.parse made of its text (never changed by a build) */
+  data: unknown;
+  /** sha1 of its text (ContentFile.source) */
   hash: string;
 }
 
@@ -84,7 +85,7 @@ export async function loadContent(contentDir: string, remembered: KnownFiles = n
         if (stats.isFile() && signatureOf(stats, now) === before.signature) {
           known.set(absolute, before);
           recalled++;
-          return { file, name, data: JSON.parse(before.text), source: before.hash, valid: true };
+          return { file, name, data: before.data, source: before.hash, valid: true };
         }
       } catch {
         // gone or unreadable: the read below says which
@@ -116,7 +117,7 @@ export async function loadContent(contentDir: string, remembered: KnownFiles = n
     try {
       const data = JSON.parse(text) as unknown;
       const source = sha1(text);
-      if (signature) known.set(absolute, { signature, text, hash: source });
+      if (signature) known.set(absolute, { signature, data, hash: source });
       return { file, name, data, source };
     } catch (e) {
       errors.push({ file, path: "", message: `invalid JSON: ${withLineAndColumn(text, (e as Error).message)}` });

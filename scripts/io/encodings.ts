@@ -1,5 +1,5 @@
 // Precompressed siblings of each body (`x.json.gz`, `x.json.br`), served with Content-Encoding by the hosts.
-import { brotliCompressSync, constants, gzipSync } from "node:zlib";
+import { zlib } from "./lazy-builtins.ts";
 
 export interface Encoding {
   suffix: ".gz" | ".br";
@@ -8,9 +8,14 @@ export interface Encoding {
   encode(body: Buffer): Buffer;
 }
 
+function brotli(body: Buffer): Buffer {
+  const { brotliCompressSync, constants } = zlib();
+  return brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: body.byteLength } });
+}
+
 export const ENCODINGS: Encoding[] = [
-  { suffix: ".br", name: "br", encode: (b) => brotliCompressSync(b, { params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: b.byteLength } }) },
-  { suffix: ".gz", name: "gzip", encode: (b) => gzipSync(b, { level: 6 }) },
+  { suffix: ".br", name: "br", encode: brotli },
+  { suffix: ".gz", name: "gzip", encode: (b) => zlib().gzipSync(b, { level: 6 }) },
 ];
 
 /** Bodies this small gain nothing from compression: not worth a file. */

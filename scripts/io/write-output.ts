@@ -7,7 +7,6 @@
 import { availableParallelism } from "node:os";
 import { mkdir, rename, rm, stat, unlink, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { Worker } from "node:worker_threads";
 import type { OutputFile } from "../render/output.ts";
 import { fill } from "../render/route-table.ts";
 import type { PageList } from "../render/software-pages.ts";
@@ -15,6 +14,7 @@ import { siblingPaths, siblingsOf } from "./encodings.ts";
 import { acquireLock } from "./lock.ts";
 import { hashOf, MANIFEST_FILE, manifestLists, planList, readManifest, type Manifest } from "./manifest.ts";
 import { withPath, writePageUnits, type PageJob, type PageStats, type PageUnit } from "./page-units.ts";
+import { workerThreads } from "./lazy-builtins.ts";
 import { cloneByLinks, inspectOutput, listGenerations, listLeftovers, nextGeneration, openStore, publish, Trash, workingName, type Store } from "./store.ts";
 
 export interface SiteOutput {
@@ -303,7 +303,7 @@ async function writePages(job: PageJob, onProgress?: (written: number) => void):
         (units, w) =>
           new Promise<PageStats>((resolve, reject) => {
             // Page pieces are short-lived garbage: a small young generation keeps each worker's memory flat.
-            const worker = new Worker(new URL("./page-worker.mjs", import.meta.url), { workerData: { ...job, units }, resourceLimits: { maxYoungGenerationSizeMb: 8 } });
+            const worker = new (workerThreads().Worker)(new URL("./page-worker.mjs", import.meta.url), { workerData: { ...job, units }, resourceLimits: { maxYoungGenerationSizeMb: 8 } });
             worker.on("message", (m: { progress?: number; done?: PageStats; failed?: { message: string; code?: string; path?: string } }) => {
               if (m.progress !== undefined) {
                 progress[w] = m.progress;
