@@ -72,14 +72,19 @@ export function renderSite(catalog: Catalog, table: RouteTable): SiteOutput {
  * schemas/; the locked dependencies): when they change, the same content may build other output or other errors.
  */
 function codeHash(): string {
-  const listed = (dir: string, pattern: RegExp) =>
-    readdirSync(join(PROJECT_ROOT, dir), { recursive: true, encoding: "utf8" })
-      .filter((file) => pattern.test(file))
-      .map((file) => `${dir}/${file}`);
+  const listed = (dir: string, pattern: RegExp) => filesUnder(PROJECT_ROOT, dir).filter((file) => pattern.test(file.slice(dir.length + 1)));
   const files = [...listed("scripts", /^(?!(bench|catalog)\/).*\.(ts|mjs)$/), ...listed("schemas", /\.json$/), "package-lock.json"].sort();
   const hash = createHash("sha1");
   for (const file of files) hash.update(file).update(hashOfFile(join(PROJECT_ROOT, file)));
   return hash.digest("base64url");
+}
+
+/** Files under `dir`, relative to `root`. A walk: a process's first recursive readdirSync costs 10 ms. */
+function filesUnder(root: string, dir: string): string[] {
+  return readdirSync(join(root, dir), { withFileTypes: true }).flatMap((entry) => {
+    const path = `${dir}/${entry.name}`;
+    return entry.isDirectory() ? filesUnder(root, path) : [path];
+  });
 }
 
 /** Builds outDir from contentDir. Throws ContentErrors (every content error at once) before touching outDir. */

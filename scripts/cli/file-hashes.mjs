@@ -5,7 +5,7 @@
 import { createHash } from "node:crypto";
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { CACHE_DIR, writeCacheFile } from "./project-cache.mjs";
+import { CACHE_DIR, PROJECT_ROOT, writeCacheFile } from "./project-cache.mjs";
 
 /** Longer than any file system's timestamp granularity. */
 const SETTLE_NS = 2_000_000_000n;
@@ -23,7 +23,10 @@ export function signatureOf(stats, nowMs = Date.now()) {
 
 export const sha1 = (bytes) => createHash("sha1").update(bytes).digest("base64url");
 
-/** path → [signature, hash]; entries of files since deleted stay (a project has a few hundred files). */
+/**
+ * path → [signature, hash] of this project's files; entries of files since deleted stay (a project has a few hundred
+ * files). Copies of the project that share its node_modules (a test's clean copy) share the file, not its entries.
+ */
 let memo;
 /** what this process hashed: saved over whatever other commands saved meanwhile */
 const learned = new Map();
@@ -60,7 +63,8 @@ export function hashOfFile(path) {
 export function saveFileHashes() {
   if (learned.size === 0) return;
   try {
-    writeCacheFile(MEMO_FILE, JSON.stringify(Object.fromEntries([...loadMemo(), ...learned])));
+    const entries = [...loadMemo(), ...learned].filter(([path]) => path.startsWith(PROJECT_ROOT));
+    writeCacheFile(MEMO_FILE, JSON.stringify(Object.fromEntries(entries)));
     learned.clear();
   } catch {
     // not writable

@@ -1,7 +1,7 @@
 // scripts/cli/launch.mjs runs a command from a bundle cached in node_modules/.cache/msapi/: tested in a scratch
 // project (the launcher and its cache copied in, esbuild and tsx linked), so the repository's cache is never touched.
 import { execFile } from "node:child_process";
-import { copyFile, mkdir, readdir, symlink, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, readdir, readFile, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -51,6 +51,18 @@ describe("the command launcher", () => {
   it("rebuilds the bundle when a source it was built from changed", async () => {
     await writeGreeting("changed");
     expect(JSON.parse((await launch()).stdout).greeting).toBe("changed");
+  });
+
+  it("remembers source hashes of this project only: entries of a copy sharing its node_modules are dropped", async () => {
+    const memo = join(project, "node_modules/.cache/msapi/file-hashes.json");
+    await writeFile(memo, JSON.stringify({ "/elsewhere/copy/scripts/hello.ts": ["1:2:3:4:5", "hash"] }));
+    await writeGreeting("learned");
+    // A file changed in the last two seconds is never remembered (file-hashes.mjs): this one must be older.
+    await new Promise((r) => setTimeout(r, 2100));
+    expect(JSON.parse((await launch()).stdout).greeting).toBe("learned");
+    const saved = Object.keys(JSON.parse(await readFile(memo, "utf8")));
+    expect(saved).toContain(join(project, "scripts/lib/greeting.ts"));
+    expect(saved.filter((path) => !path.startsWith(`${project}/`))).toEqual([]);
   });
 
   it("without a bundle (a syntax error) runs through tsx, and says so in one line", async () => {
