@@ -93,8 +93,8 @@ export async function build({ contentDir, outDir, full = false, compress = false
   // A folder a build must not touch is refused before any work (and checked again under the lock).
   const store = await inspectOutput(outDir, contentDir);
   const code = codeHash();
-  const remembered = full ? new Map() : readContentCache(store.dir, code);
-  const raw = await loadContent(contentDir, remembered);
+  const remembered = full ? { files: new Map(), changes: new Map() } : readContentCache(store.dir, code);
+  const raw = await loadContent(contentDir, remembered.files);
   const validation = validateContent(raw);
   if (!validation.ok) throw new ContentErrors(validation.errors);
   const catalog = deriveCatalog(validation.content);
@@ -113,8 +113,8 @@ export async function build({ contentDir, outDir, full = false, compress = false
     backgroundCleanup,
     onProgress: (n) => onProgress?.(`wrote ${formatCount(n)} files…`),
   });
-  // After publication, and only when something was read anew or went away.
-  if (raw.recalled !== raw.known.size || raw.known.size !== remembered.size) writeContentCache(store.dir, code, raw.known);
+  // After publication (it writes only when something was read anew or went away).
+  writeContentCache(store.dir, code, raw.known, remembered);
   const longestList = Math.max(...site.lists.map((l) => l.items.length));
   return {
     ...written,

@@ -1,12 +1,14 @@
 // A rebuild reads and validates only the content files changed since the last good build (content-cache.ts). A
 // file's signature (inode, size, modification and change times) decides, so an edit is seen however it was made.
 import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { cp, readFile, rm, stat, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
+import { deserialize } from "node:v8";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build } from "../../scripts/build.ts";
-import { CONTENT_CACHE_FILE, readContentCache } from "../../scripts/content/content-cache.ts";
+import { CONTENT_CACHE_FILE, CONTENT_CHANGES_FILE, readContentCache, REWRITE_AFTER } from "../../scripts/content/content-cache.ts";
 import { ContentErrors } from "../../scripts/content/errors.ts";
 import { LINK_MESSAGE } from "../../scripts/content/load.ts";
 import { fixture, tempDir } from "../helpers/dirs.ts";
@@ -14,6 +16,8 @@ import { hashTree } from "../helpers/tree.ts";
 
 /** Files changed more recently than this are always read (file-hashes.mjs): the test waits it out once. */
 const SETTLE_MS = 2_100;
+/** The code hash a cache was written for (what readContentCache must be given). */
+const codeKeyOf = (store: string) => (deserialize(readFileSync(join(store, CONTENT_CACHE_FILE))) as { key: string }).key;
 
 describe("the content cache", () => {
   let dir: Awaited<ReturnType<typeof tempDir>>;
@@ -43,6 +47,29 @@ describe("the content cache", () => {
     expect(await hashTree(dist)).toEqual(await hashTree(fresh));
     await rm(fresh, { recursive: true });
     await rm(`${fresh}.builds`, { recursive: true });
+  });
+
+  it("remembers a file read anew in a small file of changes, and rewrites the whole cache once changes pile up", async () => {
+    const store = `${dist}.builds`;
+    await build({ contentDir: content, outDir: dist, full: true });
+    const whole = await readFile(join(store, CONTENT_CACHE_FILE));
+    const text = await readFile(betaMail(), "utf8");
+    await writeFile(betaMail(), text.replace('"price":25', '"price":26'));
+    await sleep(SETTLE_MS);
+    expect(await build({ contentDir: content, outDir: dist })).toMatchObject({ contentRecalled: 8 });
+    expect(await readFile(join(store, CONTENT_CACHE_FILE))).toEqual(whole);
+    expect([...readContentCache(store, codeKeyOf(store)).changes.keys()]).toEqual([betaMail()]);
+    expect(await build({ contentDir: content, outDir: dist })).toMatchObject({ contentRecalled: 9 });
+    // As many files read anew as REWRITE_AFTER: the whole cache again, and no file of changes.
+    for (let i = 0; i < REWRITE_AFTER; i++) await writeFile(join(content, `tools/copy-${i}.json`), (await readFile(betaMail(), "utf8")).replace('"slug": "beta-mail"', `"slug": "copy-${i}"`).replace('"name": "Beta Mail"', `"name": "Copy ${i}"`));
+    await sleep(SETTLE_MS);
+    expect(await build({ contentDir: content, outDir: dist })).toMatchObject({ contentRecalled: 9 });
+    expect(await readFile(join(store, CONTENT_CACHE_FILE))).not.toEqual(whole);
+    expect(readContentCache(store, codeKeyOf(store)).changes.size).toBe(0);
+    await expect(stat(join(store, CONTENT_CHANGES_FILE))).rejects.toThrow();
+    expect(await build({ contentDir: content, outDir: dist })).toMatchObject({ contentRecalled: 9 + REWRITE_AFTER });
+    for (let i = 0; i < REWRITE_AFTER; i++) await rm(join(content, `tools/copy-${i}.json`));
+    await writeFile(betaMail(), text);
   });
 
   it("sees an edit that keeps the size and puts the modification time back (the change time still moves)", async () => {
@@ -88,6 +115,6 @@ describe("the content cache", () => {
 
   it("is not used by a --full build, nor by other code or schemas", async () => {
     expect(await build({ contentDir: content, outDir: dist, full: true })).toMatchObject({ contentRecalled: 0 });
-    expect(readContentCache(`${dist}.builds`, "another code hash").size).toBe(0);
+    expect(readContentCache(`${dist}.builds`, "another code hash").files.size).toBe(0);
   });
 });

@@ -2,7 +2,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { readdir, readFile, readlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { CONTENT_CACHE_FILE } from "../../scripts/content/content-cache.ts";
+import { CONTENT_CACHE_FILE, CONTENT_CHANGES_FILE } from "../../scripts/content/content-cache.ts";
 import { STORE_MARKER } from "../../scripts/io/store.ts";
 import { repoRoot } from "../helpers/dirs.ts";
 
@@ -27,7 +27,7 @@ export const runBuild = (args: string[]) => startBuild(args).result;
 
 /** Everything in the store but its marker and content cache, sorted: generations, and anything a build left behind. */
 export async function storeEntries(out: string): Promise<string[]> {
-  return (await readdir(`${out}.builds`)).filter((n) => n !== STORE_MARKER && n !== CONTENT_CACHE_FILE).sort();
+  return (await readdir(`${out}.builds`)).filter((n) => ![STORE_MARKER, CONTENT_CACHE_FILE, CONTENT_CHANGES_FILE].includes(n)).sort();
 }
 
 export const publishedGeneration = (out: string) => readlink(out);
