@@ -73,7 +73,7 @@ export function renderSite(catalog: Catalog, table: RouteTable): SiteOutput {
  */
 function codeHash(): string {
   const listed = (dir: string, pattern: RegExp) => filesUnder(PROJECT_ROOT, dir).filter((file) => pattern.test(file.slice(dir.length + 1)));
-  const files = [...listed("scripts", /^(?!(bench|catalog)\/).*\.(ts|mjs)$/), ...listed("schemas", /\.json$/), "package-lock.json"].sort();
+  const files = [...listed("scripts", /^(?!(bench|catalog)\/).*\.(ts|mjs|cjs)$/), ...listed("schemas", /\.json$/), "package-lock.json"].sort();
   const hash = createHash("sha1");
   for (const file of files) hash.update(file).update(hashOfFile(join(PROJECT_ROOT, file)));
   return hash.digest("base64url");

@@ -4,11 +4,16 @@ import type { Ajv2020 as Ajv, ValidateFunction } from "ajv/dist/2020.js";
 import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { requireWithCodeCache } from "../cli/code-cache.ts";
 import { hashOfFile, saveFileHashes } from "../cli/file-hashes.mjs";
 import { CACHE_DIR, writeCacheFile } from "../cli/project-cache.mjs";
 import { readSchemaFile, SCHEMA_FILE_NAMES, schemaFilePath, type SchemaFile } from "./schema-files.ts";
 
 const require = createRequire(import.meta.url);
+
+/** The formats the generated code calls (by this path: the modules live in the cache folder). */
+const FORMATS_MODULE = fileURLToPath(new URL("./formats.cjs", import.meta.url));
 
 // verbose: errors carry the offending value, so messages can say what was found.
 const OPTIONS = { allErrors: true, strict: true, verbose: true } as const;
@@ -44,6 +49,7 @@ function validatorsKey(): string {
   const versions = ["ajv", "ajv-formats"].map((p) => (require(`${p}/package.json`) as { version: string }).version);
   const hash = createHash("sha1").update(JSON.stringify({ OPTIONS, versions }));
   for (const file of SCHEMA_FILE_NAMES) hash.update(file).update(hashOfFile(schemaFilePath(file)));
+  hash.update(FORMATS_MODULE).update(hashOfFile(FORMATS_MODULE));
   saveFileHashes();
   return (cacheKey = hash.digest("base64url").slice(0, 16));
 }
@@ -52,14 +58,17 @@ function validatorsKey(): string {
 const modulePath = (cacheDir: string, file: SchemaFile) => join(cacheDir, `validators-${validatorsKey()}-${file.replace(/\W+/g, "-")}.cjs`);
 
 /** One validator from its cached module; throws when there is none yet. */
-const cachedValidator = (cacheDir: string, file: SchemaFile) => (require(modulePath(cacheDir, file)) as Record<string, ValidateFunction>)[file]!;
+const cachedValidator = (cacheDir: string, file: SchemaFile) => (requireWithCodeCache(modulePath(cacheDir, file)) as Record<string, ValidateFunction>)[file]!;
 
 function compileAll(cacheDir: string): Validators {
   // Loaded only here: ajv itself takes a tenth of a second to load.
   const { Ajv2020 } = require("ajv/dist/2020.js") as typeof import("ajv/dist/2020.js");
   const addFormats = require("ajv-formats") as (ajv: Ajv) => Ajv;
   const standaloneCode = require("ajv/dist/standalone/index.js").default as (ajv: Ajv, refs: Record<string, string>) => string;
-  const ajv = addFormats(new Ajv2020({ ...OPTIONS, code: { source: true } }));
+  const { _ } = require("ajv/dist/compile/codegen/index.js") as typeof import("ajv/dist/compile/codegen/index.js");
+  // The generated code takes its formats from formats.cjs; so does this instance, for what it compiles now.
+  const ajv = addFormats(new Ajv2020({ ...OPTIONS, code: { source: true, formats: _`require(${FORMATS_MODULE}).formats` } }));
+  ajv.addFormat("uri", (require(FORMATS_MODULE) as typeof import("./formats.cjs")).formats.uri as (s: string) => boolean);
   for (const file of SCHEMA_FILE_NAMES) ajv.addSchema(readSchemaFile(file), file);
   try {
     for (const file of SCHEMA_FILE_NAMES) writeCacheFile(modulePath(cacheDir, file), standaloneCode(ajv, { [file]: file }));
