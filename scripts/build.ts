@@ -6,7 +6,7 @@ import { adapters } from "./adapters/index.ts";
 import { formatCount, isMain, parseCommandArgs, runCommand, type CommandSpec } from "./cli/command.ts";
 import { hashOfFile, saveFileHashes, sha1 } from "./cli/file-hashes.mjs";
 import { PROJECT_ROOT } from "./cli/project-cache.mjs";
-import { readContentCache, writeContentCache } from "./content/content-cache.ts";
+import { emptyContentCache, readContentCache, writeContentCache } from "./content/content-cache.ts";
 import { ContentErrors, formatContentError } from "./content/errors.ts";
 import { loadContent } from "./content/load.ts";
 import { validateContent } from "./content/validate.ts";
@@ -93,7 +93,7 @@ export async function build({ contentDir, outDir, full = false, compress = false
   // A folder a build must not touch is refused before any work (and checked again under the lock).
   const store = await inspectOutput(outDir, contentDir);
   const code = codeHash();
-  const remembered = full ? { files: new Map(), changes: new Map() } : readContentCache(store.dir, code);
+  const remembered = full ? emptyContentCache() : readContentCache(store.dir, code);
   const raw = await loadContent(contentDir, remembered.files);
   const validation = validateContent(raw);
   if (!validation.ok) throw new ContentErrors(validation.errors);

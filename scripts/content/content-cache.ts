@@ -34,7 +34,12 @@ export interface ContentCache {
   files: KnownFiles;
   /** those of them from the file of changes */
   changes: KnownFiles;
+  /** whether the whole cache was there (else the next write is a whole one) */
+  whole: boolean;
 }
+
+/** No cache: what a --full build starts from, and what other code finds. */
+export const emptyContentCache = (): ContentCache => ({ files: new Map(), changes: new Map(), whole: false });
 
 const readCacheFile = (path: string, key: string): KnownFiles => {
   try {
@@ -51,9 +56,10 @@ const writeCache = (path: string, key: string, files: KnownFiles) =>
 
 export function readContentCache(storeDir: string, key: string): ContentCache {
   const files = readCacheFile(join(storeDir, CONTENT_CACHE_FILE), key);
-  const changes = files.size > 0 ? readCacheFile(join(storeDir, CONTENT_CHANGES_FILE), key) : new Map();
+  if (files.size === 0) return emptyContentCache();
+  const changes = readCacheFile(join(storeDir, CONTENT_CHANGES_FILE), key);
   for (const [path, file] of changes) files.set(path, file);
-  return { files, changes };
+  return { files, changes, whole: true };
 }
 
 /** After a good build: `known` is every file it read or recalled. Best effort: without a cache the next build reads all. */
@@ -65,7 +71,7 @@ export function writeContentCache(storeDir: string, key: string, known: KnownFil
   const changes = new Map([...cache.changes].filter(([path, f]) => known.get(path)?.signature === f.signature));
   for (const [path, f] of readAnew) changes.set(path, f);
   try {
-    if (cache.files.size === cache.changes.size || changes.size + gone >= REWRITE_AFTER) {
+    if (!cache.whole || changes.size + gone >= REWRITE_AFTER) {
       writeCache(join(storeDir, CONTENT_CACHE_FILE), key, known);
       rmSync(join(storeDir, CONTENT_CHANGES_FILE), { force: true });
     } else writeCache(join(storeDir, CONTENT_CHANGES_FILE), key, changes);

@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { hashOfFile } from "../cli/file-hashes.mjs";
 import type { Catalog } from "../model/derive.ts";
-import type { OutputFile } from "./output.ts";
+import { lazyFile, type OutputFile } from "./output.ts";
 import { DOCS_ASSETS, layout, type RouteTable } from "./route-table.ts";
 
 /** Where the page files live in dist/ and the URL path each is served at: the route table's assets. */
@@ -143,13 +143,5 @@ export function renderDocsPage(catalog: Catalog, table: RouteTable): OutputFile[
 }
 
 /** A file made from one file of a package, read only when written: its key is the source's hash (remembered). */
-function packageFile(path: string, source: string, make: (bytes: Buffer) => Uint8Array): OutputFile {
-  let body: Uint8Array | undefined;
-  return {
-    path,
-    key: `package ${hashOfFile(source)}`,
-    get body() {
-      return (body ??= make(readFileSync(source)));
-    },
-  };
-}
+const packageFile = (path: string, source: string, make: (bytes: Buffer) => Uint8Array): OutputFile =>
+  lazyFile(path, `package ${hashOfFile(source)}`, () => make(readFileSync(source)));

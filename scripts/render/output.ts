@@ -18,17 +18,22 @@ export interface OutputFile {
 /** Response bodies are compact JSON: no whitespace, no trailing newline, keys in insertion (contract) order. */
 export const json = (value: unknown): string => JSON.stringify(value);
 
-/** A JSON body made, serialized and checked only when a writer needs it, each at most once. */
-export function lazyJsonFile<T>(path: string, key: string | undefined, make: () => T, check: (value: T) => void): OutputFile {
-  let value: { v: T } | undefined;
-  let body: string | undefined;
-  const made = () => (value ??= { v: make() }).v;
+/** A file whose body is rendered only when a writer reads it, at most once. */
+export function lazyFile(path: string, key: string | undefined, render: () => string | Uint8Array, check?: () => void): OutputFile {
+  let body: string | Uint8Array | undefined;
   return {
     path,
     key,
     get body() {
-      return (body ??= json(made()));
+      return (body ??= render());
     },
-    check: () => check(made()),
+    check,
   };
+}
+
+/** A JSON body made, serialized and checked only when a writer needs it, each at most once. */
+export function lazyJsonFile<T>(path: string, key: string | undefined, make: () => T, check: (value: T) => void): OutputFile {
+  let value: { v: T } | undefined;
+  const made = () => (value ??= { v: make() }).v;
+  return lazyFile(path, key, () => json(made()), () => check(made()));
 }
