@@ -21,7 +21,7 @@ import type { OutputFile } from "./render/output.ts";
 import { hostLimitWarnings } from "./render/host-limits.ts";
 import { renderRankings } from "./render/rankings.ts";
 import { renderSchemaTable } from "./render/schema-table.ts";
-import { buildRouteTable, layout, MAX_LIMIT, type RouteTable } from "./render/route-table.ts";
+import { buildRouteTable, layout, MAX_LIMIT, type RouteTable } from "./api/route-table.ts";
 import { listChecker, pageLists } from "./render/software-pages.ts";
 import { renderToolFiles, serializeSummaries } from "./render/tools.ts";
 

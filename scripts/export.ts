@@ -7,7 +7,7 @@ import { copyFile, mkdir, readdir, readFile, realpath, stat } from "node:fs/prom
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { isMain, parseCommandArgs, runCommand, UserError, type CommandSpec } from "./cli/command.ts";
 import { isPublishHost, PUBLISH_HOSTS, publishedFileFilter, type PublishHost } from "./adapters/published-files.ts";
-import { layout, type RouteTable } from "./render/route-table.ts";
+import { layout, type RouteTable } from "./api/route-table.ts";
 
 const options = {
   dist: { type: "string", default: "dist", valueName: "DIR", description: "the build to export from" },

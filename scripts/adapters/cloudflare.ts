@@ -5,7 +5,7 @@
 import { cachedBundleTextSync } from "../cli/bundle-cache.mjs";
 import { errorBodies } from "../render/errors.ts";
 import type { OutputFile } from "../render/output.ts";
-import type { RouteTable } from "../render/route-table.ts";
+import type { RouteTable } from "../api/route-table.ts";
 import { answerTemplates } from "./published-files.ts";
 
 export const WORKER_FILE = "cloudflare/worker.js";

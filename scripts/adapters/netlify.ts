@@ -9,7 +9,7 @@
 // for a path that is its own file (dropped as a loop if forced); the docs assets come first, and the last rule
 // answers not_found for everything else (routes.json, host configs, errors/, page files by their path).
 import type { OutputFile } from "../render/output.ts";
-import type { RouteTable } from "../render/route-table.ts";
+import type { RouteTable } from "../api/route-table.ts";
 import { errorBody } from "./error-page.ts";
 import { errorUrl, querySubsets, staticTarget, successTemplates } from "./static-routes.ts";
 

@@ -8,7 +8,7 @@
 // nginx rejects itself (undecodable path, bad request line, oversized headers) reach /./api-rejected, which answers the
 // way the route table does, so no nginx HTML page is ever sent.
 import type { OutputFile } from "../render/output.ts";
-import type { Route, RouteTable } from "../render/route-table.ts";
+import type { Route, RouteTable } from "../api/route-table.ts";
 import { BAD_REQUEST_BODY as BAD_REQUEST } from "../server/server-errors.ts";
 import { block, mapBlock, quote, word } from "./nginx-conf.ts";
 import { assetName, decisionMaps, fileTemplate, headerMaps } from "./nginx-maps.ts";

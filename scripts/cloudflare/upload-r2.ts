@@ -6,7 +6,7 @@ import fg from "fast-glob";
 import { readFile, realpath } from "node:fs/promises";
 import { join } from "node:path";
 import { publishedPathFilter } from "../adapters/cloudflare.ts";
-import { loadRouteTable } from "../server/start-server.ts";
+import { loadRouteTable } from "../api/load-route-table.ts";
 import { etagOf } from "../server/file-cache.ts";
 
 /** Never served: the resolver answers no dotfile. Written after every object, so a failed upload is redone. */

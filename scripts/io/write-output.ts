@@ -8,7 +8,7 @@ import { availableParallelism } from "node:os";
 import { mkdir, rename, rm, stat, unlink, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { OutputFile } from "../render/output.ts";
-import { fill } from "../render/route-table.ts";
+import { fill } from "../api/route-table.ts";
 import type { PageList } from "../render/software-pages.ts";
 import { siblingPaths, siblingsOf } from "./encodings.ts";
 import { acquireLock } from "./lock.ts";

@@ -3,9 +3,9 @@
 // on every call (two syscalls), so a rebuild is seen at once and one answer never mixes two builds.
 import { readFile, realpath, stat } from "node:fs/promises";
 import { join } from "node:path";
-import type { RouteTable } from "../render/route-table.ts";
-import { loadRouteTable } from "../server/api-handler.ts";
-import { createResolver, type Resolution, type Resolver } from "../server/resolve-request.ts";
+import type { RouteTable } from "../api/route-table.ts";
+import { loadRouteTable } from "../api/load-route-table.ts";
+import { createResolver, type Resolution, type Resolver } from "../api/resolve-request.ts";
 import { SourceUnavailable, type ApiAnswer, type CatalogSource } from "./source.ts";
 
 interface Generation {

@@ -9,7 +9,7 @@ import {
   SoftwareDetailResponse,
   SoftwareListResponse,
 } from "../content/schema.ts";
-import { DEFAULT_LIMIT, MAX_LIMIT } from "../render/route-table.ts";
+import { DEFAULT_LIMIT, MAX_LIMIT } from "../api/route-table.ts";
 import { successOrError } from "./output-schema.ts";
 import { bestTarget, categoriesTarget, listSoftwareTarget, softwareTarget } from "./requests.ts";
 import type { ApiAnswer, CatalogSource } from "./source.ts";

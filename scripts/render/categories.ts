@@ -3,7 +3,7 @@ import type { Category } from "../content/schema.ts";
 import type { Catalog } from "../model/derive.ts";
 import { assertValid } from "./check.ts";
 import { json, type OutputFile } from "./output.ts";
-import { layout } from "./route-table.ts";
+import { layout } from "../api/route-table.ts";
 
 export function renderCategories(catalog: Catalog): OutputFile {
   const data: Category[] = catalog.categories

@@ -5,7 +5,7 @@ import { createRequire } from "node:module";
 import { hashOfFile } from "../cli/file-hashes.mjs";
 import type { Catalog } from "../model/derive.ts";
 import { lazyFile, type OutputFile } from "./output.ts";
-import { DOCS_ASSETS, layout, type RouteTable } from "./route-table.ts";
+import { DOCS_ASSETS, layout, type RouteTable } from "../api/route-table.ts";
 
 /** Where the page files live in dist/ and the URL path each is served at: the route table's assets. */
 export const DOCS_FILES = DOCS_ASSETS;

@@ -3,7 +3,7 @@ import type { ErrorBody, ErrorCode } from "../content/schema.ts";
 import type { Catalog } from "../model/derive.ts";
 import { assertValid } from "./check.ts";
 import { json, type OutputFile } from "./output.ts";
-import { ERROR_STATUS, fill, layout, type ErrorId } from "./route-table.ts";
+import { ERROR_STATUS, fill, layout, type ErrorId } from "../api/route-table.ts";
 import { listFilters } from "./software-pages.ts";
 
 export function errorBody(code: ErrorCode, message: string, hint?: string): string {

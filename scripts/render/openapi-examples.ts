@@ -4,7 +4,7 @@ import { renderCategories } from "./categories.ts";
 import { renderErrors } from "./errors.ts";
 import { json } from "./output.ts";
 import { renderRankings } from "./rankings.ts";
-import { ALL_FILTER, fill, layout, type ErrorId } from "./route-table.ts";
+import { ALL_FILTER, fill, layout, type ErrorId } from "../api/route-table.ts";
 import { renderToolFiles, toSummary } from "./tools.ts";
 
 export interface Example {

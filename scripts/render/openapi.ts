@@ -4,7 +4,7 @@ import { componentSchemas, errorSchemaWithCodes, schemaRef, type JsonObject } fr
 import { buildExamples, type Example } from "./openapi-examples.ts";
 import { API_DESCRIPTION, OPERATIONS, TAGS } from "./openapi-text.ts";
 import type { OutputFile } from "./output.ts";
-import { DEFAULT_LIMIT, layout, MAX_LIMIT, type ErrorId, type RouteTable } from "./route-table.ts";
+import { DEFAULT_LIMIT, layout, MAX_LIMIT, type ErrorId, type RouteTable } from "../api/route-table.ts";
 
 export const OPENAPI_VERSION = "3.1.0";
 export const API_VERSION = "1.0.0";

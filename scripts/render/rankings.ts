@@ -3,7 +3,7 @@ import type { RankedTool } from "../content/schema.ts";
 import type { Catalog } from "../model/derive.ts";
 import { assertValid } from "./check.ts";
 import { json, type OutputFile } from "./output.ts";
-import { fill, layout } from "./route-table.ts";
+import { fill, layout } from "../api/route-table.ts";
 
 export function* renderRankings(catalog: Catalog): Generator<OutputFile> {
   const { best } = layout(catalog.site.basePath);

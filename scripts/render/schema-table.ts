@@ -2,7 +2,7 @@
 // disagree. Published so that anyone's CI can validate dist/ with any validator (npm run validate reads it too).
 import type { SchemaFile } from "../content/schema.ts";
 import type { OutputFile } from "./output.ts";
-import type { Route, RouteTable } from "./route-table.ts";
+import type { Route, RouteTable } from "../api/route-table.ts";
 
 export const SCHEMA_MAP_FILE = "schema-map.json";
 

@@ -5,7 +5,7 @@ import type { Catalog, Tool } from "../model/derive.ts";
 import { assertValid } from "./check.ts";
 import { json } from "./output.ts";
 import type { Summaries } from "./tools.ts";
-import { ALL_FILTER, categoryFilter, MAX_LIMIT } from "./route-table.ts";
+import { ALL_FILTER, categoryFilter, MAX_LIMIT } from "../api/route-table.ts";
 
 /** One list of GET /software: its route variable `filter`, meta.category, and its items' JSON in O1 order. */
 export interface PageList {

@@ -3,7 +3,7 @@ import type { SoftwareDetail, SoftwareSummary } from "../content/schema.ts";
 import type { Catalog, Tool } from "../model/derive.ts";
 import { assertValid } from "./check.ts";
 import { json, lazyJsonFile, type OutputFile } from "./output.ts";
-import { fill, layout } from "./route-table.ts";
+import { fill, layout } from "../api/route-table.ts";
 
 // Field order is the contract's (H5); editorial fields never get here.
 export function toSummary(t: Tool): SoftwareSummary {

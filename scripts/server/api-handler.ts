@@ -2,13 +2,13 @@
 // through the route table, never computes a body. Everything it caches (bodies, ETags, misses, resolutions, header
 // lists) belongs to that one build, so a new publication replaces the whole handler at once (follow-dist.ts).
 import { existsSync } from "node:fs";
-import { readFile } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { join } from "node:path";
+import { loadRouteTable } from "../api/load-route-table.ts";
 import { ENCODINGS } from "../io/encodings.ts";
-import { layout, type ErrorId, type RouteTable } from "../render/route-table.ts";
+import { layout, type ErrorId, type RouteTable } from "../api/route-table.ts";
 import { FileCache, FilesUnavailable, type CachedFile } from "./file-cache.ts";
-import { createResolver, type Resolution } from "./resolve-request.ts";
+import { createResolver, type Resolution } from "../api/resolve-request.ts";
 import { ResolutionCache } from "./resolution-cache.ts";
 import { serverErrors, type PrebuiltResponse } from "./server-errors.ts";
 
@@ -82,14 +82,6 @@ interface ReadFile {
 
 /** Each coding is its own representation, so its own strong ETag: "hash" → "hash-br". */
 const etagFor = (etag: string, coding: string | undefined) => (coding ? `${etag.slice(0, -1)}-${coding}"` : etag);
-
-export async function loadRouteTable(distDir: string): Promise<RouteTable> {
-  try {
-    return JSON.parse(await readFile(join(distDir, "routes.json"), "utf8")) as RouteTable;
-  } catch (e) {
-    throw new Error(`${join(distDir, "routes.json")} is missing or unreadable: run \`npm run build\` first (${(e as Error).message})`);
-  }
-}
 
 /** The handler over one generation folder `root` (already resolved to its real path). */
 export async function createApiHandler(root: string, options: HandlerOptions = {}): Promise<ApiHandler> {

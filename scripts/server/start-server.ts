@@ -5,7 +5,7 @@ import { resolve } from "node:path";
 import { followDist } from "./follow-dist.ts";
 import type { PrebuiltResponse } from "./server-errors.ts";
 
-export { createApiHandler, ifNoneMatchHits, loadRouteTable, pickEncoding } from "./api-handler.ts";
+export { createApiHandler, ifNoneMatchHits, pickEncoding } from "./api-handler.ts";
 
 export interface ServerOptions {
   distDir: string;

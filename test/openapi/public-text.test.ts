@@ -5,7 +5,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DOCS_FILES } from "../../scripts/render/docs-page.ts";
-import { ERROR_STATUS, layout } from "../../scripts/render/route-table.ts";
+import { ERROR_STATUS, layout } from "../../scripts/api/route-table.ts";
 import { buildSite, type BuiltSite } from "./support/built-site.ts";
 
 /** A rule id of the decisions: one of their letters and a number, as a word ("(Q8)", "H1, H2", "D5"). */

@@ -4,7 +4,7 @@ import { build } from "../../../scripts/build.ts";
 import { loadContent } from "../../../scripts/content/load.ts";
 import { validateContent } from "../../../scripts/content/validate.ts";
 import { deriveCatalog, type Catalog } from "../../../scripts/model/derive.ts";
-import { buildRouteTable, layout, type RouteTable } from "../../../scripts/render/route-table.ts";
+import { buildRouteTable, layout, type RouteTable } from "../../../scripts/api/route-table.ts";
 import { fixture, tempDir } from "../../helpers/dirs.ts";
 
 export interface BuiltSite {

@@ -21,7 +21,7 @@ import { createWorker } from "../../../scripts/adapters/cloudflare/worker.ts";
 import { build } from "../../../scripts/build.ts";
 import { describePlan, planFor } from "../../../scripts/cloudflare/plan.ts";
 import { errorBodies } from "../../../scripts/render/errors.ts";
-import type { RouteTable } from "../../../scripts/render/route-table.ts";
+import type { RouteTable } from "../../../scripts/api/route-table.ts";
 import { etagOf } from "../../../scripts/server/file-cache.ts";
 import { fixture, tempDir } from "../../helpers/dirs.ts";
 
@@ -187,7 +187,7 @@ describe("the Worker module over fake bindings", () => {
 
   /** The file the resolver picks for a target (errors excluded). */
   async function createResolverFile(target: string): Promise<string> {
-    const { createResolver } = await import("../../../scripts/server/resolve-request.ts");
+    const { createResolver } = await import("../../../scripts/api/resolve-request.ts");
     const r = await createResolver(table).resolve("GET", target, async (f) => (await readFile(join(dist, f)).then(() => true, () => false)));
     if (r.kind !== "file") throw new Error(`${target} resolves to ${r.kind}`);
     return r.file;

@@ -11,8 +11,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NETLIFY_404_PAGE, NETLIFY_HEADERS, NETLIFY_REDIRECTS } from "../../../scripts/adapters/netlify.ts";
 import { build } from "../../../scripts/build.ts";
-import { ALL_FILTER, categoryFilter, fill, layout, type RouteTable } from "../../../scripts/render/route-table.ts";
-import { createResolver } from "../../../scripts/server/resolve-request.ts";
+import { ALL_FILTER, categoryFilter, fill, layout, type RouteTable } from "../../../scripts/api/route-table.ts";
+import { createResolver } from "../../../scripts/api/resolve-request.ts";
 import { fixture, tempDir } from "../../helpers/dirs.ts";
 
 interface Match {

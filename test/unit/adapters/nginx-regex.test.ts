@@ -12,7 +12,7 @@ import {
   queryValue,
   unsafeForDecodedUri,
 } from "../../../scripts/adapters/nginx-regex.ts";
-import { LIMIT_PATTERN } from "../../../scripts/render/route-table.ts";
+import { LIMIT_PATTERN } from "../../../scripts/api/route-table.ts";
 
 const runs = { seed: 20261123, numRuns: 3000 };
 const whole = (regex: string) => new RegExp(`^(?:${regex})$`);

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build } from "../../../scripts/build.ts";
-import type { ErrorId, RouteTable } from "../../../scripts/render/route-table.ts";
+import type { ErrorId, RouteTable } from "../../../scripts/api/route-table.ts";
 import { findNginx, startNginx, type RunningNginx } from "../../../scripts/start-nginx.ts";
 import { fixture, tempDir } from "../../helpers/dirs.ts";
 

@@ -6,7 +6,7 @@ import { nginxAdapter, nginxServerConf, NGINX_SERVER_CONF } from "../../../scrip
 import { loadContent } from "../../../scripts/content/load.ts";
 import { validateContent } from "../../../scripts/content/validate.ts";
 import { deriveCatalog } from "../../../scripts/model/derive.ts";
-import { buildRouteTable, type RouteTable } from "../../../scripts/render/route-table.ts";
+import { buildRouteTable, type RouteTable } from "../../../scripts/api/route-table.ts";
 import { findNginx, testNginxConfig } from "../../../scripts/start-nginx.ts";
 import { fixture, tempDir } from "../../helpers/dirs.ts";
 

@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SERVE_404_PAGE, serveConfig, servePublicDir } from "../../../scripts/adapters/serve.ts";
 import { startServe, type RunningServe } from "../../../scripts/adapters/serve-process.ts";
 import { build } from "../../../scripts/build.ts";
-import { fill, layout, type RouteTable } from "../../../scripts/render/route-table.ts";
-import { createResolver } from "../../../scripts/server/resolve-request.ts";
+import { fill, layout, type RouteTable } from "../../../scripts/api/route-table.ts";
+import { createResolver } from "../../../scripts/api/resolve-request.ts";
 import { fixture, tempDir } from "../../helpers/dirs.ts";
 
 let dir: Awaited<ReturnType<typeof tempDir>>;

@@ -7,7 +7,7 @@ import fg from "fast-glob";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEFAULT_LIMIT, fill, layout, MAX_LIMIT, type ErrorId } from "../../../scripts/render/route-table.ts";
+import { DEFAULT_LIMIT, fill, layout, MAX_LIMIT, type ErrorId } from "../../../scripts/api/route-table.ts";
 import { repoRoot } from "../../helpers/dirs.ts";
 import { buildSite, type BuiltSite } from "../../openapi/support/built-site.ts";
 

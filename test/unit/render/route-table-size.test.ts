@@ -4,7 +4,7 @@ import { adapters } from "../../../scripts/adapters/index.ts";
 import { validateContent } from "../../../scripts/content/validate.ts";
 import { generateCatalog } from "../../../scripts/catalog/generate.ts";
 import { deriveCatalog } from "../../../scripts/model/derive.ts";
-import { buildRouteTable } from "../../../scripts/render/route-table.ts";
+import { buildRouteTable } from "../../../scripts/api/route-table.ts";
 
 function hostFileSizes(tools: number, categories: number): Record<string, number> {
   const generated = generateCatalog({ tools, categories, seed: 3 });

@@ -1,5 +1,5 @@
 // Request → what to answer, from the route table alone (P1–P7, Q1–Q9). Pure: file existence is injected.
-import { compileTemplate, type ErrorId, type RouteTable, type Template } from "../render/route-table.ts";
+import { compileTemplate, type ErrorId, type RouteTable, type Template } from "./route-table.ts";
 
 export type Resolution =
   | { kind: "file"; file: string; status: 200 | 400; success: boolean; contentType?: string }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { buildRouteTable, compileTemplate, fill } from "../../../scripts/render/route-table.ts";
-import { createResolver } from "../../../scripts/server/resolve-request.ts";
+import { buildRouteTable, compileTemplate, fill } from "../../../scripts/api/route-table.ts";
+import { createResolver } from "../../../scripts/api/resolve-request.ts";
 
 const site = { siteUrl: "https://site.example", apiBaseUrl: "https://api.site.example", basePath: "/v1", cacheMaxAge: 60 };
 
