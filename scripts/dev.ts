@@ -6,9 +6,9 @@ import { join, relative, resolve } from "node:path";
 import { build } from "./build.ts";
 import { describeFsError, formatCount, isMain, parseCommandArgs, runCommand, UserError, type CommandSpec } from "./cli/command.ts";
 import { ContentErrors, formatContentError } from "./content/errors.ts";
-import { listenAddressFromEnv, startServerForUser, stopOnSignals, urlLines } from "./server/announce.ts";
-import type { RunningServer } from "./server/start-server.ts";
-import { watchContent } from "./server/watch-content.ts";
+import { listenAddressFromEnv, startServerForUser, stopOnSignals, urlLines } from "./hosts/node/announce.ts";
+import type { RunningServer } from "./hosts/node/start-server.ts";
+import { watchContent } from "./content/watch-content.ts";
 
 const options = {
   content: { type: "string", default: "content", valueName: "DIR", description: "the content folder to watch and build" },

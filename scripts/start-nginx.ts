@@ -11,7 +11,7 @@ import { delimiter, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { NGINX_MAIN_CONF, NGINX_PID_FILE, NGINX_SERVER_CONF, NGINX_SITE_CONF } from "./adapters/nginx.ts";
 import { quote } from "./adapters/nginx-conf.ts";
-import { freePort } from "./server/free-port.ts";
+import { freePort } from "./hosts/free-port.ts";
 import { isMain, parseCommandArgs, runCommand, UserError } from "./cli/command.ts";
 
 export interface NginxOptions {

@@ -9,7 +9,7 @@
 // way the route table does, so no nginx HTML page is ever sent.
 import type { OutputFile } from "../render/output.ts";
 import type { Route, RouteTable } from "../api/route-table.ts";
-import { BAD_REQUEST_BODY as BAD_REQUEST } from "../server/server-errors.ts";
+import { BAD_REQUEST_BODY as BAD_REQUEST } from "../hosts/node/server-errors.ts";
 import { block, mapBlock, quote, word } from "./nginx-conf.ts";
 import { assetName, decisionMaps, fileTemplate, headerMaps } from "./nginx-maps.ts";
 
@@ -29,7 +29,7 @@ const REJECTED = "/./api-rejected";
 const NGINX_REROUTED = [400, 405, 501];
 /** Everything else nginx answers on its own (URI or headers too large, bad versions, …) is not_found, as in Node. */
 const NGINX_NOT_FOUND = [403, 404, 408, 413, 414, 494, 500, 502, 503, 504, 505];
-/** What a request with unreadable framing gets on every host (scripts/server/server-errors.ts: the Node server's). */
+/** What a request with unreadable framing gets on every host (scripts/hosts/node/server-errors.ts: the Node server's). */
 const BAD_REQUEST_BODY = JSON.stringify(BAD_REQUEST);
 
 /** Explicit timeouts and limits, so that idle or slow connections cannot hold the host. */

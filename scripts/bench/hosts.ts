@@ -4,7 +4,7 @@ import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { DEFAULT_WORKERS } from "../server/cluster-primary.ts";
+import { DEFAULT_WORKERS } from "../hosts/node/cluster-primary.ts";
 import { freePort, startHostProcess, type HostProcess } from "./host-process.ts";
 import { startPlainNginx } from "./plain-nginx.ts";
 import { workerStorageArgs } from "./worker-storage.ts";
@@ -40,7 +40,7 @@ export const HOSTS: Host[] = [
     kind: "router",
     cold: true,
     unavailable: () => null,
-    start: async (dist) => startHostProcess(...launched("scripts/serve.ts", "--dist", dist, "--workers", String(NODE_WORKERS)), await freePort(), { HOST: "127.0.0.1" }),
+    start: async (dist) => startHostProcess(...launched("scripts/hosts/node/serve.ts", "--dist", dist, "--workers", String(NODE_WORKERS)), await freePort(), { HOST: "127.0.0.1" }),
   },
   {
     name: "npx serve",

@@ -31,7 +31,7 @@ const node: Host = {
   name: "node",
   unavailable: () => undefined,
   async start(distDir) {
-    const { startServer } = await import("../../scripts/server/start-server.ts");
+    const { startServer } = await import("../../scripts/hosts/node/start-server.ts");
     const server = await startServer({ distDir, port: 0, host: "127.0.0.1" });
     return { origin: server.url.replace(/\/$/, ""), stop: () => server.close() };
   },

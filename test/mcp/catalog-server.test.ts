@@ -8,9 +8,9 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build } from "../../scripts/build.ts";
 import { SLUG_PATTERN } from "../../scripts/content/schema.ts";
-import { startServer, type RunningServer } from "../../scripts/server/start-server.ts";
+import { startServer, type RunningServer } from "../../scripts/hosts/node/start-server.ts";
 import { tempDir } from "../helpers/dirs.ts";
-import { copyTiny, editTiny, INSERTED_SLUG } from "../server/edit-fixture.ts";
+import { copyTiny, editTiny, INSERTED_SLUG } from "../hosts/node/edit-fixture.ts";
 import { slugsIn, startMcp, type McpSession } from "./harness.ts";
 
 type Call =

@@ -10,7 +10,7 @@ import { BLANK_IMAGE, DOCS_FILES, REDOC_CDN_LOGO, tryRequests } from "../../scri
 import { OPERATIONS } from "../../scripts/render/openapi-text.ts";
 import { repoRoot } from "../helpers/dirs.ts";
 import { buildSite, type BuiltSite } from "./support/built-site.ts";
-import { startServer } from "../../scripts/server/start-server.ts";
+import { startServer } from "../../scripts/hosts/node/start-server.ts";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const hasChromium = existsSync(CHROMIUM);

@@ -2,7 +2,7 @@
 // OpenAPI description (zero response violations), and every request violation must be one the case makes on purpose.
 import { readFile } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startServer } from "../../scripts/server/start-server.ts";
+import { startServer } from "../../scripts/hosts/node/start-server.ts";
 import { buildSite, type BuiltSite } from "./support/built-site.ts";
 import { crawlCases } from "./support/crawl-cases.ts";
 import { startPrism, type Prism } from "./support/processes.ts";

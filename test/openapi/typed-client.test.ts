@@ -5,7 +5,7 @@ import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promi
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from "vitest";
-import { startServer } from "../../scripts/server/start-server.ts";
+import { startServer } from "../../scripts/hosts/node/start-server.ts";
 import { fixture, repoRoot } from "../helpers/dirs.ts";
 import type { components } from "./client/api.ts";
 import { allToolsOf, cheapestIn, createCatalogClient, toolDetail, type CatalogClient } from "./client/catalog-client.ts";

@@ -4,7 +4,7 @@
 // client, and a Worker cannot negotiate (it always sees Accept-Encoding: br, gzip).
 
 export interface FileMeta {
-  /** the Node server's strong ETag for these bytes (scripts/server/file-cache.ts etagOf) */
+  /** the Node server's strong ETag for these bytes (scripts/hosts/node/file-cache.ts etagOf) */
   etag: string;
   /** bytes of the body */
   size: number;

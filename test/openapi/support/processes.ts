@@ -2,7 +2,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { join } from "node:path";
 import { repoRoot } from "../../helpers/dirs.ts";
-import { freePort } from "../../../scripts/server/free-port.ts";
+import { freePort } from "../../../scripts/hosts/free-port.ts";
 
 export { freePort };
 

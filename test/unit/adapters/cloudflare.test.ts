@@ -22,7 +22,7 @@ import { build } from "../../../scripts/build.ts";
 import { describePlan, planFor } from "../../../scripts/cloudflare/plan.ts";
 import { errorBodies } from "../../../scripts/render/errors.ts";
 import type { RouteTable } from "../../../scripts/api/route-table.ts";
-import { etagOf } from "../../../scripts/server/file-cache.ts";
+import { etagOf } from "../../../scripts/hosts/node/file-cache.ts";
 import { fixture, tempDir } from "../../helpers/dirs.ts";
 
 let dir: Awaited<ReturnType<typeof tempDir>>;

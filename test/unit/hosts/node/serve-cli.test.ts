@@ -4,9 +4,9 @@ import { once } from "node:events";
 import { createServer, type Server } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { build } from "../../../scripts/build.ts";
-import { fixture, repoRoot, tempDir } from "../../helpers/dirs.ts";
-import { serveProcess, waitFor } from "../../helpers/serve-process.ts";
+import { build } from "../../../../scripts/build.ts";
+import { fixture, repoRoot, tempDir } from "../../../helpers/dirs.ts";
+import { serveProcess, waitFor } from "../../../helpers/serve-process.ts";
 
 const serve = (dist: string, env: Record<string, string>) => serveProcess(["--dist", dist], env);
 
@@ -49,7 +49,7 @@ describe("npm run serve", () => {
   });
 
   it("an unknown flag is one line and exit 2", async () => {
-    const child = spawn(process.execPath, ["--import", "tsx", "scripts/serve.ts", "--nope"], { cwd: repoRoot });
+    const child = spawn(process.execPath, ["--import", "tsx", "scripts/hosts/node/serve.ts", "--nope"], { cwd: repoRoot });
     let stderr = "";
     child.stderr.on("data", (c: Buffer) => (stderr += c));
     const [code] = (await once(child, "exit")) as [number | null];

@@ -2,7 +2,7 @@
 // tsx: tsx's loader costs every process about 30 MiB (a module-hooks thread). Without a bundle the workers load the
 // TypeScript through tsx, as a primary run by tsx does.
 import { fileURLToPath } from "node:url";
-import { cachedCommandBundle } from "../cli/bundle-cache.mjs";
+import { cachedCommandBundle } from "../../cli/bundle-cache.mjs";
 
 export interface WorkerEntry {
   /** the script each worker runs, and node's flags for it */
@@ -18,7 +18,7 @@ const SOURCE = fileURLToPath(new URL("./cluster-worker.ts", import.meta.url));
 
 export async function workerEntry(): Promise<WorkerEntry> {
   try {
-    return { exec: await cachedCommandBundle("scripts/server/cluster-worker.ts"), execArgv: WORKER_FLAGS };
+    return { exec: await cachedCommandBundle("scripts/hosts/node/cluster-worker.ts"), execArgv: WORKER_FLAGS };
   } catch {
     // The primary's own flags load tsx (node --import tsx, or the tsx command's loader); else ask for it.
     const viaTsx = process.execArgv.some((a) => a.includes("tsx"));

@@ -1,8 +1,8 @@
 // npm run serve (and the second half of npm start): serves the build published at dist/, following each new one.
 import { resolve } from "node:path";
-import { isMain, parseCommandArgs, runCommand, UserError, type CommandSpec } from "./cli/command.ts";
-import { listenAddressFromEnv, startFailure, startServerForUser, stopOnSignals, urlLines } from "./server/announce.ts";
-import { CACHE_BYTES, DEFAULT_WORKERS, startCluster, WorkerStartFailure } from "./server/cluster-primary.ts";
+import { isMain, parseCommandArgs, runCommand, UserError, type CommandSpec } from "../../cli/command.ts";
+import { listenAddressFromEnv, startFailure, startServerForUser, stopOnSignals, urlLines } from "./announce.ts";
+import { CACHE_BYTES, DEFAULT_WORKERS, startCluster, WorkerStartFailure } from "./cluster-primary.ts";
 
 const options = {
   dist: { type: "string", default: "dist", valueName: "DIR", description: "the build to serve" },

@@ -1,6 +1,6 @@
 // The two answers the server gives on its own, outside the route table's errors: a request whose framing cannot be
 // read (400), and a moment without file descriptors (503 with Retry-After). Same JSON shape and headers as the rest.
-import type { RouteTable } from "../api/route-table.ts";
+import type { RouteTable } from "../../api/route-table.ts";
 
 export interface PrebuiltResponse {
   status: number;

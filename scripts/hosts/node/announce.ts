@@ -1,5 +1,5 @@
 // Starting the Node server from a command: the listening errors a user can fix as one line, and the URLs to open.
-import { UserError } from "../cli/command.ts";
+import { UserError } from "../../cli/command.ts";
 import type { RunningServer, ServerOptions } from "./start-server.ts";
 
 /** PORT and HOST from the environment, as every serving command reads them. */

@@ -7,7 +7,7 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { ENCODINGS, MIN_COMPRESS_BYTES } from "../io/encodings.ts";
+import { ENCODINGS, MIN_COMPRESS_BYTES } from "../../io/encodings.ts";
 import { DEFAULT_RECENT_BYTES, Doorkeeper } from "./admission.ts";
 import { BodyPool } from "./body-pool.ts";
 

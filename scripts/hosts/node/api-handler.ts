@@ -4,11 +4,11 @@
 import { existsSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { join } from "node:path";
-import { loadRouteTable } from "../api/load-route-table.ts";
-import { ENCODINGS } from "../io/encodings.ts";
-import { layout, type ErrorId, type RouteTable } from "../api/route-table.ts";
+import { loadRouteTable } from "../../api/load-route-table.ts";
+import { ENCODINGS } from "../../io/encodings.ts";
+import { layout, type ErrorId, type RouteTable } from "../../api/route-table.ts";
 import { FileCache, FilesUnavailable, type CachedFile } from "./file-cache.ts";
-import { createResolver, type Resolution } from "../api/resolve-request.ts";
+import { createResolver, type Resolution } from "../../api/resolve-request.ts";
 import { ResolutionCache } from "./resolution-cache.ts";
 import { serverErrors, type PrebuiltResponse } from "./server-errors.ts";
 
