@@ -1,7 +1,7 @@
 // Host adapters: each turns the one route table into a host's config files. None renders a body.
 import type { OutputFile } from "../render/output.ts";
 import type { RouteTable } from "../api/route-table.ts";
-import { cloudflareAdapter } from "./cloudflare.ts";
+import { cloudflareAdapter } from "../hosts/cloudflare/adapter.ts";
 import { netlifyAdapter } from "./netlify.ts";
 import { nginxAdapter } from "./nginx.ts";
 import { serveAdapter } from "./serve.ts";

@@ -1,13 +1,13 @@
 // R2 upload of an n-tool build into the local R2 Miniflare persists, then of a one-price edit: objects sent,
 // objects deleted, seconds, objects/s. The `r2` step of `npm run bench`, or alone:
 // `npx tsx scripts/bench/bench-r2-upload.ts --n 80` (bench/out/r2-content-n, r2-dist-n, and the bucket dist-n.r2).
-// Objects go in batches through the uploader Worker (scripts/cloudflare/uploader-worker.ts); local R2 still writes
+// Objects go in batches through the uploader Worker (scripts/hosts/cloudflare/uploader-worker.ts); local R2 still writes
 // a SQLite row and a blob file per object, so the first upload of n = 1,000 (≈ 280,000 objects) takes minutes.
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { isMain, parseCommandArgs, runCommand, UserError, type CommandSpec } from "../cli/command.ts";
-import { startLocalWorker } from "../cloudflare/local-worker.ts";
-import { uploadToR2, type UploadSummary } from "../cloudflare/upload-r2.ts";
+import { startLocalWorker } from "../hosts/cloudflare/local-worker.ts";
+import { uploadToR2, type UploadSummary } from "../hosts/cloudflare/upload-r2.ts";
 import { changeOnePrice, writeBenchCatalog } from "./bench-catalog.ts";
 import { runBuild } from "./run-build.ts";
 import { distDir as serveDistDir, lackOfSpace, OUT } from "./workspace.ts";

@@ -72,7 +72,7 @@ export const HOSTS: Host[] = [
     kind: "router",
     cold: true,
     unavailable: () => null,
-    start: async (dist) => startHostProcess(...tsx("scripts/start-cloudflare.ts", "--dist", dist, ...(await workerStorageArgs(dist))), await freePort(), { WRANGLER_SEND_METRICS: "false" }),
+    start: async (dist) => startHostProcess(...tsx("scripts/hosts/cloudflare/start.ts", "--dist", dist, ...(await workerStorageArgs(dist))), await freePort(), { WRANGLER_SEND_METRICS: "false" }),
   },
   {
     name: "nginx plain",

@@ -2,9 +2,9 @@
 // filled beside dist-n (bench-r2-upload.ts), brought up to date with this dist first so start-up stays short.
 import { existsSync } from "node:fs";
 import { realpath } from "node:fs/promises";
-import { startLocalWorker } from "../cloudflare/local-worker.ts";
-import { measurePublished, planFor } from "../cloudflare/plan.ts";
-import { publishedFiles, uploadToR2 } from "../cloudflare/upload-r2.ts";
+import { startLocalWorker } from "../hosts/cloudflare/local-worker.ts";
+import { measurePublished, planFor } from "../hosts/cloudflare/plan.ts";
+import { publishedFiles, uploadToR2 } from "../hosts/cloudflare/upload-r2.ts";
 
 /** Extra start-cloudflare arguments for this dist: none (Static Assets) or an R2 bucket served as it is. */
 export async function workerStorageArgs(dist: string, log: (line: string) => void = console.error): Promise<string[]> {

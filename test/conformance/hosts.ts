@@ -209,7 +209,7 @@ const nginx: Host = {
   encodings: ["gzip"],
 };
 
-// The generated Cloudflare Worker (dist/cloudflare/worker.js, scripts/adapters/cloudflare.ts) in workerd through
+// The generated Cloudflare Worker (dist/cloudflare/worker.js, scripts/hosts/cloudflare/adapter.ts) in workerd through
 // Miniflare, offline, behind a relay that only closes sockets workerd leaves open (connection-closer.ts says why).
 // knownGaps: only what workerd does before the Worker runs (measured; docs/cloudflare.md).
 // Measured with miniflare 4.20260426.0 (workerd 2026-04-26); each request is answered before the Worker sees it.
@@ -241,7 +241,7 @@ const cloudflareAssets: Host = {
   name: "cloudflare-assets",
   unavailable: miniflareMissing,
   async start(distDir) {
-    const { startLocalWorker } = await import("../../scripts/cloudflare/local-worker.ts");
+    const { startLocalWorker } = await import("../../scripts/hosts/cloudflare/local-worker.ts");
     const worker = await startLocalWorker({ distDir, mode: "assets", port: 0 });
     const relay = await startClosingRelay(worker.url);
     return { origin: relay.origin, stop: () => relay.close().finally(() => worker.close()) };
@@ -256,8 +256,8 @@ const cloudflareR2: Host = {
   name: "cloudflare-r2",
   unavailable: miniflareMissing,
   async start(distDir) {
-    const { startLocalWorker } = await import("../../scripts/cloudflare/local-worker.ts");
-    const { uploadToR2 } = await import("../../scripts/cloudflare/upload-r2.ts");
+    const { startLocalWorker } = await import("../../scripts/hosts/cloudflare/local-worker.ts");
+    const { uploadToR2 } = await import("../../scripts/hosts/cloudflare/upload-r2.ts");
     const persist = await mkdtemp(join(tmpdir(), "conformance-r2-"));
     // A bucket filled by the project's setup (build-tiny-catalog.ts): a copy, so no two workerd share one store.
     if (existsSync(`${distDir}.r2`)) await cp(`${distDir}.r2`, persist, { recursive: true });

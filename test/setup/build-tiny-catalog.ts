@@ -18,8 +18,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
     await mkdir(dirname(join(distDir, file)), { recursive: true });
     await writeFile(join(distDir, file), JSON.stringify({ canary: CANARY }));
   }
-  const { startLocalWorker } = await import("../../scripts/cloudflare/local-worker.ts");
-  const { uploadToR2 } = await import("../../scripts/cloudflare/upload-r2.ts");
+  const { startLocalWorker } = await import("../../scripts/hosts/cloudflare/local-worker.ts");
+  const { uploadToR2 } = await import("../../scripts/hosts/cloudflare/upload-r2.ts");
   const worker = await startLocalWorker({ distDir, mode: "r2", r2Persist: `${distDir}.r2`, port: 0, uploader: true });
   try {
     await uploadToR2(distDir, await worker.uploadTarget());

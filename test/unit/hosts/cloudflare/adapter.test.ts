@@ -15,15 +15,15 @@ import {
   WORKER_FILE,
   WRANGLER_ASSETS_CONFIG,
   WRANGLER_R2_CONFIG,
-} from "../../../scripts/adapters/cloudflare.ts";
-import { R2_META, type Env } from "../../../scripts/adapters/cloudflare/stores.ts";
-import { createWorker } from "../../../scripts/adapters/cloudflare/worker.ts";
-import { build } from "../../../scripts/build.ts";
-import { describePlan, planFor } from "../../../scripts/cloudflare/plan.ts";
-import { errorBodies } from "../../../scripts/render/errors.ts";
-import type { RouteTable } from "../../../scripts/api/route-table.ts";
-import { etagOf } from "../../../scripts/hosts/node/file-cache.ts";
-import { fixture, tempDir } from "../../helpers/dirs.ts";
+} from "../../../../scripts/hosts/cloudflare/adapter.ts";
+import { R2_META, type Env } from "../../../../scripts/hosts/cloudflare/worker/stores.ts";
+import { createWorker } from "../../../../scripts/hosts/cloudflare/worker/worker.ts";
+import { build } from "../../../../scripts/build.ts";
+import { describePlan, planFor } from "../../../../scripts/hosts/cloudflare/plan.ts";
+import { errorBodies } from "../../../../scripts/render/errors.ts";
+import type { RouteTable } from "../../../../scripts/api/route-table.ts";
+import { etagOf } from "../../../../scripts/hosts/node/file-cache.ts";
+import { fixture, tempDir } from "../../../helpers/dirs.ts";
 
 let dir: Awaited<ReturnType<typeof tempDir>>;
 let dist: string;
@@ -187,7 +187,7 @@ describe("the Worker module over fake bindings", () => {
 
   /** The file the resolver picks for a target (errors excluded). */
   async function createResolverFile(target: string): Promise<string> {
-    const { createResolver } = await import("../../../scripts/api/resolve-request.ts");
+    const { createResolver } = await import("../../../../scripts/api/resolve-request.ts");
     const r = await createResolver(table).resolve("GET", target, async (f) => (await readFile(join(dist, f)).then(() => true, () => false)));
     if (r.kind !== "file") throw new Error(`${target} resolves to ${r.kind}`);
     return r.file;

@@ -1,9 +1,9 @@
 // The Cloudflare Worker: every request goes through the same resolver as the Node server (resolve-request.ts);
 // the Worker only reads the resolved file from Workers Static Assets (binding ASSETS) or from R2 (binding BUCKET)
-// and answers with the route table's status and headers. Bundled with the table by scripts/adapters/cloudflare.ts.
+// and answers with the route table's status and headers. Bundled with the table by scripts/hosts/cloudflare/adapter.ts.
 // Runs in workerd: Web APIs only, no node: imports.
-import type { ErrorId, RouteTable } from "../../api/route-table.ts";
-import { createResolver, type Resolution } from "../../api/resolve-request.ts";
+import type { ErrorId, RouteTable } from "../../../api/route-table.ts";
+import { createResolver, type Resolution } from "../../../api/resolve-request.ts";
 import { storeFor, type Env, type FileMeta, type FileStore, type Read } from "./stores.ts";
 
 export type { Env } from "./stores.ts";

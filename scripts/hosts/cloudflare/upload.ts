@@ -3,8 +3,8 @@
 // changed objects only, deleting removed ones.
 import { readFile, realpath } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { R2_BINDING, WRANGLER_R2_CONFIG } from "../adapters/cloudflare.ts";
-import { formatCount, isMain, parseCommandArgs, runCommand, UserError, type CommandSpec } from "../cli/command.ts";
+import { R2_BINDING, WRANGLER_R2_CONFIG } from "./adapter.ts";
+import { formatCount, isMain, parseCommandArgs, runCommand, UserError, type CommandSpec } from "../../cli/command.ts";
 import { startLocalWorker } from "./local-worker.ts";
 import { remoteOptionsFromEnv, remoteR2Target } from "./remote-r2.ts";
 import { uploadToR2, type UploadSummary, type UploadTarget } from "./upload-r2.ts";

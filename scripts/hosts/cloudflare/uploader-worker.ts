@@ -3,7 +3,7 @@
 // trip (~113 objects/s); one request per batch is not.
 // Batch body: a 4-byte big-endian header length, the header (JSON: [{ k: key, n: bytes, e?: etag }]), then the
 // objects' bytes one after the other.
-import { R2_META } from "../adapters/cloudflare/stores.ts";
+import { R2_META } from "./worker/stores.ts";
 import type { UploadObject, UploadTarget } from "./upload-r2.ts";
 
 export const UPLOADER_NAME = "r2-uploader";

@@ -2,7 +2,7 @@
 // the per-version limits, R2 otherwise. Limits as published (developers.cloudflare.com/workers/static-assets/).
 import { stat } from "node:fs/promises";
 import { join } from "node:path";
-import { formatCount } from "../cli/command.ts";
+import { formatCount } from "../../cli/command.ts";
 
 export const ASSETS_LIMITS = {
   freeFiles: 20_000,

@@ -4,11 +4,11 @@
 import { cp, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { build } from "../../../scripts/build.ts";
-import { startLocalWorker, type LocalWorker } from "../../../scripts/cloudflare/local-worker.ts";
-import { publishedFiles, uploadToR2, type UploadTarget } from "../../../scripts/cloudflare/upload-r2.ts";
-import { etagOf } from "../../../scripts/hosts/node/file-cache.ts";
-import { fixture, tempDir } from "../../helpers/dirs.ts";
+import { build } from "../../../../scripts/build.ts";
+import { startLocalWorker, type LocalWorker } from "../../../../scripts/hosts/cloudflare/local-worker.ts";
+import { publishedFiles, uploadToR2, type UploadTarget } from "../../../../scripts/hosts/cloudflare/upload-r2.ts";
+import { etagOf } from "../../../../scripts/hosts/node/file-cache.ts";
+import { fixture, tempDir } from "../../../helpers/dirs.ts";
 
 let dir: Awaited<ReturnType<typeof tempDir>>;
 let content: string;

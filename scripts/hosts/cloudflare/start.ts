@@ -2,10 +2,10 @@
 // run on Cloudflare: Workers Static Assets by default, or `--r2` to fill a local R2 bucket from dist/ and serve that.
 import { realpath } from "node:fs/promises";
 import { resolve } from "node:path";
-import { isMain, parseCommandArgs, runCommand, UserError, type CommandSpec } from "./cli/command.ts";
-import { startLocalWorker } from "./cloudflare/local-worker.ts";
-import { describePlan, measurePublished, planFor } from "./cloudflare/plan.ts";
-import { publishedFiles, uploadToR2 } from "./cloudflare/upload-r2.ts";
+import { isMain, parseCommandArgs, runCommand, UserError, type CommandSpec } from "../../cli/command.ts";
+import { startLocalWorker } from "./local-worker.ts";
+import { describePlan, measurePublished, planFor } from "./plan.ts";
+import { publishedFiles, uploadToR2 } from "./upload-r2.ts";
 
 const options = {
   dist: { type: "string", default: "dist", valueName: "DIR", description: "the build to serve" },

@@ -43,7 +43,7 @@ export interface Env {
   BUCKET?: R2BucketLike;
 }
 
-/** R2 custom metadata keys written by the upload command (scripts/cloudflare/upload-r2.ts). */
+/** R2 custom metadata keys written by the upload command (scripts/hosts/cloudflare/upload-r2.ts). */
 export const R2_META = { etag: "etag" } as const;
 
 /** The Node server's ETag: the first 22 base64url characters of the SHA-1 of the bytes, quoted. */

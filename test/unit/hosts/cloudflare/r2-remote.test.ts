@@ -10,11 +10,11 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { build } from "../../../scripts/build.ts";
-import { remoteOptionsFromEnv, remoteR2Target } from "../../../scripts/cloudflare/remote-r2.ts";
-import { publishedFiles, uploadToR2, UPLOAD_STATE_KEY } from "../../../scripts/cloudflare/upload-r2.ts";
-import { etagOf } from "../../../scripts/hosts/node/file-cache.ts";
-import { fixture, tempDir } from "../../helpers/dirs.ts";
+import { build } from "../../../../scripts/build.ts";
+import { remoteOptionsFromEnv, remoteR2Target } from "../../../../scripts/hosts/cloudflare/remote-r2.ts";
+import { publishedFiles, uploadToR2, UPLOAD_STATE_KEY } from "../../../../scripts/hosts/cloudflare/upload-r2.ts";
+import { etagOf } from "../../../../scripts/hosts/node/file-cache.ts";
+import { fixture, tempDir } from "../../../helpers/dirs.ts";
 
 const KEY_ID = "AKIDEXAMPLE0123";
 const SECRET = "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY";
@@ -170,7 +170,7 @@ it("turns an S3 error answer into one line, and a missing credential into one li
   expect(remoteOptionsFromEnv("b", { R2_ACCOUNT_ID: "abc", R2_ACCESS_KEY_ID: "k", R2_SECRET_ACCESS_KEY: "s" }).endpoint).toBe("https://abc.r2.cloudflarestorage.com");
   // The command itself: exit 1, one line on stderr, nothing sent anywhere.
   const env = { ...process.env, R2_ACCOUNT_ID: "", R2_ACCESS_KEY_ID: "", R2_SECRET_ACCESS_KEY: "" };
-  const run = await promisify(execFile)(process.execPath, ["--import", "tsx", "scripts/cloudflare/upload.ts", "--remote", "--dist", dist], { env }).then(
+  const run = await promisify(execFile)(process.execPath, ["--import", "tsx", "scripts/hosts/cloudflare/upload.ts", "--remote", "--dist", dist], { env }).then(
     () => ({ code: 0, stderr: "" }),
     (e: { code: number; stderr: string }) => e,
   );

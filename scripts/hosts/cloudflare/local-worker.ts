@@ -3,8 +3,8 @@
 import { readFile, realpath } from "node:fs/promises";
 import { join } from "node:path";
 import type { Miniflare, MiniflareOptions } from "miniflare";
-import { ASSETS_BINDING, R2_BINDING, WORKER_FILE, WRANGLER_ASSETS_CONFIG, WRANGLER_R2_CONFIG } from "../adapters/cloudflare.ts";
-import { UserError } from "../cli/command.ts";
+import { ASSETS_BINDING, R2_BINDING, WORKER_FILE, WRANGLER_ASSETS_CONFIG, WRANGLER_R2_CONFIG } from "./adapter.ts";
+import { UserError } from "../../cli/command.ts";
 import type { UploadTarget } from "./upload-r2.ts";
 import { localUploadTarget, UPLOADER_BINDING, UPLOADER_NAME, UPLOADER_SOURCE } from "./uploader-worker.ts";
 

@@ -3,8 +3,8 @@
 // Worker reads), DeleteObjects per 1,000 keys, GET for the upload state.
 import { AwsClient } from "aws4fetch";
 import { createHash } from "node:crypto";
-import { R2_META } from "../adapters/cloudflare/stores.ts";
-import { UserError } from "../cli/command.ts";
+import { R2_META } from "./worker/stores.ts";
+import { UserError } from "../../cli/command.ts";
 import type { UploadTarget } from "./upload-r2.ts";
 
 export interface RemoteR2Options {
