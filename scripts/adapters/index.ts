@@ -3,7 +3,7 @@ import type { OutputFile } from "../render/output.ts";
 import type { RouteTable } from "../api/route-table.ts";
 import { cloudflareAdapter } from "../hosts/cloudflare/adapter.ts";
 import { netlifyAdapter } from "./netlify.ts";
-import { nginxAdapter } from "./nginx.ts";
+import { nginxAdapter } from "../hosts/nginx/adapter.ts";
 import { serveAdapter } from "./serve.ts";
 
 export type Adapter = (table: RouteTable) => OutputFile[];

@@ -63,8 +63,8 @@ export const HOSTS: Host[] = [
     name: "nginx generated",
     kind: "router",
     cold: true,
-    unavailable: () => nginxMissing() ?? (existsSync(join(ROOT, "scripts/start-nginx.ts")) ? null : "scripts/start-nginx.ts does not exist yet"),
-    start: async (dist) => startHostProcess(...tsx("scripts/start-nginx.ts", "--dist", dist), await freePort()),
+    unavailable: () => nginxMissing() ?? (existsSync(join(ROOT, "scripts/hosts/nginx/start.ts")) ? null : "scripts/hosts/nginx/start.ts does not exist yet"),
+    start: async (dist) => startHostProcess(...tsx("scripts/hosts/nginx/start.ts", "--dist", dist), await freePort()),
   },
   {
     // the generated Worker in workerd (Miniflare): Static Assets, or past their limits the r2 step's bucket (worker-storage.ts)

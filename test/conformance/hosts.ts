@@ -4,7 +4,7 @@ import { cp, mkdtemp, rm } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { findNginx, startNginx } from "../../scripts/start-nginx.ts";
+import { findNginx, startNginx } from "../../scripts/hosts/nginx/start.ts";
 import { serveProcess, waitFor } from "../helpers/serve-process.ts";
 import { startClosingRelay } from "./connection-closer.ts";
 
@@ -196,7 +196,7 @@ const serve: Host = {
   knownGaps: SERVE_GAPS,
 };
 
-// The real nginx over dist/nginx/*.conf (scripts/adapters/nginx.ts, scripts/start-nginx.ts); gaps: tmp/readme-nginx.md.
+// The real nginx over dist/nginx/*.conf (scripts/hosts/nginx/adapter.ts, scripts/hosts/nginx/start.ts); gaps: tmp/readme-nginx.md.
 const nginx: Host = {
   name: "nginx",
   unavailable: () => (findNginx() ? undefined : "nginx is not installed (apt-get install nginx-light, or set NGINX_BIN)"),

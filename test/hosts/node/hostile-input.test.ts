@@ -5,7 +5,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build } from "../../../scripts/build.ts";
-import { startNginx } from "../../../scripts/start-nginx.ts";
+import { startNginx } from "../../../scripts/hosts/nginx/start.ts";
 import { rawRequest, rawSend } from "../../conformance/lib/raw-http.ts";
 import { fixture, tempDir } from "../../helpers/dirs.ts";
 import { spawnWithLimit } from "./lib/children.ts";

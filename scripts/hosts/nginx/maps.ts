@@ -1,8 +1,8 @@
 // The http-level `map`s of the nginx config: the route table's decision (method, path, query → what answers) as
 // lazily evaluated variables, plus the per-status header values. Every regex reads the raw request line ($request):
 // it survives error_page redirects and parse errors, where $request_method and $request_uri do not.
-import type { Route, RouteTable } from "../api/route-table.ts";
-import { mapBlock, variable, type MapBlock } from "./nginx-conf.ts";
+import type { Route, RouteTable } from "../../api/route-table.ts";
+import { mapBlock, variable, type MapBlock } from "./conf.ts";
 import {
   DECODABLE_SEGMENT,
   encodedLiteral,
@@ -12,7 +12,7 @@ import {
   queryRepeated,
   queryValue,
   unsafeForDecodedUri,
-} from "./nginx-regex.ts";
+} from "./regex.ts";
 
 /** `{name}` in a path or file template */
 const PLACEHOLDER = /^\{(\w+)\}$/;

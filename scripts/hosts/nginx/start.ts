@@ -1,5 +1,5 @@
 // npm run start:nginx: the real nginx over a built dist/, configured only by dist/nginx/*.conf (from the route table).
-// `PORT=8080 npx tsx scripts/start-nginx.ts [--dist DIR]`; HOST (default 127.0.0.1) picks the interface.
+// `PORT=8080 npx tsx scripts/hosts/nginx/start.ts [--dist DIR]`; HOST (default 127.0.0.1) picks the interface.
 // nginx runs in the foreground with a temporary prefix (pid, temp files, the copied config): nothing outside it and
 // dist/ is touched, and the prefix is removed on exit.
 import { spawn, type ChildProcess } from "node:child_process";
@@ -9,10 +9,10 @@ import { createConnection } from "node:net";
 import { tmpdir } from "node:os";
 import { delimiter, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { NGINX_MAIN_CONF, NGINX_PID_FILE, NGINX_SERVER_CONF, NGINX_SITE_CONF } from "./adapters/nginx.ts";
-import { quote } from "./adapters/nginx-conf.ts";
-import { freePort } from "./hosts/free-port.ts";
-import { isMain, parseCommandArgs, runCommand, UserError } from "./cli/command.ts";
+import { NGINX_MAIN_CONF, NGINX_PID_FILE, NGINX_SERVER_CONF, NGINX_SITE_CONF } from "./adapter.ts";
+import { quote } from "./conf.ts";
+import { freePort } from "../free-port.ts";
+import { isMain, parseCommandArgs, runCommand, UserError } from "../../cli/command.ts";
 
 export interface NginxOptions {
   distDir: string;

@@ -6,10 +6,10 @@ import { connect } from "node:net";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { build } from "../../../scripts/build.ts";
-import type { ErrorId, RouteTable } from "../../../scripts/api/route-table.ts";
-import { findNginx, startNginx, type RunningNginx } from "../../../scripts/start-nginx.ts";
-import { fixture, tempDir } from "../../helpers/dirs.ts";
+import { build } from "../../../../scripts/build.ts";
+import type { ErrorId, RouteTable } from "../../../../scripts/api/route-table.ts";
+import { findNginx, startNginx, type RunningNginx } from "../../../../scripts/hosts/nginx/start.ts";
+import { fixture, tempDir } from "../../../helpers/dirs.ts";
 
 interface RawReply {
   /** undefined for an HTTP/0.9 answer (a body without status line) */

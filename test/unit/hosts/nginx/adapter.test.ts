@@ -2,13 +2,13 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { nginxAdapter, nginxServerConf, NGINX_SERVER_CONF } from "../../../scripts/adapters/nginx.ts";
-import { loadContent } from "../../../scripts/content/load.ts";
-import { validateContent } from "../../../scripts/content/validate.ts";
-import { deriveCatalog } from "../../../scripts/model/derive.ts";
-import { buildRouteTable, type RouteTable } from "../../../scripts/api/route-table.ts";
-import { findNginx, testNginxConfig } from "../../../scripts/start-nginx.ts";
-import { fixture, tempDir } from "../../helpers/dirs.ts";
+import { nginxAdapter, nginxServerConf, NGINX_SERVER_CONF } from "../../../../scripts/hosts/nginx/adapter.ts";
+import { loadContent } from "../../../../scripts/content/load.ts";
+import { validateContent } from "../../../../scripts/content/validate.ts";
+import { deriveCatalog } from "../../../../scripts/model/derive.ts";
+import { buildRouteTable, type RouteTable } from "../../../../scripts/api/route-table.ts";
+import { findNginx, testNginxConfig } from "../../../../scripts/hosts/nginx/start.ts";
+import { fixture, tempDir } from "../../../helpers/dirs.ts";
 
 async function tinyTable(): Promise<RouteTable> {
   const result = validateContent(await loadContent(fixture("tiny")));
@@ -49,7 +49,7 @@ describe("nginx adapter output", () => {
 
   it("server.conf for the tiny fixture's table", () => {
     expect(nginxServerConf(table)).toMatchInlineSnapshot(`
-      "# Generated from the route table (dist/routes.json) by scripts/adapters/nginx.ts: rebuild instead of editing.
+      "# Generated from the route table (dist/routes.json) by scripts/hosts/nginx/adapter.ts: rebuild instead of editing.
       # Include this file inside http { }. It defines $api_* variables and one server block, which includes
       # api-site.conf (listen, server_name, root = the dist/ folder) from nginx's configuration directory.
 

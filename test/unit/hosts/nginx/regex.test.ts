@@ -2,7 +2,7 @@
 // a raw path segment is decoded with decodeURIComponent (P3), a raw query is split on & and = without decoding (Q1, Q6, Q7).
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { SLUG_PATTERN } from "../../../scripts/content/schema.ts";
+import { SLUG_PATTERN } from "../../../../scripts/content/schema.ts";
 import {
   DECODABLE_SEGMENT,
   encodedLiteral,
@@ -11,8 +11,8 @@ import {
   queryRepeated,
   queryValue,
   unsafeForDecodedUri,
-} from "../../../scripts/adapters/nginx-regex.ts";
-import { LIMIT_PATTERN } from "../../../scripts/api/route-table.ts";
+} from "../../../../scripts/hosts/nginx/regex.ts";
+import { LIMIT_PATTERN } from "../../../../scripts/api/route-table.ts";
 
 const runs = { seed: 20261123, numRuns: 3000 };
 const whole = (regex: string) => new RegExp(`^(?:${regex})$`);
