@@ -2,7 +2,7 @@
 import { createHash } from "node:crypto";
 import { readdirSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { adapters } from "./adapters/index.ts";
+import { adapters } from "./hosts/adapters.ts";
 import { formatCount, isMain, parseCommandArgs, runCommand, type CommandSpec } from "./cli/command.ts";
 import { hashOfFile, saveFileHashes, sha1 } from "./cli/file-hashes.mjs";
 import { PROJECT_ROOT } from "./cli/project-cache.mjs";

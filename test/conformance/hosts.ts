@@ -184,13 +184,13 @@ const SERVE_GAPS = [
   "security: category, limit and offset values never become file paths (Q1, Q5)",
 ];
 
-// `npx serve dist`: the real serve CLI reading dist/serve.json (scripts/adapters/serve.ts). Partial by nature:
+// `npx serve dist`: the real serve CLI reading dist/serve.json (scripts/hosts/static/serve-json.ts). Partial by nature:
 // knownGaps is the measured list (tmp/readme-hosts-static.md), so every other test must pass on it.
 const serve: Host = {
   name: "serve",
   unavailable: () => undefined,
   async start(distDir) {
-    const { startServe } = await import("../../scripts/adapters/serve-process.ts");
+    const { startServe } = await import("../helpers/serve-package.ts");
     return startServe(distDir);
   },
   knownGaps: SERVE_GAPS,

@@ -11,7 +11,7 @@ import { fixture, repoRoot, tempDir } from "../helpers/dirs.ts";
 
 const run = promisify(execFile);
 const tsx = join(repoRoot, "node_modules/.bin/tsx");
-const exportScript = join(repoRoot, "scripts/export.ts");
+const exportScript = join(repoRoot, "scripts/hosts/static/export.ts");
 
 async function exportCli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {

@@ -1,6 +1,6 @@
 // The route table and host configs are patterns: their bytes must not grow with the catalog.
 import { describe, expect, it } from "vitest";
-import { adapters } from "../../../scripts/adapters/index.ts";
+import { adapters } from "../../../scripts/hosts/adapters.ts";
 import { validateContent } from "../../../scripts/content/validate.ts";
 import { generateCatalog } from "../../../scripts/catalog/generate.ts";
 import { deriveCatalog } from "../../../scripts/model/derive.ts";

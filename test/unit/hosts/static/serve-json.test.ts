@@ -5,12 +5,12 @@ import fg from "fast-glob";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, extname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SERVE_404_PAGE, serveConfig, servePublicDir } from "../../../scripts/adapters/serve.ts";
-import { startServe, type RunningServe } from "../../../scripts/adapters/serve-process.ts";
-import { build } from "../../../scripts/build.ts";
-import { fill, layout, type RouteTable } from "../../../scripts/api/route-table.ts";
-import { createResolver } from "../../../scripts/api/resolve-request.ts";
-import { fixture, tempDir } from "../../helpers/dirs.ts";
+import { SERVE_404_PAGE, serveConfig, servePublicDir } from "../../../../scripts/hosts/static/serve-json.ts";
+import { startServe, type RunningServe } from "../../../helpers/serve-package.ts";
+import { build } from "../../../../scripts/build.ts";
+import { fill, layout, type RouteTable } from "../../../../scripts/api/route-table.ts";
+import { createResolver } from "../../../../scripts/api/resolve-request.ts";
+import { fixture, tempDir } from "../../../helpers/dirs.ts";
 
 let dir: Awaited<ReturnType<typeof tempDir>>;
 let dist: string;

@@ -9,11 +9,11 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { NETLIFY_404_PAGE, NETLIFY_HEADERS, NETLIFY_REDIRECTS } from "../../../scripts/adapters/netlify.ts";
-import { build } from "../../../scripts/build.ts";
-import { ALL_FILTER, categoryFilter, fill, layout, type RouteTable } from "../../../scripts/api/route-table.ts";
-import { createResolver } from "../../../scripts/api/resolve-request.ts";
-import { fixture, tempDir } from "../../helpers/dirs.ts";
+import { NETLIFY_404_PAGE, NETLIFY_HEADERS, NETLIFY_REDIRECTS } from "../../../../scripts/hosts/static/netlify.ts";
+import { build } from "../../../../scripts/build.ts";
+import { ALL_FILTER, categoryFilter, fill, layout, type RouteTable } from "../../../../scripts/api/route-table.ts";
+import { createResolver } from "../../../../scripts/api/resolve-request.ts";
+import { fixture, tempDir } from "../../../helpers/dirs.ts";
 
 interface Match {
   to: string;

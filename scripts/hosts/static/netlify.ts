@@ -8,8 +8,8 @@
 // never a later rule. Rules are forced (`!`), so a file at the requested path never shadows them, except a rule
 // for a path that is its own file (dropped as a loop if forced); the docs assets come first, and the last rule
 // answers not_found for everything else (routes.json, host configs, errors/, page files by their path).
-import type { OutputFile } from "../render/output.ts";
-import type { RouteTable } from "../api/route-table.ts";
+import type { OutputFile } from "../../render/output.ts";
+import type { RouteTable } from "../../api/route-table.ts";
 import { errorBody } from "./error-page.ts";
 import { errorUrl, querySubsets, staticTarget, successTemplates } from "./static-routes.ts";
 
@@ -29,7 +29,7 @@ function rule(from: string, query: Record<string, string>, to: string, status: s
 const selfRule = (path: string, fallbackUrl: string) => rule(path, {}, fallbackUrl, "404");
 
 export function netlifyRedirects(table: RouteTable): string {
-  const lines = ["# Generated from routes.json by scripts/adapters/netlify.ts: first match wins, `!` = forced."];
+  const lines = ["# Generated from routes.json by scripts/hosts/static/netlify.ts: first match wins, `!` = forced."];
   // The docs page and its files, at exactly their paths (checked before the API, as in the table).
   for (const asset of table.assets) {
     const to = "/" + asset.file;

@@ -5,9 +5,9 @@ import fg from "fast-glob";
 import { constants } from "node:fs";
 import { copyFile, mkdir, readdir, readFile, realpath, stat } from "node:fs/promises";
 import { dirname, join, relative, resolve, sep } from "node:path";
-import { isMain, parseCommandArgs, runCommand, UserError, type CommandSpec } from "./cli/command.ts";
-import { isPublishHost, PUBLISH_HOSTS, publishedFileFilter, type PublishHost } from "./adapters/published-files.ts";
-import { layout, type RouteTable } from "./api/route-table.ts";
+import { isMain, parseCommandArgs, runCommand, UserError, type CommandSpec } from "../../cli/command.ts";
+import { isPublishHost, PUBLISH_HOSTS, publishedFileFilter, type PublishHost } from "./published-files.ts";
+import { layout, type RouteTable } from "../../api/route-table.ts";
 
 const options = {
   dist: { type: "string", default: "dist", valueName: "DIR", description: "the build to export from" },

@@ -6,8 +6,8 @@
 // so rewrites cannot hide files. `public` is therefore the base-path folder (dist/v1): routes.json, host
 // configs and errors/ lie outside it and are never served, and rewrite targets (below /v1) never match a
 // rewrite source (which all start with /v1), so serve-handler's chained rewrites stop after one.
-import type { OutputFile } from "../render/output.ts";
-import type { RouteTable } from "../api/route-table.ts";
+import type { OutputFile } from "../../render/output.ts";
+import type { RouteTable } from "../../api/route-table.ts";
 import { errorBody } from "./error-page.ts";
 import { staticTarget, successTemplates } from "./static-routes.ts";
 
