@@ -5,10 +5,10 @@ import * as z from "zod";
 import {
   BestInCategoryResponse,
   CategoryListResponse,
-  SLUG_PATTERN,
   SoftwareDetailResponse,
   SoftwareListResponse,
-} from "../content/schema.ts";
+} from "../api/response-schemas.ts";
+import { SLUG_PATTERN } from "../content/slug-pattern.ts";
 import { DEFAULT_LIMIT, MAX_LIMIT } from "../api/route-table.ts";
 import { successOrError } from "./output-schema.ts";
 import { bestTarget, categoriesTarget, listSoftwareTarget, softwareTarget } from "./requests.ts";

@@ -1,7 +1,7 @@
 // GET /categories: listed categories (≥ 2 tools) in O1 order, with derived counts and top tool (O2, D5).
-import type { Category } from "../content/schema.ts";
+import type { Category } from "../api/response-schemas.ts";
 import type { Catalog } from "../model/derive.ts";
-import { assertValid } from "./check.ts";
+import { assertValid } from "../schemas/check.ts";
 import { json, type OutputFile } from "./output.ts";
 import { layout } from "../api/route-table.ts";
 

@@ -1,7 +1,7 @@
 // Every error body a static host needs (H4): one per error id, and offset_out_of_range per list filter.
-import type { ErrorBody, ErrorCode } from "../content/schema.ts";
+import type { ErrorBody, ErrorCode } from "../api/response-schemas.ts";
 import type { Catalog } from "../model/derive.ts";
-import { assertValid } from "./check.ts";
+import { assertValid } from "../schemas/check.ts";
 import { json, type OutputFile } from "./output.ts";
 import { ERROR_STATUS, fill, layout, type ErrorId } from "../api/route-table.ts";
 import { listFilters } from "./software-pages.ts";

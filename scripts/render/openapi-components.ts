@@ -1,5 +1,5 @@
 // components.schemas of the OpenAPI description: the very JSON Schemas of schemas/responses/, never a copy kept by hand.
-import { readSchemaFile, SCHEMA_FILE_NAMES } from "../content/schema-files.ts";
+import { readSchemaFile, SCHEMA_FILE_NAMES } from "../schemas/schema-files.ts";
 
 export type JsonObject = Record<string, unknown>;
 

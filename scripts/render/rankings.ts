@@ -1,7 +1,7 @@
 // GET /best/{slug}: each category with at least one tool, by price (O3). No tools: no file, so 404 (O4).
-import type { RankedTool } from "../content/schema.ts";
+import type { RankedTool } from "../api/response-schemas.ts";
 import type { Catalog } from "../model/derive.ts";
-import { assertValid } from "./check.ts";
+import { assertValid } from "../schemas/check.ts";
 import { json, type OutputFile } from "./output.ts";
 import { fill, layout } from "../api/route-table.ts";
 

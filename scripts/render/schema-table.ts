@@ -1,6 +1,6 @@
 // dist/schema-map.json: which JSON Schema checks which served file, derived from the route table so the two never
 // disagree. Published so that anyone's CI can validate dist/ with any validator (npm run validate reads it too).
-import type { SchemaFile } from "../content/schema.ts";
+import type { SchemaFile } from "../schemas/schema-files.ts";
 import type { OutputFile } from "./output.ts";
 import type { Route, RouteTable } from "../api/route-table.ts";
 

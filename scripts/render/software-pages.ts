@@ -2,7 +2,7 @@
 // Pages are not built as strings: a page is the list's pre-encoded items between an envelope prefix and suffix,
 // so writers hand the pieces to the kernel (writev) and no page is ever held whole.
 import type { Catalog, Tool } from "../model/derive.ts";
-import { assertValid } from "./check.ts";
+import { assertValid } from "../schemas/check.ts";
 import { json } from "./output.ts";
 import type { Summaries } from "./tools.ts";
 import { ALL_FILTER, categoryFilter, MAX_LIMIT } from "../api/route-table.ts";

@@ -1,7 +1,7 @@
 // GET /software/{slug} bodies, and the SoftwareSummary items the list pages are made of.
-import type { SoftwareDetail, SoftwareSummary } from "../content/schema.ts";
+import type { SoftwareDetail, SoftwareSummary } from "../api/response-schemas.ts";
 import type { Catalog, Tool } from "../model/derive.ts";
-import { assertValid } from "./check.ts";
+import { assertValid } from "../schemas/check.ts";
 import { json, lazyJsonFile, type OutputFile } from "./output.ts";
 import { fill, layout } from "../api/route-table.ts";
 

@@ -4,10 +4,10 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { UserError } from "../cli/command.ts";
-import { validatorFor } from "../content/ajv.ts";
+import { validatorFor } from "../schemas/validators.ts";
 import { formatContentError } from "../content/errors.ts";
-import type { SchemaFile } from "../content/schema.ts";
-import { describeAjvErrors } from "../content/validate.ts";
+import type { SchemaFile } from "../schemas/schema-files.ts";
+import { describeContentErrors } from "../content/validate.ts";
 import { isSlug, slugFromName } from "./slug.ts";
 import { categoryStub, toolStub } from "./stubs.ts";
 
@@ -50,7 +50,7 @@ function contentFolder(contentDir: string): string {
 async function writeStub(target: string, schema: SchemaFile, stub: object): Promise<void> {
   const validate = validatorFor(schema);
   if (!validate(stub)) {
-    const [first, ...rest] = describeAjvErrors(shown(target), validate.errors ?? []);
+    const [first, ...rest] = describeContentErrors(shown(target), validate.errors ?? []);
     throw new UserError(`${first ? formatContentError(first) : `${shown(target)}: does not match ${schema}`}${rest.length ? ` (and ${rest.length} more)` : ""}`);
   }
   await mkdir(dirname(target), { recursive: true });

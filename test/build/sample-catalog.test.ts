@@ -6,8 +6,8 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build } from "../../scripts/build.ts";
-import { validatorFor } from "../../scripts/content/ajv.ts";
-import type { SchemaFile } from "../../scripts/content/schema.ts";
+import { validatorFor } from "../../scripts/schemas/validators.ts";
+import type { SchemaFile } from "../../scripts/schemas/schema-files.ts";
 import { fixture, repoRoot, sampleContent, tempDir } from "../helpers/dirs.ts";
 import { hashTree } from "../helpers/tree.ts";
 

@@ -6,7 +6,7 @@ import { cp, readFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build } from "../../scripts/build.ts";
-import { validatorFor } from "../../scripts/content/ajv.ts";
+import { validatorFor } from "../../scripts/schemas/validators.ts";
 import { SLUG_PATTERN } from "../../scripts/content/schema.ts";
 import { slugFromName } from "../../scripts/scaffold/slug.ts";
 import { fixture, repoRoot, tempDir } from "../helpers/dirs.ts";

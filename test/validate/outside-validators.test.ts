@@ -149,7 +149,7 @@ describe("outside validators take the schemas as they are", () => {
         for (const field of [": /data/0/rating:", ": /data/0/slug:", ": /meta/total:", ": /meta/limit:"]) expect(py.stdout).toContain(field);
       }
 
-      const own = run([join(repoRoot, "node_modules/.bin/tsx"), join(repoRoot, "scripts/validate.ts"), "--dist", copy]);
+      const own = run([join(repoRoot, "node_modules/.bin/tsx"), join(repoRoot, "scripts/check-dist/command.ts"), "--dist", copy]);
       expect(own.status).toBe(1);
       expect(own.stderr.trim().split("\n")).toHaveLength(4);
     } finally {

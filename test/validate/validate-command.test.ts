@@ -6,7 +6,7 @@ import { buildSchemaMap, SCHEMA_MAP_FILE } from "../../scripts/render/schema-tab
 import { fixture, repoRoot, tempDir } from "../helpers/dirs.ts";
 import { builtDist, run, tamperPage, TAMPERED_PROBLEMS } from "./support.ts";
 
-const validate = (...args: string[]) => run([join(repoRoot, "node_modules/.bin/tsx"), join(repoRoot, "scripts/validate.ts"), ...args]);
+const validate = (...args: string[]) => run([join(repoRoot, "node_modules/.bin/tsx"), join(repoRoot, "scripts/check-dist/command.ts"), ...args]);
 
 describe("npm run validate", () => {
   let built: Awaited<ReturnType<typeof builtDist>>;

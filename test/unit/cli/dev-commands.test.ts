@@ -13,7 +13,7 @@ const COMMANDS = {
   bench: "scripts/bench/run.ts",
   "bench:chart": "scripts/bench/chart.ts",
   "catalog:generate": "scripts/catalog/generate.ts",
-  schemas: "scripts/content/write-schemas.ts",
+  schemas: "scripts/write-schemas.ts",
 } as const;
 
 function run(command: keyof typeof COMMANDS, args: string[]) {

@@ -1,12 +1,12 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { generateJsonSchemas } from "../../../scripts/content/json-schemas.ts";
+import { generateJsonSchemas } from "../../../scripts/write-schemas.ts";
 import { repoRoot } from "../../helpers/dirs.ts";
 
 describe("schemas/ is generated from the zod source", () => {
   for (const [path, text] of Object.entries(generateJsonSchemas())) {
-    it(`schemas/${path} equals what the zod source generates (run \`npm run schemas\` after changing scripts/content/schema.ts)`, async () => {
+    it(`schemas/${path} equals what the zod source generates (run \`npm run schemas\` after changing a zod source)`, async () => {
       expect(await readFile(join(repoRoot, "schemas", path), "utf8")).toBe(text);
     });
   }

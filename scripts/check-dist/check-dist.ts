@@ -5,7 +5,9 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { patternRegex, SCHEMA_MAP_FILE, type SchemaMap, type SchemaMapEntry } from "../render/schema-table.ts";
 import { checkOpenApi } from "./openapi-check.ts";
-import { projectRoot, responseValidators } from "./response-validators.ts";
+import { describeAjvErrors } from "../schemas/describe-errors.ts";
+import { SCHEMA_FILE_NAMES, type SchemaFile } from "../schemas/schema-files.ts";
+import { validatorFor } from "../schemas/validators.ts";
 
 export interface DistReport {
   /** files checked against a schema */
@@ -16,10 +18,9 @@ export interface DistReport {
 }
 
 /** `realDir`: dist/ with its symlink already resolved, so every file comes from one generation. */
-export async function checkDist(realDir: string, root = projectRoot): Promise<DistReport> {
+export async function checkDist(realDir: string): Promise<DistReport> {
   const map = JSON.parse(await readFile(join(realDir, SCHEMA_MAP_FILE), "utf8")) as SchemaMap;
   const matchers = map.entries.map((entry) => ({ entry, regex: patternRegex(entry.pattern) }));
-  const validatorOf = responseValidators(root);
   const problems: string[] = [];
   const notes: string[] = [];
   const files = await fg("**", { cwd: realDir, dot: true, onlyFiles: true, followSymbolicLinks: false });
@@ -48,8 +49,19 @@ export async function checkDist(realDir: string, root = projectRoot): Promise<Di
     } catch (e) {
       return [`${file}: invalid JSON: ${(e as Error).message.slice(0, 120)}`];
     }
-    return (await validatorOf(entry.schema!))(value).map((p) => `${file}: ${p}`);
+    return checkValue(entry.schema!, value).map((p) => `${file}: ${p}`);
   }
   for (const item of todo) problems.push(...(await checkOne(item)));
   return { checked: todo.length, problems, notes };
+}
+
+/** `pointer: message` for each problem of `value` against a schema of the map (`schemas/responses/…`). */
+function checkValue(schemaPath: string, value: unknown): string[] {
+  const file = schemaPath.replace(/^schemas\//, "") as SchemaFile;
+  if (!SCHEMA_FILE_NAMES.includes(file)) return [`names ${schemaPath}, which is no schema of this project`];
+  const validate = validatorFor(file);
+  if (validate(value)) return [];
+  return describeAjvErrors(validate.errors ?? [], "output").map(({ segments, message }) =>
+    segments.length === 0 ? message : `/${segments.map((s) => s.replace(/~/g, "~0").replace(/\//g, "~1")).join("/")}: ${message}`,
+  );
 }

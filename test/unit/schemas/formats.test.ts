@@ -2,7 +2,7 @@
 // must never accept what the full pattern refuses, or content would pass here and fail a user's validator.
 import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
-import { formats, PLAIN_HTTP_URI } from "../../../scripts/content/formats.cjs";
+import { formats, PLAIN_HTTP_URI } from "../../../scripts/schemas/formats.cjs";
 import { seeded } from "../../helpers/seeded.ts";
 
 const { fullFormats } = createRequire(import.meta.url)("ajv-formats/dist/formats") as { fullFormats: { uri: (s: string) => boolean } };

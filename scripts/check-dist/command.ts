@@ -1,9 +1,9 @@
 // npm run validate: every file of a built dist/ that a host serves, checked against its schema (dist/schema-map.json).
 import { realpath, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { formatCount, isMain, parseCommandArgs, runCommand, UserError, type CommandSpec } from "./cli/command.ts";
-import { SCHEMA_MAP_FILE } from "./render/schema-table.ts";
-import { checkDist } from "./validate/check-dist.ts";
+import { formatCount, isMain, parseCommandArgs, runCommand, UserError, type CommandSpec } from "../cli/command.ts";
+import { SCHEMA_MAP_FILE } from "../render/schema-table.ts";
+import { checkDist } from "./check-dist.ts";
 
 const options = {
   dist: { type: "string", default: "dist", valueName: "DIR", description: "the built folder to check (a symlink to a build is followed)" },
