@@ -18,7 +18,7 @@ import { renderDocsPage } from "./render/docs-page.ts";
 import { renderErrors } from "./render/errors.ts";
 import { renderOpenApi } from "./render/openapi.ts";
 import type { OutputFile } from "./render/output.ts";
-import { hostLimitWarnings } from "./render/host-limits.ts";
+import { hostLimitWarnings } from "./hosts/limits.ts";
 import { renderRankings } from "./render/rankings.ts";
 import { renderSchemaTable } from "./render/schema-table.ts";
 import { buildRouteTable, layout, MAX_LIMIT, type RouteTable } from "./api/route-table.ts";

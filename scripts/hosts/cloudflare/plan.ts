@@ -1,15 +1,9 @@
 // Which Cloudflare storage a build needs: Workers Static Assets (Free or Paid plan) while its published files fit
-// the per-version limits, R2 otherwise. Limits as published (developers.cloudflare.com/workers/static-assets/).
+// the per-version limits (hosts/limits.ts), R2 otherwise.
 import { stat } from "node:fs/promises";
 import { join } from "node:path";
 import { formatCount } from "../../cli/command.ts";
-
-export const ASSETS_LIMITS = {
-  freeFiles: 20_000,
-  paidFiles: 100_000,
-  /** per file, both plans */
-  fileBytes: 25 * 1024 * 1024,
-} as const;
+import { ASSETS_LIMITS } from "../limits.ts";
 
 export interface PublishedSize {
   files: number;

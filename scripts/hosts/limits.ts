@@ -1,5 +1,6 @@
-// Published limits of static hosts; the build summary warns when the tree exceeds one. Data, not code:
-// add a row when a host's documentation names a new limit.
+// Published limits of the hosts, in one place: the file hosts' (the build summary warns when the tree exceeds one) and
+// Workers Static Assets' (which Cloudflare storage a build needs: cloudflare/plan.ts). Data, not code: add a row when a
+// host's documentation names a new limit.
 
 export interface TreeSize {
   files: number;
@@ -15,6 +16,14 @@ interface HostLimit {
 }
 
 const GB = 1024 ** 3;
+
+/** Workers Static Assets, per Worker version (developers.cloudflare.com/workers/static-assets/). */
+export const ASSETS_LIMITS = {
+  freeFiles: 20_000,
+  paidFiles: 100_000,
+  /** per file, both plans */
+  fileBytes: 25 * 1024 * 1024,
+} as const;
 
 export const HOST_LIMITS: HostLimit[] = [
   { host: "Cloudflare Pages (Free)", limit: "20,000 files per site", exceeded: (t) => t.files > 20_000 },

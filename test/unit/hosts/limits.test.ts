@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { hostLimitWarnings } from "../../../scripts/render/host-limits.ts";
+import { hostLimitWarnings } from "../../../scripts/hosts/limits.ts";
 
 describe("host limit warnings in the build summary", () => {
   it("a small tree passes every known limit", () => {
