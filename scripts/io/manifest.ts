@@ -1,8 +1,8 @@
 // What the previous build wrote, so the next one writes only what changed (and removes what went away).
 // Pages are not listed one by one: a list's item hashes say which pages an edit touches.
-import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { sha1 } from "../cli/file-hashes.mjs";
 import type { PageList } from "../render/software-pages.ts";
 
 export const MANIFEST_FILE = ".build-manifest.json";
@@ -28,7 +28,8 @@ export interface ManifestList {
   bytes: number;
 }
 
-export const hashOf = (body: string | Uint8Array) => createHash("sha1").update(body).digest("base64url");
+/** The SHA-1 of a body, base64url: what the manifest remembers of each file. */
+export const hashOf = sha1;
 
 /** Each list's item hashes; files and bytes are filled in once its pages are written. */
 export function manifestLists(lists: PageList[]): Manifest["lists"] {

@@ -7,7 +7,7 @@ import { readFile, realpath } from "node:fs/promises";
 import { join } from "node:path";
 import { publishedPathFilter } from "./adapter.ts";
 import { loadRouteTable } from "../../api/load-route-table.ts";
-import { etagOf } from "../node/file-cache.ts";
+import { etagOf } from "../../api/etag-node.ts";
 
 /** Never served: the resolver answers no dotfile. Written after every object, so a failed upload is redone. */
 export const UPLOAD_STATE_KEY = ".upload-state.json";

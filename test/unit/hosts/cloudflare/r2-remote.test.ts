@@ -13,7 +13,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { build } from "../../../../scripts/build.ts";
 import { remoteOptionsFromEnv, remoteR2Target } from "../../../../scripts/hosts/cloudflare/remote-r2.ts";
 import { publishedFiles, uploadToR2, UPLOAD_STATE_KEY } from "../../../../scripts/hosts/cloudflare/upload-r2.ts";
-import { etagOf } from "../../../../scripts/hosts/node/file-cache.ts";
+import { etagOf } from "../../../../scripts/api/etag-node.ts";
 import { fixture, tempDir } from "../../../helpers/dirs.ts";
 
 const KEY_ID = "AKIDEXAMPLE0123";

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { build } from "../../../../scripts/build.ts";
 import { startLocalWorker, type LocalWorker } from "../../../../scripts/hosts/cloudflare/local-worker.ts";
 import { publishedFiles, uploadToR2, type UploadTarget } from "../../../../scripts/hosts/cloudflare/upload-r2.ts";
-import { etagOf } from "../../../../scripts/hosts/node/file-cache.ts";
+import { etagOf } from "../../../../scripts/api/etag-node.ts";
 import { fixture, tempDir } from "../../../helpers/dirs.ts";
 
 let dir: Awaited<ReturnType<typeof tempDir>>;
