@@ -1,13 +1,26 @@
-// Request → what to answer, from the route table alone (P1–P7, Q1–Q9). Pure: file existence is injected.
+// Request → what to answer, from the route table alone (P1–P7, Q1–Q9). Pure: looking a file up is injected (a probe),
+// and what the probe found travels in the resolution, so an answer never looks the same file up twice.
 import { compileTemplate, type ErrorId, type RouteTable, type Template } from "./route-table.ts";
 
-export type Resolution =
+/** What a request is answered with, whatever was found on the way. */
+export type Decision =
   | { kind: "file"; file: string; status: 200 | 400; success: boolean; contentType?: string }
   | { kind: "error"; id: ErrorId }
   | { kind: "preflight" };
 
-/** Whether a dist/ file exists; may answer synchronously (cache hit) or not. */
-export type FileExists = (file: string) => boolean | Promise<boolean>;
+/** A decision, with what the probe found for its file. */
+export type Resolution<T> = Exclude<Decision, { kind: "file" }> | (Extract<Decision, { kind: "file" }> & { found: T });
+
+/** Looks a dist/ file up: what was found (the runtime's choice: bytes, metadata), or null when there is no such file.
+ *  May answer synchronously (a cache hit) or not. */
+export type Probe<T> = (file: string) => T | null | Promise<T | null>;
+
+/** The decision alone (what a cache of resolutions keeps: the file found belongs to one response). */
+export function decisionOf<T>(r: Resolution<T>): Decision {
+  if (r.kind !== "file") return r;
+  const { found: _found, ...decision } = r;
+  return decision;
+}
 
 interface CompiledRoute {
   segments: ({ literal: string } | { param: string; pattern: RegExp })[];
@@ -25,7 +38,7 @@ const alwaysProvided = (r: RouteTable["routes"][number]) => [
 ];
 
 export interface Resolver {
-  resolve(method: string, rawTarget: string, exists: FileExists): Resolution | Promise<Resolution>;
+  resolve<T>(method: string, rawTarget: string, probe: Probe<T>): Resolution<T> | Promise<Resolution<T>>;
 }
 
 export function createResolver(table: RouteTable): Resolver {
@@ -112,7 +125,7 @@ export function createResolver(table: RouteTable): Resolver {
   }
 
   return {
-    resolve(method, rawTarget, exists) {
+    resolve(method, rawTarget, probe) {
       if (!methods.has(method)) return { kind: "error", id: "method_not_allowed" }; // P6, before the path
       if (method === "OPTIONS") return { kind: "preflight" }; // P5
       // Absolute-form targets (http://host/path) are allowed by HTTP/1.1; only the path and query matter.
@@ -120,28 +133,31 @@ export function createResolver(table: RouteTable): Resolver {
       if (!target.startsWith("/")) return { kind: "error", id: "not_found" };
       const q = target.indexOf("?");
       const asset = assets.get(q === -1 ? target : target.slice(0, q));
-      if (asset) return { kind: "file", file: asset.file, status: 200, success: true, contentType: asset.contentType };
+      if (asset) return probeFile({ kind: "file", file: asset.file, status: 200, success: true, contentType: asset.contentType }, probe, { kind: "error", id: "not_found" });
       const matched = matchPath(q === -1 ? target : target.slice(0, q));
       if (typeof matched === "string") return { kind: "error", id: matched };
       const { route, vars } = matched;
       const queryError = checkQuery(route, q === -1 ? "" : target.slice(q + 1), vars);
       if (queryError) return { kind: "error", id: queryError };
-      return tryCandidates(route, vars, 0, exists);
+      return tryCandidates(route, vars, 0, probe);
     },
   };
 }
 
-function tryCandidates(
-  route: CompiledRoute,
-  vars: Record<string, string>,
-  index: number,
-  exists: FileExists,
-): Resolution | Promise<Resolution> {
+function tryCandidates<T>(route: CompiledRoute, vars: Record<string, string>, index: number, probe: Probe<T>): Resolution<T> | Promise<Resolution<T>> {
   const candidate = route.try[index];
   if (!candidate) return { kind: "error", id: route.fallback };
-  const file = candidate.file(vars);
-  const found = (yes: boolean): Resolution | Promise<Resolution> =>
-    yes ? { kind: "file", file, status: candidate.status, success: candidate.status === 200 } : tryCandidates(route, vars, index + 1, exists);
-  const answer = exists(file);
-  return typeof answer === "boolean" ? found(answer) : answer.then(found);
+  const decision: Decision = { kind: "file", file: candidate.file(vars), status: candidate.status, success: candidate.status === 200 };
+  return probeFile(decision, probe, () => tryCandidates(route, vars, index + 1, probe));
+}
+
+/** The decision with what the probe found for its file, or (nothing there) what answers instead. */
+function probeFile<T>(
+  decision: Extract<Decision, { kind: "file" }>,
+  probe: Probe<T>,
+  otherwise: Resolution<T> | (() => Resolution<T> | Promise<Resolution<T>>),
+): Resolution<T> | Promise<Resolution<T>> {
+  const settle = (found: T | null) => (found !== null ? { ...decision, found } : typeof otherwise === "function" ? otherwise() : otherwise);
+  const found = probe(decision.file);
+  return found instanceof Promise ? found.then(settle) : settle(found);
 }

@@ -76,6 +76,9 @@ export const ERROR_CODES = [
   "offset_out_of_range",
   "not_found",
   "method_not_allowed",
+  // answered by a host itself: a request whose framing cannot be read, a moment without file descriptors
+  "bad_request",
+  "service_unavailable",
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

@@ -93,6 +93,16 @@ export function layout(basePath: string) {
   };
 }
 
+/** Content codings a build may hold beside a body (`build --compress`), in the order hosts prefer them. */
+export type Coding = "br" | "gzip";
+/** Where a body's precompressed siblings lie: `x.json.br`, `x.json.gz`. */
+export const CODINGS: readonly { name: Coding; suffix: ".br" | ".gz" }[] = [
+  { name: "br", suffix: ".br" },
+  { name: "gzip", suffix: ".gz" },
+];
+/** Bodies this small gain nothing from compression: they have no siblings. */
+export const MIN_COMPRESS_BYTES = 1024;
+
 export const ALL_FILTER = "all";
 export const categoryFilter = (slug: string) => `category/${slug}`;
 
@@ -129,6 +139,15 @@ export const ERROR_STATUS: Record<ErrorId, 400 | 404 | 405> = {
   category_not_found: 404,
   category_repeated: 400,
 };
+
+/**
+ * Answers a host gives on its own, outside the route table's decisions: a request whose framing cannot be read (400),
+ * and a moment without file descriptors (503, with Retry-After). Their bodies are built files like every error's.
+ */
+export type HostErrorId = "bad_request" | "service_unavailable";
+export const HOST_ERROR_STATUS: Record<HostErrorId, 400 | 503> = { bad_request: 400, service_unavailable: 503 };
+/** Seconds a client should wait before retrying a 503. */
+export const RETRY_AFTER_SECONDS = 1;
 
 export const LIMIT_PATTERN = "^(100|[1-9][0-9]?)$";
 export const OFFSET_PATTERN = "^(0|[1-9][0-9]*)$";

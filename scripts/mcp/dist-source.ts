@@ -5,7 +5,7 @@ import { readFile, realpath, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { RouteTable } from "../api/route-table.ts";
 import { loadRouteTable } from "../api/load-route-table.ts";
-import { createResolver, type Resolution, type Resolver } from "../api/resolve-request.ts";
+import { createResolver, type Resolver } from "../api/resolve-request.ts";
 import { SourceUnavailable, type ApiAnswer, type CatalogSource } from "./source.ts";
 
 interface Generation {
@@ -48,34 +48,27 @@ export function createDistSource(distDir: string): CatalogSource & { root(): Pro
     return loaded;
   }
 
-  const exists = (root: string) => async (file: string) => {
+  /** The probe: a file's text, or null when the build has no such file (the answer sends that very text). */
+  const read = (root: string) => async (file: string) => {
     try {
-      return (await stat(join(root, file))).isFile();
+      return await readFile(join(root, file), "utf8");
     } catch (e) {
-      if (isMissing(e)) return false;
+      if (isMissing(e)) return null;
       throw e;
     }
   };
 
-  /** The file and status a resolution answers with: a route's file, or the error's prebuilt body. */
-  function fileOf(g: Generation, r: Resolution): { file: string; status: number } {
-    if (r.kind === "file") return { file: r.file, status: r.status };
-    if (r.kind === "error") return g.table.errors[r.id];
-    throw new Error("a GET never resolves to a preflight");
-  }
-
   /** One attempt in one generation; undefined when that generation changed under it. */
   async function answerIn(g: Generation, target: string): Promise<ApiAnswer | undefined> {
-    const r = await g.resolver.resolve("GET", g.table.basePath + target, exists(g.root));
+    const r = await g.resolver.resolve("GET", g.table.basePath + target, read(g.root));
+    if (r.kind === "file" && r.success) return { status: r.status, body: r.found };
     // A miss may only mean the build was replaced meanwhile (its files recycled): the newest build decides.
-    if (!(r.kind === "file" && r.success) && (await identify()).id !== g.id) return undefined;
-    const { file, status } = fileOf(g, r);
-    try {
-      return { status, body: await readFile(join(g.root, file), "utf8") };
-    } catch (e) {
-      if (isMissing(e)) return undefined;
-      throw e;
-    }
+    if ((await identify()).id !== g.id) return undefined;
+    if (r.kind === "file") return { status: r.status, body: r.found };
+    if (r.kind === "preflight") throw new Error("a GET never resolves to a preflight");
+    const { file, status } = g.table.errors[r.id];
+    const body = await read(g.root)(file);
+    return body === null ? undefined : { status, body };
   }
 
   return {

@@ -2,7 +2,7 @@
 // disagree. Published so that anyone's CI can validate dist/ with any validator (npm run validate reads it too).
 import type { SchemaFile } from "../schemas/schema-files.ts";
 import type { OutputFile } from "./output.ts";
-import type { Route, RouteTable } from "../api/route-table.ts";
+import { fill, HOST_ERROR_STATUS, layout, type Route, type RouteTable } from "../api/route-table.ts";
 
 export const SCHEMA_MAP_FILE = "schema-map.json";
 
@@ -64,6 +64,9 @@ export function buildSchemaMap(table: RouteTable): SchemaMap {
     }
   }
   for (const { file, status } of Object.values(table.errors)) add({ pattern: file, schema: schemaPath(ERROR_SCHEMA), answers: "error", status });
+  for (const [id, status] of Object.entries(HOST_ERROR_STATUS)) {
+    add({ pattern: fill(layout(table.basePath).error, { id }), schema: schemaPath(ERROR_SCHEMA), answers: "error", status });
+  }
   for (const asset of table.assets) add({ pattern: asset.file, schema: null, answers: "docs page", status: 200 });
   return {
     description:

@@ -3,7 +3,7 @@
 // the Worker runs first for every request), dist/wrangler.r2.jsonc (the same Worker over an R2 bucket, for trees
 // past the assets limits) and dist/.assetsignore (only what the resolver can answer with is uploaded).
 import { cachedBundleTextSync } from "../../cli/bundle-cache.mjs";
-import { errorBodies } from "../../render/errors.ts";
+import { errorBodies } from "../../api/error-bodies.ts";
 import type { OutputFile } from "../../render/output.ts";
 import type { RouteTable } from "../../api/route-table.ts";
 import { answerTemplates } from "../static/published-files.ts";

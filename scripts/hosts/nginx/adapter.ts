@@ -9,7 +9,7 @@
 // way the route table does, so no nginx HTML page is ever sent.
 import type { OutputFile } from "../../render/output.ts";
 import type { Route, RouteTable } from "../../api/route-table.ts";
-import { BAD_REQUEST_BODY as BAD_REQUEST } from "../node/server-errors.ts";
+import { errorBodies } from "../../api/error-bodies.ts";
 import { block, mapBlock, quote, word } from "./conf.ts";
 import { assetName, decisionMaps, fileTemplate, headerMaps } from "./maps.ts";
 
@@ -29,8 +29,6 @@ const REJECTED = "/./api-rejected";
 const NGINX_REROUTED = [400, 405, 501];
 /** Everything else nginx answers on its own (URI or headers too large, bad versions, …) is not_found, as in Node. */
 const NGINX_NOT_FOUND = [403, 404, 408, 413, 414, 494, 500, 502, 503, 504, 505];
-/** What a request with unreadable framing gets on every host (scripts/hosts/node/server-errors.ts: the Node server's). */
-const BAD_REQUEST_BODY = JSON.stringify(BAD_REQUEST);
 
 /** Explicit timeouts and limits, so that idle or slow connections cannot hold the host. */
 export const NGINX_TIMEOUTS = [
@@ -139,7 +137,7 @@ export function nginxServerConf(table: RouteTable): string {
     block("location /", ["# /. is a directory, never a file: try_files always goes on to the named location the maps chose", jump("@api_$api_action")]),
     block(`location = ${REJECTED}`, ["internal;", jump("@api_$api_rejected_action")]),
     block("location @api_preflight", ["return 204;"]),
-    block("location @api_bad_request", ["# framing nginx could not read: one JSON 400, and the connection closes", `return 400 ${quote(BAD_REQUEST_BODY)};`]),
+    block("location @api_bad_request", ["# framing nginx could not read: one JSON 400, and the connection closes", `return 400 ${quote(errorBodies(table.basePath).bad_request)};`]),
     ...errorLocations(table),
     ...table.assets.map((asset, i) =>
       block(`location @api_${assetName(i)}`, [

@@ -3,11 +3,11 @@
 // evicted. A cache serves one published build (one generation folder, never modified), so a miss is remembered too.
 // A file (or miss) is kept only from its second request among the recently seen ones (admission.ts): the first one is
 // read, answered and dropped.
-import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { ENCODINGS, MIN_COMPRESS_BYTES } from "../../io/encodings.ts";
+import { etagOf } from "../../api/etag-node.ts";
+import { CODINGS, MIN_COMPRESS_BYTES, type Coding } from "../../api/route-table.ts";
 import { DEFAULT_RECENT_BYTES, Doorkeeper } from "./admission.ts";
 import { BodyPool } from "./body-pool.ts";
 
@@ -16,16 +16,14 @@ export interface CachedFile {
   /** strong validator: a hash of the bytes, the same on every host and every rebuild of the same content (H6) */
   etag: string;
   /** precompressed siblings written by `build --compress` (x.json.br, x.json.gz), when present */
-  encoded: { name: "br" | "gzip"; body: Buffer }[];
+  encoded: { name: Coding; body: Buffer }[];
+  /** the names of `encoded`, in the same order (what the answer policy weighs) */
+  codings: Coding[];
   /** the handler's header lists for this file, built on first use (they go with the file when it is dropped) */
   headers?: string[][];
   /** set on a file read for one response and not cached (`take`): gives its body's buffer back, once that response
    *  is handed to the kernel; `body` must not be read after */
   release?: () => void;
-}
-
-export function etagOf(body: Uint8Array): string {
-  return `"${createHash("sha1").update(body).digest("base64url").slice(0, 22)}"`;
 }
 
 /** Out of file descriptors (this process or the whole system): a passing condition, never "no such file". */
@@ -148,12 +146,12 @@ export class FileCache {
     // The build writes siblings only for bodies worth compressing: a small body has none to look for.
     const encoded: CachedFile["encoded"] = [];
     if (this.siblings && body.byteLength >= MIN_COMPRESS_BYTES) {
-      for (const e of ENCODINGS) {
-        const sibling = await this.read(path + e.suffix, file);
-        if (sibling) encoded.push({ name: e.name, body: sibling });
+      for (const c of CODINGS) {
+        const sibling = await this.read(path + c.suffix, file);
+        if (sibling) encoded.push({ name: c.name, body: sibling });
       }
     }
-    const loaded: CachedFile = { body, etag: etagOf(body), encoded };
+    const loaded: CachedFile = { body, etag: etagOf(body), encoded, codings: encoded.map((e) => e.name) };
     if (this.admits(file)) {
       if (fromPool) {
         loaded.body = Buffer.from(body); // a cached body owns its bytes

@@ -2,7 +2,7 @@
 // is the client's to pick. Long targets are never kept (resolving them again is cheap); eviction is FIFO. A target is
 // kept from its second request among the recently seen ones (admission.ts), as file bodies are.
 import { DEFAULT_RECENT_BYTES, Doorkeeper } from "./admission.ts";
-import type { Resolution } from "../../api/resolve-request.ts";
+import type { Decision } from "../../api/resolve-request.ts";
 
 /** Targets longer than this are resolved every time: no real client repeats a kilobyte-long URL. */
 const MAX_KEY_LENGTH = 512;
@@ -10,7 +10,7 @@ const MAX_KEY_LENGTH = 512;
 const ENTRY_OVERHEAD = 200;
 
 export class ResolutionCache {
-  private readonly entries = new Map<string, Resolution>();
+  private readonly entries = new Map<string, Decision>();
   private readonly doorkeeper: Doorkeeper;
   private bytes = 0;
 
@@ -22,11 +22,11 @@ export class ResolutionCache {
     this.doorkeeper = new Doorkeeper(recentBytes);
   }
 
-  get(target: string): Resolution | undefined {
+  get(target: string): Decision | undefined {
     return this.entries.get(target);
   }
 
-  set(target: string, r: Resolution): void {
+  set(target: string, r: Decision): void {
     if (target.length > MAX_KEY_LENGTH || this.entries.has(target) || !this.doorkeeper.admit(target)) return;
     this.entries.set(target, r);
     this.bytes += cost(target);

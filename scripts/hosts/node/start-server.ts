@@ -3,9 +3,8 @@ import { createServer, STATUS_CODES, type Server } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { resolve } from "node:path";
 import { followDist } from "./follow-dist.ts";
-import type { PrebuiltResponse } from "./server-errors.ts";
 
-export { createApiHandler, ifNoneMatchHits, pickEncoding } from "./api-handler.ts";
+import type { PrebuiltResponse } from "./api-handler.ts";
 
 export interface ServerOptions {
   distDir: string;
@@ -88,9 +87,7 @@ export async function startServer({ distDir, port = 3000, host = "127.0.0.1", ti
     // A client too slow to send its request is dropped, as nginx drops it.
     if (code === "ERR_HTTP_REQUEST_TIMEOUT" || code === "HPE_HEADER_TIMEOUT") return socket.destroy();
     const handler = dist.current();
-    const response = FRAMING_ERRORS.has(code)
-      ? handler.own.badRequest
-      : handler.errorResponse(code === "HPE_INVALID_METHOD" ? "method_not_allowed" : "not_found");
+    const response = handler.errorResponse(FRAMING_ERRORS.has(code) ? "bad_request" : code === "HPE_INVALID_METHOD" ? "method_not_allowed" : "not_found");
     const isHead = (err as { rawPacket?: Buffer }).rawPacket?.toString("latin1", 0, 5) === "HEAD "; // P4: no body
     writeRaw(socket, response, !isHead);
   });

@@ -10,7 +10,7 @@
 // answers not_found for everything else (routes.json, host configs, errors/, page files by their path).
 import type { OutputFile } from "../../render/output.ts";
 import type { RouteTable } from "../../api/route-table.ts";
-import { errorBody } from "./error-page.ts";
+import { errorBodies } from "../../api/error-bodies.ts";
 import { errorUrl, querySubsets, staticTarget, successTemplates } from "./static-routes.ts";
 
 export const NETLIFY_REDIRECTS = "_redirects";
@@ -102,6 +102,6 @@ export function netlifyAdapter(table: RouteTable): OutputFile[] {
   return [
     { path: NETLIFY_REDIRECTS, body: netlifyRedirects(table) },
     { path: NETLIFY_HEADERS, body: netlifyHeaders(table) },
-    { path: NETLIFY_404_PAGE, body: errorBody(table, "not_found") },
+    { path: NETLIFY_404_PAGE, body: errorBodies(table.basePath).not_found },
   ];
 }

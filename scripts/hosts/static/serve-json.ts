@@ -8,7 +8,7 @@
 // rewrite source (which all start with /v1), so serve-handler's chained rewrites stop after one.
 import type { OutputFile } from "../../render/output.ts";
 import type { RouteTable } from "../../api/route-table.ts";
-import { errorBody } from "./error-page.ts";
+import { errorBodies } from "../../api/error-bodies.ts";
 import { staticTarget, successTemplates } from "./static-routes.ts";
 
 /** serve reads this name from the folder it serves. */
@@ -75,6 +75,6 @@ export function serveConfig(table: RouteTable): ServeConfig {
 export function serveAdapter(table: RouteTable): OutputFile[] {
   return [
     { path: SERVE_CONFIG_FILE, body: JSON.stringify(serveConfig(table), null, 2) + "\n" },
-    { path: `${servePublicDir(table)}/${SERVE_404_PAGE}`, body: errorBody(table, "not_found") },
+    { path: `${servePublicDir(table)}/${SERVE_404_PAGE}`, body: errorBodies(table.basePath).not_found },
   ];
 }

@@ -1,21 +1,13 @@
-// The Cloudflare Worker: every request goes through the same resolver as the Node server (resolve-request.ts);
-// the Worker only reads the resolved file from Workers Static Assets (binding ASSETS) or from R2 (binding BUCKET)
-// and answers with the route table's status and headers. Bundled with the table by scripts/hosts/cloudflare/adapter.ts.
+// The Cloudflare Worker: every request goes through the same resolver and answer policy as the Node server (api/);
+// the Worker only reads the resolved file from Workers Static Assets (binding ASSETS) or from R2 (binding BUCKET) and
+// writes the answer. Bundled with the table by scripts/hosts/cloudflare/adapter.ts.
 // Runs in workerd: Web APIs only, no node: imports.
+import { answerHeaders, planAnswer, sendsBody, type FileFacts, type HeaderPairs } from "../../../api/answer-policy.ts";
+import { createResolver } from "../../../api/resolve-request.ts";
 import type { ErrorId, RouteTable } from "../../../api/route-table.ts";
-import { createResolver, type Resolution } from "../../../api/resolve-request.ts";
 import { storeFor, type Env, type FileMeta, type FileStore, type Read } from "./stores.ts";
 
 export type { Env } from "./stores.ts";
-
-/** H3: weak comparison over a comma-separated list, `*` matching any current representation (as the Node server). */
-export function ifNoneMatchHits(header: string | null, etags: string[]): boolean {
-  if (header === null) return false;
-  return header.split(",").some((tag) => {
-    const t = tag.trim();
-    return t === "*" || etags.includes(t.replace(/^W\//, ""));
-  });
-}
 
 /** What the isolate learnt of an immutable file: enough to answer HEAD and 304 without reading it again. */
 const MAX_KNOWN = 20_000;
@@ -27,11 +19,13 @@ export interface WorkerModule {
 /** The Worker's module for one route table and its error bodies (by error id, as the build writes them). */
 export function createWorker(table: RouteTable, errorBodies: Record<ErrorId, string>): WorkerModule {
   const resolver = createResolver(table);
-  const all = Object.entries(table.headers.all);
-  const untyped = all.filter(([k]) => k.toLowerCase() !== "content-type");
-  const success = Object.entries(table.headers.success);
-  const preflight = [...all, ...Object.entries(table.headers.preflight)];
-  const allow = table.methods.join(", ");
+  const headers = answerHeaders(table);
+  const errors = new Map(
+    (Object.keys(table.errors) as ErrorId[]).map((id) => {
+      const body = new TextEncoder().encode(errorBodies[id]);
+      return [id, { ...headers.error(id, body.byteLength), body }] as const;
+    }),
+  );
   const known = new Map<string, FileMeta>();
   const remember = (file: string, meta: FileMeta) => {
     if (known.size >= MAX_KNOWN) known.clear();
@@ -39,37 +33,26 @@ export function createWorker(table: RouteTable, errorBodies: Record<ErrorId, str
   };
 
   // HEAD: the same headers with no body (workerd keeps the Content-Length we set).
-  const respond = (method: string, status: number, headers: [string, string][], body: string | ArrayBuffer | null) =>
-    new Response(method === "HEAD" ? null : body, { status, headers });
-
-  const length = (body: ArrayBuffer | string) => String(typeof body === "string" ? new TextEncoder().encode(body).byteLength : body.byteLength);
+  const respond = (method: string, status: number, headerList: HeaderPairs, body: ArrayBuffer | Uint8Array | null) =>
+    new Response(sendsBody(method, status) ? body : null, { status, headers: headerList });
 
   function error(method: string, id: ErrorId): Response {
-    const { status } = table.errors[id];
-    const body = errorBodies[id];
-    const headers: [string, string][] = [...all, ...(status === 405 ? [["Allow", allow] as [string, string]] : []), ["Content-Length", length(body)]];
-    return respond(method, status, headers, body);
+    const e = errors.get(id)!;
+    return respond(method, e.status, e.headers, e.body);
   }
 
-  async function file(request: Request, store: FileStore, r: Extract<Resolution, { kind: "file" }>, read: Read | undefined, wantBody: boolean): Promise<Response> {
-    const method = request.method;
-    // Docs assets resolve without an existence check: read them here.
-    if (!read && !(store.immutable && known.has(r.file))) {
-      read = (await store.read(r.file, wantBody)) ?? undefined;
-      if (read && store.immutable) remember(r.file, read.meta);
+  /** A file's metadata and, when this request needs it, its body: read once. Known files of an immutable store are
+   *  not asked for their metadata again. */
+  async function lookup(store: FileStore, file: string, wantBody: boolean): Promise<Read | null> {
+    const meta = store.immutable ? known.get(file) : undefined;
+    if (meta) {
+      if (!wantBody) return { meta, body: null };
+      const body = await store.body(file);
+      return body && { meta, body };
     }
-    if (!r.success) {
-      const body = read?.body ?? (await store.body(r.file));
-      return body ? respond(method, r.status, [...all, ["Content-Length", length(body)]], body) : error(method, "not_found");
-    }
-    const meta = read?.meta ?? known.get(r.file);
-    if (!meta) return error(method, "not_found"); // vanished under us: never a 5xx
-    const validators: [string, string][] = [...success, ["ETag", meta.etag]];
-    if (ifNoneMatchHits(request.headers.get("if-none-match"), [meta.etag])) return respond(method, 304, [...untyped, ...validators], null);
-    const body = method === "HEAD" ? null : (read?.body ?? (await store.body(r.file)));
-    if (method !== "HEAD" && body === null) return error(method, "not_found");
-    const type: [string, string][] = r.contentType ? [...untyped, ["Content-Type", r.contentType]] : all; // a docs asset is not JSON
-    return respond(method, r.status, [...type, ...validators, ["Content-Length", String(meta.size)]], body);
+    const read = await store.read(file, wantBody);
+    if (read && store.immutable) remember(file, read.meta);
+    return read;
   }
 
   return {
@@ -77,31 +60,21 @@ export function createWorker(table: RouteTable, errorBodies: Record<ErrorId, str
       const method = request.method;
       try {
         const store = storeFor(env);
-        // A file's metadata (and, when this request needs it, its body) is read once: the existence check
-        // of the resolver reads it, the answer uses it. Known files answer HEAD and 304 with no read at all.
-        const wantBody = method === "GET" && request.headers.get("if-none-match") === null;
-        const reads = new Map<string, Read | null>();
-        const exists = async (f: string) => {
-          const meta = store.immutable ? known.get(f) : undefined;
-          if (meta) {
-            // Known: the body alone, without hashing it again.
-            if (!wantBody) return true;
-            const body = await store.body(f);
-            reads.set(f, body && { meta, body });
-            return body !== null;
-          }
-          const read = await store.read(f, wantBody);
-          reads.set(f, read);
-          if (read && store.immutable) remember(f, read.meta);
-          return read !== null;
-        };
+        const ifNoneMatch = request.headers.get("if-none-match");
+        const wantBody = method === "GET" && ifNoneMatch === null;
         // Only the path and query matter; the resolver takes an absolute-form target as it is.
-        const r = await resolver.resolve(method, request.url, exists);
-        if (r.kind === "preflight") {
-          return respond(method, 204, [...preflight, ["Access-Control-Allow-Headers", request.headers.get("access-control-request-headers") || "*"]], null);
-        }
-        if (r.kind === "error") return error(method, r.id);
-        return await file(request, store, r, reads.get(r.file) ?? undefined, wantBody);
+        const r = await resolver.resolve(method, request.url, (file) => lookup(store, file, wantBody));
+        const facts: FileFacts | null = r.kind === "file" ? { etag: r.found.meta.etag, codings: [] } : null;
+        const plan = planAnswer(r, facts, { ifNoneMatch });
+        if (plan.kind === "preflight") return respond(method, 204, headers.preflight(request.headers.get("access-control-request-headers")), null);
+        if (plan.kind === "error" || r.kind !== "file") return error(method, plan.kind === "error" ? plan.id : "not_found");
+        const { meta } = r.found;
+        if (plan.notModified) return respond(method, 304, headers.success(facts!, plan, 0), null);
+        // The body when it is sent: read with the metadata, or now (a HEAD needs none).
+        const body = method === "HEAD" ? null : (r.found.body ?? (await store.body(r.file)));
+        if (method !== "HEAD" && body === null) return error(method, "not_found"); // vanished under us: never a 5xx
+        if (plan.status !== 200) return respond(method, plan.status, headers.errorFile(meta.size), body);
+        return respond(method, plan.status, headers.success(facts!, plan, meta.size, r.contentType), body);
       } catch (e) {
         // A storage failure is not the client's fault, and the contract has no 5xx body: log it, answer not_found.
         console.error(`${method} ${request.url}: ${(e as Error).message}`);

@@ -20,9 +20,9 @@ import { R2_META, type Env } from "../../../../scripts/hosts/cloudflare/worker/s
 import { createWorker } from "../../../../scripts/hosts/cloudflare/worker/worker.ts";
 import { build } from "../../../../scripts/build.ts";
 import { describePlan, planFor } from "../../../../scripts/hosts/cloudflare/plan.ts";
-import { errorBodies } from "../../../../scripts/render/errors.ts";
+import { errorBodies } from "../../../../scripts/api/error-bodies.ts";
 import type { RouteTable } from "../../../../scripts/api/route-table.ts";
-import { etagOf } from "../../../../scripts/hosts/node/file-cache.ts";
+import { etagOf } from "../../../../scripts/api/etag-node.ts";
 import { fixture, tempDir } from "../../../helpers/dirs.ts";
 
 let dir: Awaited<ReturnType<typeof tempDir>>;
@@ -188,7 +188,7 @@ describe("the Worker module over fake bindings", () => {
   /** The file the resolver picks for a target (errors excluded). */
   async function createResolverFile(target: string): Promise<string> {
     const { createResolver } = await import("../../../../scripts/api/resolve-request.ts");
-    const r = await createResolver(table).resolve("GET", target, async (f) => (await readFile(join(dist, f)).then(() => true, () => false)));
+    const r = await createResolver(table).resolve("GET", target, async (f) => (await readFile(join(dist, f)).then(() => true, () => null)));
     if (r.kind !== "file") throw new Error(`${target} resolves to ${r.kind}`);
     return r.file;
   }

@@ -72,7 +72,7 @@ function land(target: string): { status: number; file: string } {
 
 /** The table's answer to GET target. */
 async function expected(target: string): Promise<{ status: number; file: string }> {
-  const r = await createResolver(table).resolve("GET", target, (file) => existsSync(join(dist, file)));
+  const r = await createResolver(table).resolve("GET", target, (file) => existsSync(join(dist, file)) || null);
   if (r.kind === "file") return { status: r.status, file: r.file };
   if (r.kind === "error") return { status: table.errors[r.id].status, file: table.errors[r.id].file };
   throw new Error(`GET ${target} resolved to ${r.kind}`);

@@ -35,7 +35,7 @@ const notFoundBody = () => bytes(table.errors.not_found.file);
 
 /** What the table says a GET answers: the file and status (errors through table.errors). */
 async function expected(target: string): Promise<{ status: number; file: string }> {
-  const r = await createResolver(table).resolve("GET", target, (file) => existsSync(join(dist, file)));
+  const r = await createResolver(table).resolve("GET", target, (file) => existsSync(join(dist, file)) || null);
   if (r.kind === "file") return { status: r.status, file: r.file };
   if (r.kind === "error") return { status: table.errors[r.id].status, file: table.errors[r.id].file };
   throw new Error(`GET ${target} resolved to ${r.kind}`);
