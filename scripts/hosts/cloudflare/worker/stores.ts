@@ -2,9 +2,10 @@
 // dist/ paths (binding BUCKET). Both give a file's bytes and the Node server's ETag for them. Web APIs only
 // (runs in workerd). No precompressed sibling is read: the edge compresses JSON itself, negotiating with the
 // client, and a Worker cannot negotiate (it always sees Accept-Encoding: br, gzip).
+import { etagOfBytes } from "../../../api/etag.ts";
 
 export interface FileMeta {
-  /** the Node server's strong ETag for these bytes (scripts/hosts/node/file-cache.ts etagOf) */
+  /** the strong ETag of these bytes (api/etag.ts), the same on every host */
   etag: string;
   /** bytes of the body */
   size: number;
@@ -45,14 +46,6 @@ export interface Env {
 
 /** R2 custom metadata keys written by the upload command (scripts/hosts/cloudflare/upload-r2.ts). */
 export const R2_META = { etag: "etag" } as const;
-
-/** The Node server's ETag: the first 22 base64url characters of the SHA-1 of the bytes, quoted. */
-export async function etagOfBytes(body: ArrayBuffer): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-1", body));
-  let binary = "";
-  for (const byte of digest) binary += String.fromCharCode(byte);
-  return `"${btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").slice(0, 22)}"`;
-}
 
 /** A dist/ path as a URL path for the assets binding (any host name: the binding ignores it). */
 const assetUrl = (file: string) => "https://assets.invalid/" + file.split("/").map(encodeURIComponent).join("/");
