@@ -154,6 +154,16 @@ export const OFFSET_PATTERN = "^(0|[1-9][0-9]*)$";
 export const MAX_LIMIT = 100;
 export const DEFAULT_LIMIT = 20;
 
+/** Every file template a request can be answered with: route candidates, error bodies, the docs page's files. */
+export function answerTemplates(table: RouteTable): string[] {
+  const files = [
+    ...table.routes.flatMap((route) => route.try.map((candidate) => candidate.file)),
+    ...Object.values(table.errors).map((error) => error.file),
+    ...table.assets.map((asset) => asset.file),
+  ];
+  return [...new Set(files)].sort();
+}
+
 export function buildRouteTable(site: Site): RouteTable {
   const files = layout(site.basePath);
   const slugParam = { slug: SLUG_PATTERN };

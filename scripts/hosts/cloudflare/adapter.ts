@@ -5,8 +5,7 @@
 import { cachedBundleTextSync } from "../../cli/bundle-cache.mjs";
 import { errorBodies } from "../../api/error-bodies.ts";
 import type { OutputFile } from "../../render/output.ts";
-import type { RouteTable } from "../../api/route-table.ts";
-import { answerTemplates } from "../static/published-files.ts";
+import { answerTemplates, type RouteTable } from "../../api/route-table.ts";
 
 export const WORKER_FILE = "cloudflare/worker.js";
 export const WRANGLER_ASSETS_CONFIG = "wrangler.jsonc";

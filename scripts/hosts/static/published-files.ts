@@ -3,7 +3,7 @@
 // routes.json, the build manifest, other hosts' configs (nginx/, serve.json, wrangler, the Worker), precompressed
 // siblings and dotfiles stay local, so nothing internal is downloadable (an allow-list, so a new host config is
 // never published by accident).
-import type { RouteTable } from "../../api/route-table.ts";
+import { answerTemplates, type RouteTable } from "../../api/route-table.ts";
 import { NETLIFY_404_PAGE, NETLIFY_HEADERS, NETLIFY_REDIRECTS } from "./netlify.ts";
 
 /**
@@ -32,16 +32,6 @@ function templateRegex(template: string): string {
     .split(/(\{\w+\})/)
     .map((part) => (/^\{\w+\}$/.test(part) ? "[^/]+(?:/[^/]+)*" : escapeRegex(part)))
     .join("");
-}
-
-/** Every file template a request can be answered with: route candidates, error bodies, the docs page's files. */
-export function answerTemplates(table: RouteTable): string[] {
-  const files = [
-    ...table.routes.flatMap((route) => route.try.map((candidate) => candidate.file)),
-    ...Object.values(table.errors).map((error) => error.file),
-    ...table.assets.map((asset) => asset.file),
-  ];
-  return [...new Set(files)].sort();
 }
 
 /** A predicate over paths relative to the build folder (`/`-separated): true when `host` should publish it. */
