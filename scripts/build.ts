@@ -60,7 +60,7 @@ export function renderSite(catalog: Catalog, table: RouteTable): SiteOutput {
     ...renderErrors(catalog),
     renderOpenApi(catalog, table),
     ...renderDocsPage(catalog, table),
-    { path: layout(table.basePath).routeTable, body: JSON.stringify(table, null, 2) + "\n" },
+    { path: layout(table.basePath).routeTable, body: `${JSON.stringify(table, null, 2)}\n` },
     renderSchemaTable(table),
     ...Object.values(adapters).flatMap((adapt) => adapt(table)),
   ];

@@ -17,7 +17,7 @@ export function generateJsonSchemas(): Record<SchemaFile, string> {
   const out = {} as Record<SchemaFile, string>;
   for (const [file, source] of Object.entries(SCHEMA_SOURCES) as [SchemaFile, z.ZodType][]) {
     const io = file.startsWith("content/") ? "input" : "output";
-    out[file] = JSON.stringify(z.toJSONSchema(source, { target: "draft-2020-12", io }), null, 2) + "\n";
+    out[file] = `${JSON.stringify(z.toJSONSchema(source, { target: "draft-2020-12", io }), null, 2)}\n`;
   }
   return out;
 }

@@ -30,7 +30,7 @@ async function readTool(contentDir: string, slug: string): Promise<ToolFile> {
 }
 
 async function writeTool(contentDir: string, tool: ToolFile): Promise<void> {
-  await writeFile(toolPath(contentDir, tool.slug), JSON.stringify(tool, null, 2) + "\n");
+  await writeFile(toolPath(contentDir, tool.slug), `${JSON.stringify(tool, null, 2)}\n`);
 }
 
 /** Raises one paid plan's price by 1 on the first tool at or after the middle of the list that has one. */

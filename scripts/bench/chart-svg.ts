@@ -100,7 +100,7 @@ const formatSize = (n: number) => Math.round(n).toLocaleString("en-US");
 const COLOURS = { ink: "#333333", muted: "#6b6b6b", grid: "#e6e6ea", accent: "#32329f", floor: "#9a9aa6", router: "#32329f", static: "#5d8fd0", ceiling: "#b0b0b8", warn: "#cc3333" };
 const FONT = "system-ui, -apple-system, 'Segoe UI', Helvetica, Arial, sans-serif";
 
-const text = (x: number, y: number, body: string, attrs = "") => `<text x="${px(x)}" y="${px(y)}"${attrs ? " " + attrs : ""}>${escapeXml(body)}</text>`;
+const text = (x: number, y: number, body: string, attrs = "") => `<text x="${px(x)}" y="${px(y)}"${attrs ? ` ${attrs}` : ""}>${escapeXml(body)}</text>`;
 
 interface Series {
   id: string;

@@ -83,7 +83,10 @@ export async function startHostProcess(
       throw new Error(`${command} ${args.join(" ")} exited before listening:\n${output}`);
     }
     const answered = await fetch(`${origin}/`, { signal: AbortSignal.timeout(1_000) }).then(
-      async (r) => (await r.arrayBuffer(), true),
+      async (r) => {
+        await r.arrayBuffer();
+        return true;
+      },
       () => false,
     );
     if (answered) return { origin, pgid: child.pid!, stop };

@@ -70,6 +70,6 @@ export async function writeResults(
   };
   const file: ResultsFile = { generatedAt: now, machine: machine(), ...sections, targets: allTargets({ build: sections.build?.results, incremental: sections.incremental?.results, serve: sections.serve?.results }) };
   await mkdir(dirname(path), { recursive: true });
-  await writeFile(path, JSON.stringify(file, null, 2) + "\n");
+  await writeFile(path, `${JSON.stringify(file, null, 2)}\n`);
   return file;
 }

@@ -46,6 +46,7 @@ const CONS = ["Steep learning curve", "Limited templates", "Add-ons cost extra",
 const slugify = (s: string) =>
   s
     .normalize("NFKD")
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the class is "any ASCII", control characters included
     .replace(/[^\x00-\x7f]/g, "")
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, "-")
@@ -119,7 +120,7 @@ export async function writeCatalog(catalog: GeneratedCatalog, outDir: string): P
   await rm(outDir, { recursive: true, force: true });
   await mkdir(join(outDir, "tools"), { recursive: true });
   await mkdir(join(outDir, "categories"), { recursive: true });
-  const text = (v: unknown) => JSON.stringify(v, null, 2) + "\n";
+  const text = (v: unknown) => `${JSON.stringify(v, null, 2)}\n`;
   await writeFile(join(outDir, "site.json"), text(catalog.site));
   await Promise.all([
     ...catalog.categories.map((c) => writeFile(join(outDir, "categories", `${c.slug}.json`), text(c))),

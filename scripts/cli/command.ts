@@ -101,7 +101,7 @@ export function describeFsError(e: unknown): string | undefined {
  * Runs a command's main: UserError and known filesystem errors print one line (or one JSON object with --json)
  * and set the exit code; anything else is a bug and keeps its stack trace.
  */
-export async function runCommand(main: () => Promise<number | void>, options: { json?: () => boolean } = {}): Promise<void> {
+export async function runCommand(main: () => Promise<number | undefined> | Promise<void>, options: { json?: () => boolean } = {}): Promise<void> {
   try {
     process.exitCode = (await main()) ?? 0;
   } catch (e) {

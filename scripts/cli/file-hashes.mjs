@@ -16,6 +16,7 @@ const MEMO_FILE = join(CACHE_DIR, "file-hashes.json");
  * undefined when the file changed too shortly before `nowMs` for that.
  */
 export function signatureOf(stats, nowMs = Date.now()) {
+  // biome-ignore lint/complexity/useMathMinMax: BigInt nanoseconds, which Math.max refuses
   const changed = stats.ctimeNs > stats.mtimeNs ? stats.ctimeNs : stats.mtimeNs;
   if (changed > BigInt(nowMs) * 1_000_000n - SETTLE_NS) return undefined;
   return `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeNs}:${stats.ctimeNs}`;

@@ -2,7 +2,6 @@
 // (scripts/api/response-schemas.ts). schemas/content/*.json is generated from these (npm run schemas).
 import * as z from "zod";
 import { RATING_VALUES } from "../schemas/rating-values.ts";
-import type { SchemaFile } from "../schemas/schema-files.ts";
 import { SLUG_PATTERN } from "./slug-pattern.ts";
 
 export { RATING_VALUES, SLUG_PATTERN };

@@ -80,7 +80,7 @@ export async function openStore(store: Store): Promise<void> {
 
 async function writeMarker(store: Store, last: number): Promise<void> {
   const tmp = join(store.dir, `${STORE_MARKER}.tmp-${process.pid}`);
-  await writeFile(tmp, JSON.stringify({ builds: "msapi", lastGeneration: last }) + "\n");
+  await writeFile(tmp, `${JSON.stringify({ builds: "msapi", lastGeneration: last })}\n`);
   await rename(tmp, join(store.dir, STORE_MARKER));
 }
 

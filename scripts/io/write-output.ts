@@ -137,7 +137,7 @@ async function prepareWorkingCopy(store: Store, work: string, options: WriteOpti
 }
 
 async function writeFull(work: string, site: SiteOutput, options: WriteOptions): Promise<Omit<WriteSummary, "generation">> {
-  site.lists.forEach((_, list) => site.checkList?.(list, "all"));
+  for (const list of site.lists.keys()) site.checkList?.(list, "all");
   const units: PageUnit[] = site.lists.flatMap((_, list) =>
     Array.from({ length: site.maxLimit }, (_, i) => ({ list, limit: i + 1, offsets: "all" as const, replace: false })),
   );
@@ -147,7 +147,7 @@ async function writeFull(work: string, site: SiteOutput, options: WriteOptions):
     writePages({ root: work, pageTemplate: site.pageTemplate, lists: site.lists, units, compress: options.compress }, options.onProgress),
   );
   const lists = manifestLists(site.lists);
-  site.lists.forEach((l, i) => Object.assign(lists[l.filter]!, pages.perList[i]));
+  for (const [i, l] of site.lists.entries()) Object.assign(lists[l.filter]!, pages.perList[i]);
   const tree = { files: small.written + pages.written, bytes: small.writtenBytes + pages.writtenBytes };
   await writeManifest(work, options, small, lists, tree);
   return { mode: "full", base: "fresh", ...tree, written: tree.files, writtenBytes: tree.bytes, deleted: 0 };

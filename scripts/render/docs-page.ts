@@ -137,8 +137,8 @@ export function renderDocsPage(catalog: Catalog, table: RouteTable): OutputFile[
   const dir = redocDir();
   return [
     { path: DOCS_FILES.page.file, body: docsPageHtml(catalog, table) },
-    packageFile(DOCS_FILES.redoc.file, dir + "redoc.standalone.js", withoutCdnLogo),
-    packageFile(DOCS_FILES.redocLicense.file, dir + "redoc.standalone.js.LICENSE.txt", (bytes) => new Uint8Array(bytes)),
+    packageFile(DOCS_FILES.redoc.file, `${dir}redoc.standalone.js`, withoutCdnLogo),
+    packageFile(DOCS_FILES.redocLicense.file, `${dir}redoc.standalone.js.LICENSE.txt`, (bytes) => new Uint8Array(bytes)),
   ];
 }
 

@@ -208,5 +208,5 @@ export function buildOpenApi(catalog: Catalog, table: RouteTable): JsonObject {
 
 /** Pretty-printed: people read this file. Deterministic for the same catalog (H6). */
 export function renderOpenApi(catalog: Catalog, table: RouteTable): OutputFile {
-  return { path: layout(table.basePath).openapi, body: JSON.stringify(buildOpenApi(catalog, table), null, 2) + "\n" };
+  return { path: layout(table.basePath).openapi, body: `${JSON.stringify(buildOpenApi(catalog, table), null, 2)}\n` };
 }

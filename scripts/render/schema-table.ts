@@ -78,7 +78,7 @@ export function buildSchemaMap(table: RouteTable): SchemaMap {
 }
 
 export function renderSchemaTable(table: RouteTable): OutputFile {
-  return { path: SCHEMA_MAP_FILE, body: JSON.stringify(buildSchemaMap(table), null, 2) + "\n" };
+  return { path: SCHEMA_MAP_FILE, body: `${JSON.stringify(buildSchemaMap(table), null, 2)}\n` };
 }
 
 /** A pattern of the map as a regular expression over paths relative to dist/. */

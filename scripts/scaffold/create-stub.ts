@@ -56,7 +56,7 @@ async function writeStub(target: string, schema: SchemaFile, stub: object): Prom
   await mkdir(dirname(target), { recursive: true });
   try {
     // "wx": fails if the file exists, in the same step that creates it.
-    await writeFile(target, JSON.stringify(stub, null, 2) + "\n", { flag: "wx" });
+    await writeFile(target, `${JSON.stringify(stub, null, 2)}\n`, { flag: "wx" });
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === "EEXIST") throw new UserError(`${shown(target)} already exists: not overwritten (choose another --name or --slug)`);
     throw e;

@@ -1,6 +1,6 @@
 // Plans, checks and runs shell commands written in the docs and the deploy recipes (see docs-commands.test.ts).
 import { execFile } from "node:child_process";
-import { cp, mkdtemp, readdir, readFile, rm, stat, symlink } from "node:fs/promises";
+import { cp, mkdtemp, readdir, rm, stat, symlink } from "node:fs/promises";
 import { readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { isAbsolute, join } from "node:path";

@@ -27,7 +27,7 @@ export function shellLines(markdown: string): { line: number; text: string }[] {
       return;
     }
     if (!inBlock) return;
-    const text = pending ? pending.text + " " + raw.trim() : raw.trim();
+    const text = pending ? `${pending.text} ${raw.trim()}` : raw.trim();
     const start = pending?.line ?? i + 1;
     if (text.endsWith("\\")) {
       pending = { line: start, text: text.slice(0, -1).trimEnd() };

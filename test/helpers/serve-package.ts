@@ -36,6 +36,7 @@ export function startServe(distDir: string, timeoutMs = 20_000): Promise<Running
     const timer = setTimeout(() => fail(`not listening after ${timeoutMs} ms`), timeoutMs);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: strips terminal colour codes (ESC [ … m)
       const ready = READY.exec(output.replace(/\x1b\[[0-9;]*m/g, ""));
       if (ready) {
         clearTimeout(timer);

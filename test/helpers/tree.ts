@@ -11,7 +11,7 @@ export async function hashTree(dir: string): Promise<Map<string, string>> {
   for (let i = 0; i < files.length; i += 256) {
     const batch = files.slice(i, i + 256);
     const hashes = await Promise.all(batch.map(async (f) => createHash("sha1").update(await readFile(join(dir, f))).digest("hex")));
-    batch.forEach((f, k) => out.set(f, hashes[k]!));
+    for (const [k, f] of batch.entries()) out.set(f, hashes[k]!);
   }
   return out;
 }

@@ -63,6 +63,7 @@ describe("docs page (dist/index.html + Redoc bundle)", () => {
   describe.skipIf(!hasChromium && process.env.CI !== "true")("in Chromium (playwright-core)", () => {
     let browser: Browser;
     let server: Awaited<ReturnType<typeof startServer>>;
+    // biome-ignore lint/suspicious/noDuplicateTestHooks: this block's own hooks (a nested, conditional describe)
     beforeAll(async () => {
       server = await startServer({ distDir: site.distDir, port: 0 });
       browser = await chromium.launch({
@@ -71,6 +72,7 @@ describe("docs page (dist/index.html + Redoc bundle)", () => {
         timeout: 30_000,
       });
     });
+    // biome-ignore lint/suspicious/noDuplicateTestHooks: as above
     afterAll(async () => {
       await browser?.close();
       await server?.close();
@@ -91,7 +93,7 @@ describe("docs page (dist/index.html + Redoc bundle)", () => {
       page.on("request", (r) => {
         if (!r.url().startsWith(server.url) && !/^(data|blob):/.test(r.url())) offOrigin.push(r.url());
       });
-      const res = await page.goto(server.url + "/", { waitUntil: "load", timeout: 30_000 });
+      const res = await page.goto(`${server.url}/`, { waitUntil: "load", timeout: 30_000 });
       expect(res?.status()).toBe(200);
       for (const [operationId, { summary }] of Object.entries(OPERATIONS)) {
         // Redoc gives each operation a section whose id ends with operation/<operationId>, headed by its summary.
@@ -111,7 +113,7 @@ describe("docs page (dist/index.html + Redoc bundle)", () => {
 
     it("try-it box: one card per request (method, path, what it shows), in the page's fonts", async () => {
       const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-      await page.goto(server.url + "/", { waitUntil: "load", timeout: 30_000 });
+      await page.goto(`${server.url}/`, { waitUntil: "load", timeout: 30_000 });
       const cards = page.locator("#try li a");
       const requests = tryRequests(site.catalog, site.table);
       await expect.poll(() => cards.count()).toBe(requests.length);
@@ -137,7 +139,7 @@ describe("docs page (dist/index.html + Redoc bundle)", () => {
     for (const width of [375, 420]) {
       it(`at ${width} px wide nothing overflows sideways: no horizontal scroll, every try-it card inside the viewport`, async () => {
         const page = await browser.newPage({ viewport: { width, height: 800 }, deviceScaleFactor: 1, isMobile: true, hasTouch: true });
-        await page.goto(server.url + "/", { waitUntil: "load", timeout: 30_000 });
+        await page.goto(`${server.url}/`, { waitUntil: "load", timeout: 30_000 });
         await page.locator('[id$="operation/listSoftware"]').first().waitFor({ state: "attached", timeout: 30_000 });
         await page.waitForLoadState("networkidle", { timeout: 15_000 });
         type Box = { left: number; right: number; top: number; bottom: number };

@@ -9,7 +9,7 @@ import { ERROR_STATUS, layout } from "../../scripts/api/route-table.ts";
 import { buildSite, type BuiltSite } from "./support/built-site.ts";
 
 /** A rule id of the decisions: one of their letters and a number, as a word ("(Q8)", "H1, H2", "D5"). */
-export const RULE_ID = /\b[PQODHCBM]\d+\b/;
+const RULE_ID = /\b[PQODHCBM]\d+\b/;
 
 /** Every string of a JSON value with its JSON pointer, skipping the given keys (catalog data, not our prose). */
 function* strings(value: unknown, skip: Set<string>, at = ""): Generator<[string, string]> {

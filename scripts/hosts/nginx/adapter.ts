@@ -158,7 +158,7 @@ export function nginxServerConf(table: RouteTable): string {
     ].join("\n"),
     ...decisionMaps(table).map(mapBlock),
     ...headers.map((h) => mapBlock(h.map)),
-    server + "\n",
+    `${server}\n`,
   ].join("\n\n");
 }
 

@@ -2,7 +2,7 @@
 // lazily evaluated variables, plus the per-status header values. Every regex reads the raw request line ($request):
 // it survives error_page redirects and parse errors, where $request_method and $request_uri do not.
 import type { Route, RouteTable } from "../../api/route-table.ts";
-import { mapBlock, variable, type MapBlock } from "./conf.ts";
+import { variable, type MapBlock } from "./conf.ts";
 import {
   DECODABLE_SEGMENT,
   encodedLiteral,
@@ -262,12 +262,12 @@ export function headerMaps(table: RouteTable): { header: string; variable: strin
   const contentType = Object.entries(table.headers.all).find(([k]) => k.toLowerCase() === "content-type");
   if (contentType)
     byStatus(contentType[0], "api_bodyless_content_type", ["204"], contentType[1], "H1: nginx drops Content-Type from a 204; put it back (a 304 has none)");
-  Object.entries(table.headers.success).forEach(([header, value], i) =>
-    byStatus(header, variable("success", String(i)), ["200", "304"], value, `H3: ${header} on successful responses only`),
-  );
-  Object.entries(table.headers.preflight).forEach(([header, value], i) =>
-    byStatus(header, variable("preflight", String(i)), ["204"], value, `P5: ${header} on the preflight answer`),
-  );
+  Object.entries(table.headers.success).forEach(([header, value], i) => {
+    byStatus(header, variable("success", String(i)), ["200", "304"], value, `H3: ${header} on successful responses only`);
+  });
+  Object.entries(table.headers.preflight).forEach(([header, value], i) => {
+    byStatus(header, variable("preflight", String(i)), ["204"], value, `P5: ${header} on the preflight answer`);
+  });
   out.push({
     header: "Access-Control-Allow-Headers",
     variable: "api_allow_headers",

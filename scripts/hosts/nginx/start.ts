@@ -8,7 +8,6 @@ import { copyFile, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { createConnection } from "node:net";
 import { tmpdir } from "node:os";
 import { delimiter, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import { NGINX_MAIN_CONF, NGINX_PID_FILE, NGINX_SERVER_CONF, NGINX_SITE_CONF } from "./adapter.ts";
 import { quote } from "./conf.ts";
 import { freePort } from "../free-port.ts";
@@ -195,5 +194,11 @@ async function main(): Promise<void> {
 
 if (isMain(import.meta.url)) {
   // Anything nginx itself refuses (a taken port, a bad config) is already one line from startNginx.
-  await runCommand(() => main().catch((e: Error) => Promise.reject(e instanceof UserError ? e : new UserError(e.message))));
+  await runCommand(async () => {
+    try {
+      await main();
+    } catch (e) {
+      throw e instanceof UserError ? e : new UserError((e as Error).message);
+    }
+  });
 }

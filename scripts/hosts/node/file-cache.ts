@@ -138,7 +138,7 @@ export class FileCache {
   private async load(file: string, pooled = false): Promise<CachedFile | null> {
     const path = join(this.root, file);
     const fromPool = pooled ? this.readPooled(path) : undefined;
-    const body = fromPool === undefined ? await this.read(path, file) : fromPool && fromPool.body;
+    const body = fromPool === undefined ? await this.read(path, file) : fromPool === null ? null : fromPool.body;
     if (body === null) {
       if (this.admits(file)) this.store(file, null);
       return null;

@@ -32,7 +32,7 @@ export function netlifyRedirects(table: RouteTable): string {
   const lines = ["# Generated from routes.json by scripts/hosts/static/netlify.ts: first match wins, `!` = forced."];
   // The docs page and its files, at exactly their paths (checked before the API, as in the table).
   for (const asset of table.assets) {
-    const to = "/" + asset.file;
+    const to = `/${asset.file}`;
     lines.push(to === asset.path ? selfRule(asset.path, errorUrl(table, "not_found")) : rule(asset.path, {}, to, "200!"));
   }
   for (const route of table.routes) {
@@ -40,7 +40,7 @@ export function netlifyRedirects(table: RouteTable): string {
     for (const given of subsets) {
       const target = staticTarget(table, route, given, placeholder);
       if (!target) continue;
-      const to = "/" + target.file;
+      const to = `/${target.file}`;
       if (to === target.path && given.length === 0) {
         lines.push(selfRule(target.path, errorUrl(table, route.fallback)));
       } else {
@@ -50,9 +50,9 @@ export function netlifyRedirects(table: RouteTable): string {
   }
   // Everything else is not_found. The matcher drops a rule whose target is the request itself (a loop), so the
   // not_found file's own path answers from the 404 page, which holds the same body.
-  lines.push(rule(errorUrl(table, "not_found"), {}, "/" + NETLIFY_404_PAGE, "404!"));
+  lines.push(rule(errorUrl(table, "not_found"), {}, `/${NETLIFY_404_PAGE}`, "404!"));
   lines.push(rule("/*", {}, errorUrl(table, "not_found"), "404!"));
-  return lines.join("\n") + "\n";
+  return `${lines.join("\n")}\n`;
 }
 
 /** The deepest folder holding all these files, as a path prefix ("v1/"), or "" when they share none. */
@@ -60,7 +60,7 @@ function commonFolder(files: string[]): string {
   const dirs = files.map((file) => file.split("/").slice(0, -1));
   const common: string[] = [];
   for (let i = 0; dirs.every((d) => d[i] !== undefined && !d[i]!.includes("{") && d[i] === dirs[0]![i]); i++) common.push(dirs[0]![i]!);
-  return common.length === 0 ? "" : common.join("/") + "/";
+  return common.length === 0 ? "" : `${common.join("/")}/`;
 }
 
 /**
@@ -76,14 +76,14 @@ export function netlifyHeaderBlocks(table: RouteTable): [path: string, headers: 
   const errors = commonFolder(Object.values(table.errors).map((e) => e.file));
   const apart = (a: string, b: string) => a !== "" && b !== "" && !a.startsWith(b) && !b.startsWith(a);
   const assetPaths = table.assets.map((a) => a.path);
-  if (!apart(api, errors) || [...assetPaths, "/" + NETLIFY_404_PAGE].some((p) => p.startsWith("/" + api) || p.startsWith("/" + errors))) {
+  if (!apart(api, errors) || [...assetPaths, `/${NETLIFY_404_PAGE}`].some((p) => p.startsWith(`/${api}`) || p.startsWith(`/${errors}`))) {
     throw new Error(`netlify: the API folder "${api}", the error folder "${errors}" and the docs files must not overlap`);
   }
   const blocks: [string, Record<string, string>][] = [
     ["/*", everywhere],
     [`/${api}*`, { ...json, ...table.headers.success }],
     [`/${errors}*`, json],
-    ["/" + NETLIFY_404_PAGE, json],
+    [`/${NETLIFY_404_PAGE}`, json],
   ];
   // By request path only: a block for index.html would also type the hidden /index.html (a JSON 404) as HTML.
   for (const asset of table.assets) blocks.push([asset.path, { [typeName]: asset.contentType, ...table.headers.success }]);
@@ -92,9 +92,9 @@ export function netlifyHeaderBlocks(table: RouteTable): [path: string, headers: 
 
 export function netlifyHeaders(table: RouteTable): string {
   return (
-    netlifyHeaderBlocks(table)
+    `${netlifyHeaderBlocks(table)
       .map(([path, headers]) => [path, ...Object.entries(headers).map(([k, v]) => `  ${k}: ${v}`)].join("\n"))
-      .join("\n\n") + "\n"
+      .join("\n\n")}\n`
   );
 }
 

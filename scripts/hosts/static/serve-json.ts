@@ -35,7 +35,7 @@ export const servePublicDir = (table: RouteTable): string => table.basePath.slic
 
 /** A dist/ file path as serve-handler sees it below `public`. */
 function belowPublic(table: RouteTable, file: string): string {
-  const root = servePublicDir(table) + "/";
+  const root = `${servePublicDir(table)}/`;
   if (!file.startsWith(root)) throw new Error(`serve: ${file} lies outside the served folder ${root}`);
   return file.slice(root.length - 1);
 }
@@ -74,7 +74,7 @@ export function serveConfig(table: RouteTable): ServeConfig {
 
 export function serveAdapter(table: RouteTable): OutputFile[] {
   return [
-    { path: SERVE_CONFIG_FILE, body: JSON.stringify(serveConfig(table), null, 2) + "\n" },
+    { path: SERVE_CONFIG_FILE, body: `${JSON.stringify(serveConfig(table), null, 2)}\n` },
     { path: `${servePublicDir(table)}/${SERVE_404_PAGE}`, body: errorBodies(table.basePath).not_found },
   ];
 }

@@ -65,4 +65,4 @@ export const successTemplates = (table: RouteTable): string[] => [
 ];
 
 /** The error file for an id, with a leading slash (a URL path on static hosts). */
-export const errorUrl = (table: RouteTable, id: ErrorId): string => "/" + table.errors[id].file;
+export const errorUrl = (table: RouteTable, id: ErrorId): string => `/${table.errors[id].file}`;

@@ -67,7 +67,7 @@ export function predict(rawPath: string, rawQuery: string, catalog: Catalog): Pr
   const asset = catalog.assets.find((a) => a.path === rawPath);
   if (asset) return { status: 200, kind: "asset", file: asset.file, contentType: asset.contentType };
   const path = rawPath.length > 1 && rawPath.endsWith("/") ? rawPath.slice(0, -1) : rawPath; // P2: one trailing slash
-  if (!path.startsWith(catalog.basePath + "/")) return notFound; // P1: nothing else outside the base path
+  if (!path.startsWith(`${catalog.basePath}/`)) return notFound; // P1: nothing else outside the base path
   // P3: decode each segment; one that cannot be decoded, or is empty, matches nothing
   const segments = path.slice(catalog.basePath.length + 1).split("/").map(decode);
   if (segments.some((s) => s === null || s === "")) return notFound;

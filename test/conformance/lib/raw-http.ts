@@ -18,7 +18,7 @@ export function rawRequest(
 ): Promise<RawReply> {
   const { host } = new URL(origin);
   const head = [`${method} ${target} HTTP/1.1`, `Host: ${host}`, "Connection: close", ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)];
-  return rawSend(origin, Buffer.from(head.join("\r\n") + "\r\n\r\n", "latin1"), { timeoutMs, head: method === "HEAD" });
+  return rawSend(origin, Buffer.from(`${head.join("\r\n")}\r\n\r\n`, "latin1"), { timeoutMs, head: method === "HEAD" });
 }
 
 export function rawSend(origin: string, bytes: Buffer, { timeoutMs = 5000, head = false } = {}): Promise<RawReply> {

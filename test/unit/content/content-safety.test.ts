@@ -85,7 +85,7 @@ describe("content files are read safely (C1–C4)", () => {
     const path = join(dir, "tools/acme.json");
     const tool = JSON.parse(await readFile(path, "utf8"));
     tool.rating = 4.5;
-    tool.websiteUrl = "not a url " + "Q".repeat(1000);
+    tool.websiteUrl = `not a url ${"Q".repeat(1000)}`;
     await writeFile(path, JSON.stringify(tool));
     const [message, ...rest] = await messagesOf(dir);
     expect(rest).toEqual([]);

@@ -48,7 +48,7 @@ export interface Env {
 export const R2_META = { etag: "etag" } as const;
 
 /** A dist/ path as a URL path for the assets binding (any host name: the binding ignores it). */
-const assetUrl = (file: string) => "https://assets.invalid/" + file.split("/").map(encodeURIComponent).join("/");
+const assetUrl = (file: string) => `https://assets.invalid/${file.split("/").map(encodeURIComponent).join("/")}`;
 
 /** Static Assets keep no metadata of ours: the ETag is hashed from the bytes, once per file per isolate (the Worker remembers it). */
 export function assetsStore(assets: AssetsBinding): FileStore {

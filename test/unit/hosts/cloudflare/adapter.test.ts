@@ -108,7 +108,7 @@ describe("cloudflare adapter files", () => {
     expect(hidden.filter((f) => f.startsWith("nginx/")).length).toBeGreaterThan(0);
     for (const a of table.assets) expect(published, a.file).toContain(a.file);
     for (const e of Object.values(table.errors)) expect(published, e.file).toContain(e.file);
-    expect(published.every((f) => f.startsWith(table.basePath.slice(1) + "/") || f.startsWith("errors/") || table.assets.some((a) => a.file === f))).toBe(true);
+    expect(published.every((f) => f.startsWith(`${table.basePath.slice(1)}/`) || f.startsWith("errors/") || table.assets.some((a) => a.file === f))).toBe(true);
     expect(isPublished("v1/software/.env")).toBe(false);
     expect(isPublished("v1/openapi.json.br")).toBe(false);
     // .assetsignore says the same in gitignore syntax: everything, then the published roots back in.

@@ -19,6 +19,7 @@ const whole = (regex: string) => new RegExp(`^(?:${regex})$`);
 
 /** What the Node server makes of one raw segment: its decoding, or undefined (refused by the parser or undecodable). */
 function decoded(raw: string): string | undefined {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: controls are exactly what the request target may not hold
   if (raw === "" || /[\x00-\x20\x7f-\xff]/.test(raw)) return undefined; // not a valid request-target character
   try {
     return decodeURIComponent(raw);

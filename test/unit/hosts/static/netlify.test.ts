@@ -127,7 +127,7 @@ describe("netlify _redirects: what Netlify answers as the table does", () => {
       `/${fill(layout(table.basePath).page, { filter: ALL_FILTER, limit: 20, offset: 0 })}`, // P7 page file by its path
       `/${layout(table.basePath).categories}`,
       ...table.assets.map((a) => a.path), // the docs page and its files
-      ...table.assets.filter((a) => "/" + a.file !== a.path).map((a) => "/" + a.file), // /index.html is no path of the API
+      ...table.assets.filter((a) => `/${a.file}` !== a.path).map((a) => `/${a.file}`), // /index.html is no path of the API
     ];
   };
 
@@ -153,10 +153,10 @@ describe("netlify _redirects: what Netlify answers as the table does", () => {
   it("P7 no file of dist/ outside the API answers by its own path", async () => {
     const files = fg
       .sync("**/*", { cwd: dist, dot: true, onlyFiles: true })
-      .filter((f) => !f.startsWith(table.basePath.slice(1) + "/") && !table.assets.some((a) => a.path === "/" + f));
+      .filter((f) => !f.startsWith(`${table.basePath.slice(1)}/`) && !table.assets.some((a) => a.path === `/${f}`));
     expect(files).toEqual(expect.arrayContaining(["routes.json", NETLIFY_REDIRECTS, NETLIFY_404_PAGE]));
     const notFound = { status: 404, file: table.errors.not_found.file };
-    for (const file of files) expect(sameAnswer(land("/" + file), notFound), file).toBe(true);
+    for (const file of files) expect(sameAnswer(land(`/${file}`), notFound), file).toBe(true);
   });
 });
 
@@ -234,14 +234,14 @@ describe("netlify _headers", () => {
     const of = headersFor();
     const b = table.basePath;
     const paths = [`${b}/software`, `${b}/software/${tools()[0]}`, `${b}/categories`, `${b}/best/x`, `${b}/openapi.json`];
-    const files = fg.sync(`${b.slice(1)}/**/*.json`, { cwd: dist }).slice(0, 50).map((f) => "/" + f);
+    const files = fg.sync(`${b.slice(1)}/**/*.json`, { cwd: dist }).slice(0, 50).map((f) => `/${f}`);
     for (const path of [...paths, ...files]) expect({ path, ...of(path) }).toEqual({ path, ...once({ ...table.headers.all, ...table.headers.success }) });
   });
 
   it("H1 H2 error bodies and the 404 page get headers.all, no Cache-Control", () => {
     const of = headersFor();
     for (const file of [NETLIFY_404_PAGE, ...Object.values(table.errors).map((e) => e.file)]) {
-      expect({ file, ...of("/" + file) }).toEqual({ file, ...once(table.headers.all) });
+      expect({ file, ...of(`/${file}`) }).toEqual({ file, ...once(table.headers.all) });
     }
   });
 

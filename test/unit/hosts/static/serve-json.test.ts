@@ -124,11 +124,11 @@ describe("npx serve dist: nothing else in dist/ is served (P7)", () => {
     // /404.html names serve's own 404 page inside the served folder: a documented gap below.
     const outside = fg
       .sync("**/*", { cwd: dist, dot: true, onlyFiles: true })
-      .filter((f) => !f.startsWith(servePublicDir(table) + "/") && f !== SERVE_404_PAGE)
-      .filter((f) => !table.assets.some((a) => a.path === "/" + f)); // the docs files: a documented gap below
+      .filter((f) => !f.startsWith(`${servePublicDir(table)}/`) && f !== SERVE_404_PAGE)
+      .filter((f) => !table.assets.some((a) => a.path === `/${f}`)); // the docs files: a documented gap below
     expect(outside).toEqual(expect.arrayContaining(["routes.json", "serve.json", table.errors.not_found.file]));
     for (const file of outside) {
-      const got = await get("/" + file);
+      const got = await get(`/${file}`);
       expect({ file, status: got.status }).toEqual({ file, status: 404 });
       // dotfiles with an extension (e.g. the build manifest) get the bodiless 404 of the dotfile rule, see below
       const dotfile = file.split("/").some((segment) => segment.startsWith(".")) && extname(file) !== "";
@@ -146,8 +146,8 @@ describe("npx serve dist: nothing else in dist/ is served (P7)", () => {
       `${servePublicDir(table)}/${SERVE_404_PAGE}`,
     ]) {
       // The table answers 404 here (not_found, or the tool route's software_not_found); serve has one 404 body.
-      expect(await expected("/" + file)).toMatchObject({ status: 404 });
-      const got = await get("/" + file);
+      expect(await expected(`/${file}`)).toMatchObject({ status: 404 });
+      const got = await get(`/${file}`);
       expect({ file, status: got.status }).toEqual({ file, status: 404 });
       expect(got.body.equals(notFoundBody()), file).toBe(true);
     }
@@ -165,7 +165,7 @@ describe("npx serve dist: dotfiles (P7)", () => {
     try {
       for (const file of planted) {
         const below = file.slice(servePublicDir(table).length);
-        for (const target of [below, "/" + file]) {
+        for (const target of [below, `/${file}`]) {
           const got = await get(target);
           expect({ target, status: got.status }).toEqual({ target, status: 404 });
           expect(got.body.toString()).not.toContain(secret);
@@ -230,7 +230,7 @@ describe("npx serve dist: documented gaps", () => {
   });
 
   it("gap P7: the 404 page itself answers 200 at /404.html", async () => {
-    const got = await get("/" + SERVE_404_PAGE);
+    const got = await get(`/${SERVE_404_PAGE}`);
     expect(got.status).toBe(200);
     expect(got.body.equals(notFoundBody())).toBe(true);
   });
