@@ -11,9 +11,25 @@ export default defineConfig({
     projects: [
       { extends: true, test: { name: "unit", include: ["test/**/*.test.ts"], exclude: ["test/conformance/**"] } },
       // Only the conformance project pays for building the sample catalog and starting every host.
-      { extends: true, test: { name: "conformance", include: ["test/conformance/**/*.test.ts"], globalSetup: ["test/setup/build-catalog.ts"] } },
+      {
+        extends: true,
+        test: {
+          name: "conformance",
+          include: ["test/conformance/**/*.test.ts"],
+          globalSetup: ["test/setup/build-catalog.ts"],
+        },
+      },
       // The Cloudflare Worker over local R2, on the tiny fixture: filling local R2 with the sample takes minutes.
-      { extends: true, test: { name: "conformance-r2", include: ["test/conformance/**/*.test.ts"], exclude: ["test/conformance/encodings.test.ts"], globalSetup: ["test/setup/build-tiny-catalog.ts"], env: { CONFORMANCE_HOSTS: "cloudflare-r2" } } },
+      {
+        extends: true,
+        test: {
+          name: "conformance-r2",
+          include: ["test/conformance/**/*.test.ts"],
+          exclude: ["test/conformance/encodings.test.ts"],
+          globalSetup: ["test/setup/build-tiny-catalog.ts"],
+          env: { CONFORMANCE_HOSTS: "cloudflare-r2" },
+        },
+      },
     ],
   },
 });

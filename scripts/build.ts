@@ -2,26 +2,26 @@
 import { createHash } from "node:crypto";
 import { readdirSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { adapters } from "./hosts/adapters.ts";
-import { formatCount, isMain, parseCommandArgs, runCommand, type CommandSpec } from "./cli/command.ts";
+import { buildRouteTable, layout, MAX_LIMIT, type RouteTable } from "./api/route-table.ts";
+import { type CommandSpec, formatCount, isMain, parseCommandArgs, runCommand } from "./cli/command.ts";
 import { hashOfFile, saveFileHashes, sha1 } from "./cli/file-hashes.mjs";
 import { PROJECT_ROOT } from "./cli/project-cache.mjs";
 import { emptyContentCache, readContentCache, writeContentCache } from "./content/content-cache.ts";
 import { ContentErrors, formatContentError } from "./content/errors.ts";
 import { loadContent } from "./content/load.ts";
 import { validateContent } from "./content/validate.ts";
+import { adapters } from "./hosts/adapters.ts";
+import { hostLimitWarnings } from "./hosts/limits.ts";
 import { inspectOutput } from "./io/store.ts";
-import { writeOutput, type SiteOutput, type WriteSummary } from "./io/write-output.ts";
-import { deriveCatalog, type Catalog } from "./model/derive.ts";
+import { type SiteOutput, type WriteSummary, writeOutput } from "./io/write-output.ts";
+import { type Catalog, deriveCatalog } from "./model/derive.ts";
 import { renderCategories } from "./render/categories.ts";
 import { renderDocsPage } from "./render/docs-page.ts";
 import { renderErrors } from "./render/errors.ts";
 import { renderOpenApi } from "./render/openapi.ts";
 import type { OutputFile } from "./render/output.ts";
-import { hostLimitWarnings } from "./hosts/limits.ts";
 import { renderRankings } from "./render/rankings.ts";
 import { renderSchemaTable } from "./render/schema-table.ts";
-import { buildRouteTable, layout, MAX_LIMIT, type RouteTable } from "./api/route-table.ts";
 import { listChecker, pageLists } from "./render/software-pages.ts";
 import { renderToolFiles, serializeSummaries } from "./render/tools.ts";
 
@@ -64,7 +64,14 @@ export function renderSite(catalog: Catalog, table: RouteTable): SiteOutput {
     renderSchemaTable(table),
     ...Object.values(adapters).flatMap((adapt) => adapt(table)),
   ];
-  return { files, lists: pageLists(catalog, summaries), checkList: listChecker(catalog, summaries), pageTemplate: layout(table.basePath).page, bodyDir: `${table.basePath.slice(1)}/`, maxLimit: MAX_LIMIT };
+  return {
+    files,
+    lists: pageLists(catalog, summaries),
+    checkList: listChecker(catalog, summaries),
+    pageTemplate: layout(table.basePath).page,
+    bodyDir: `${table.basePath.slice(1)}/`,
+    maxLimit: MAX_LIMIT,
+  };
 }
 
 /**
@@ -72,8 +79,13 @@ export function renderSite(catalog: Catalog, table: RouteTable): SiteOutput {
  * schemas/; the locked dependencies): when they change, the same content may build other output or other errors.
  */
 function codeHash(): string {
-  const listed = (dir: string, pattern: RegExp) => filesUnder(PROJECT_ROOT, dir).filter((file) => pattern.test(file.slice(dir.length + 1)));
-  const files = [...listed("scripts", /^(?!(bench|catalog)\/).*\.(ts|mjs|cjs)$/), ...listed("schemas", /\.json$/), "package-lock.json"].sort();
+  const listed = (dir: string, pattern: RegExp) =>
+    filesUnder(PROJECT_ROOT, dir).filter((file) => pattern.test(file.slice(dir.length + 1)));
+  const files = [
+    ...listed("scripts", /^(?!(bench|catalog)\/).*\.(ts|mjs|cjs)$/),
+    ...listed("schemas", /\.json$/),
+    "package-lock.json",
+  ].sort();
   const hash = createHash("sha1");
   for (const file of files) hash.update(file).update(hashOfFile(join(PROJECT_ROOT, file)));
   return hash.digest("base64url");
@@ -88,7 +100,16 @@ function filesUnder(root: string, dir: string): string[] {
 }
 
 /** Builds outDir from contentDir. Throws ContentErrors (every content error at once) before touching outDir. */
-export async function build({ contentDir, outDir, full = false, compress = false, wait = true, onNotice, onProgress, backgroundCleanup = false }: BuildOptions): Promise<BuildResult> {
+export async function build({
+  contentDir,
+  outDir,
+  full = false,
+  compress = false,
+  wait = true,
+  onNotice,
+  onProgress,
+  backgroundCleanup = false,
+}: BuildOptions): Promise<BuildResult> {
   const started = performance.now();
   // A folder a build must not touch is refused before any work (and checked again under the lock).
   const store = await inspectOutput(outDir, contentDir);
@@ -123,17 +144,30 @@ export async function build({ contentDir, outDir, full = false, compress = false
     categories: catalog.categories.length,
     contentFiles: 1 + raw.categories.length + raw.tools.length,
     contentRecalled: raw.recalled,
-    warnings: hostLimitWarnings({ files: written.files, bytes: written.bytes, maxFilesPerDir: (longestList + 1) * (compress ? 3 : 1) }),
+    warnings: hostLimitWarnings({
+      files: written.files,
+      bytes: written.bytes,
+      maxFilesPerDir: (longestList + 1) * (compress ? 3 : 1),
+    }),
   };
 }
 
 const options = {
   content: { type: "string", default: "content", valueName: "DIR", description: "the content folder" },
-  out: { type: "string", default: "dist", valueName: "DIR", description: "the published output (a link into DIR.builds/)" },
+  out: {
+    type: "string",
+    default: "dist",
+    valueName: "DIR",
+    description: "the published output (a link into DIR.builds/)",
+  },
   json: { type: "boolean", default: false, description: "print the result (or the error) as one JSON object" },
   full: { type: "boolean", default: false, description: "build everything, ignoring the previous build" },
   compress: { type: "boolean", default: false, description: "also write .br and .gz beside each body" },
-  "no-wait": { type: "boolean", default: false, description: "if another build of --out is running, stop instead of waiting for it" },
+  "no-wait": {
+    type: "boolean",
+    default: false,
+    description: "if another build of --out is running, stop instead of waiting for it",
+  },
 } as const;
 
 export const BUILD: CommandSpec<typeof options> = {
@@ -143,7 +177,9 @@ export const BUILD: CommandSpec<typeof options> = {
     "one complete build in <out>.builds/, switched only when the new build is complete. Unchanged content since " +
     "the last build is not rewritten. See docs/builds.md.",
   options,
-  notes: ["Exit status: 0 built, 1 failed (content errors, refused output folder, full disk, no permission), 2 bad flags."],
+  notes: [
+    "Exit status: 0 built, 1 failed (content errors, refused output folder, full disk, no permission), 2 bad flags.",
+  ],
 };
 
 let jsonOutput = process.argv.includes("--json");
@@ -156,21 +192,33 @@ async function main(): Promise<number> {
   const progress = values.json || !process.stderr.isTTY ? undefined : (m: string) => process.stderr.write(`\r${m}`);
   const notice = (line: string) => process.stderr.write(`${progress ? "\r\x1b[K" : ""}${line}\n`);
   try {
-    const result = await build({ contentDir, outDir, full: values.full, compress: values.compress, wait: !values["no-wait"], onNotice: notice, onProgress: progress, backgroundCleanup: true });
+    const result = await build({
+      contentDir,
+      outDir,
+      full: values.full,
+      compress: values.compress,
+      wait: !values["no-wait"],
+      onNotice: notice,
+      onProgress: progress,
+      backgroundCleanup: true,
+    });
     if (progress) process.stderr.write("\r\x1b[K");
     if (values.json) console.log(JSON.stringify({ ok: true, outDir: values.out, ...result }));
     else
       console.log(
         `built ${values.out}/ (${result.mode}${result.mode === "incremental" ? `, ${result.base}` : ""}, ${result.generation}): ${formatCount(result.files)} files, ${(result.bytes / 1e6).toFixed(1)} MB ` +
           `from ${result.tools} tools and ${result.categories} categories in ${result.seconds.toFixed(2)} s` +
-          (result.mode === "incremental" ? `; wrote ${formatCount(result.written)}, removed ${formatCount(result.deleted)}` : ""),
+          (result.mode === "incremental"
+            ? `; wrote ${formatCount(result.written)}, removed ${formatCount(result.deleted)}`
+            : ""),
       );
     if (!values.json) for (const w of result.warnings) console.warn(`warning: ${w}`);
     return 0;
   } catch (e) {
     if (progress) process.stderr.write("\r\x1b[K");
     if (!(e instanceof ContentErrors)) throw e;
-    if (values.json) console.log(JSON.stringify({ ok: false, error: e.message, errors: e.errors.map(formatContentError) }));
+    if (values.json)
+      console.log(JSON.stringify({ ok: false, error: e.message, errors: e.errors.map(formatContentError) }));
     else {
       for (const error of e.errors) console.error(formatContentError(error));
       console.error(`\nbuild failed: ${e.message}; ${values.out}/ was left as it was.`);

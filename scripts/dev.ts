@@ -4,14 +4,27 @@
 import { existsSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { build } from "./build.ts";
-import { describeFsError, formatCount, isMain, parseCommandArgs, runCommand, UserError, type CommandSpec } from "./cli/command.ts";
+import {
+  type CommandSpec,
+  describeFsError,
+  formatCount,
+  isMain,
+  parseCommandArgs,
+  runCommand,
+  UserError,
+} from "./cli/command.ts";
 import { ContentErrors, formatContentError } from "./content/errors.ts";
+import { watchContent } from "./content/watch-content.ts";
 import { listenAddressFromEnv, startServerForUser, stopOnSignals, urlLines } from "./hosts/node/announce.ts";
 import type { RunningServer } from "./hosts/node/start-server.ts";
-import { watchContent } from "./content/watch-content.ts";
 
 const options = {
-  content: { type: "string", default: "content", valueName: "DIR", description: "the content folder to watch and build" },
+  content: {
+    type: "string",
+    default: "content",
+    valueName: "DIR",
+    description: "the content folder to watch and build",
+  },
   out: { type: "string", default: "dist", valueName: "DIR", description: "where builds are published and served from" },
 } as const;
 
@@ -29,13 +42,18 @@ export const DEV: CommandSpec<typeof options> = {
 async function buildOnce(contentDir: string, outDir: string, shownOut: string): Promise<boolean> {
   try {
     const r = await build({ contentDir, outDir });
-    const what = r.mode === "incremental" ? `wrote ${formatCount(r.written)}, removed ${formatCount(r.deleted)}` : `${formatCount(r.files)} files`;
+    const what =
+      r.mode === "incremental"
+        ? `wrote ${formatCount(r.written)}, removed ${formatCount(r.deleted)}`
+        : `${formatCount(r.files)} files`;
     console.log(`built ${shownOut}/ (${r.mode}) in ${r.seconds.toFixed(2)} s: ${what}`);
     return true;
   } catch (e) {
     if (e instanceof ContentErrors) {
       for (const error of e.errors) console.error(formatContentError(error));
-      console.error(`build failed: ${e.message}; still serving the last good build. Fix the file and save: it rebuilds.`);
+      console.error(
+        `build failed: ${e.message}; still serving the last good build. Fix the file and save: it rebuilds.`,
+      );
       return false;
     }
     const line = e instanceof UserError ? e.message : describeFsError(e);
@@ -70,7 +88,8 @@ async function main(): Promise<void> {
       do {
         again = false;
         if (!(await buildOnce(contentDir, outDir, values.out))) continue;
-        if (server) await server.reload(true); // at once, and also when dist/ is a plain folder rebuilt in place
+        if (server)
+          await server.reload(true); // at once, and also when dist/ is a plain folder rebuilt in place
         else await serve();
       } while (again);
     })().finally(() => (building = undefined));
@@ -79,7 +98,8 @@ async function main(): Promise<void> {
 
   await rebuild();
   if (!server) {
-    if (!existsSync(join(outDir, "routes.json"))) console.error("nothing to serve yet: fix the content and save, the server starts with the first good build");
+    if (!existsSync(join(outDir, "routes.json")))
+      console.error("nothing to serve yet: fix the content and save, the server starts with the first good build");
     else await serve(); // the last good build from before
   }
   const watcher = watchContent(contentDir, (what) => {

@@ -5,7 +5,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import * as z from "zod";
 import { RESPONSE_SCHEMAS } from "./api/response-schemas.ts";
-import { isMain, parseCommandArgs, runCommand, UserError, type CommandSpec } from "./cli/command.ts";
+import { type CommandSpec, isMain, parseCommandArgs, runCommand, UserError } from "./cli/command.ts";
 import { CONTENT_SCHEMAS } from "./content/schema.ts";
 import type { SchemaFile } from "./schemas/schema-files.ts";
 
@@ -25,12 +25,17 @@ export function generateJsonSchemas(): Record<SchemaFile, string> {
 const schemasDir = fileURLToPath(new URL("../schemas/", import.meta.url));
 
 const options = {
-  check: { type: "boolean", default: false, description: "write nothing; exit 1 when a file of schemas/ differs from the zod source" },
+  check: {
+    type: "boolean",
+    default: false,
+    description: "write nothing; exit 1 when a file of schemas/ differs from the zod source",
+  },
 } as const;
 
 export const WRITE_SCHEMAS: CommandSpec<typeof options> = {
   usage: "npm run schemas --",
-  summary: "Generates the JSON Schemas of schemas/ (content files and response bodies) from scripts/content/schema.ts and scripts/api/response-schemas.ts.",
+  summary:
+    "Generates the JSON Schemas of schemas/ (content files and response bodies) from scripts/content/schema.ts and scripts/api/response-schemas.ts.",
   options,
 };
 

@@ -3,12 +3,19 @@
 // and Web-API-free: the Node server and the Cloudflare Worker only read files and write bytes; a rule fixed here is
 // fixed for both.
 import type { Decision } from "./resolve-request.ts";
-import { ERROR_STATUS, HOST_ERROR_STATUS, RETRY_AFTER_SECONDS, type Coding, type ErrorId, type HostErrorId, type RouteTable } from "./route-table.ts";
+import {
+  type Coding,
+  ERROR_STATUS,
+  type ErrorId,
+  HOST_ERROR_STATUS,
+  type HostErrorId,
+  RETRY_AFTER_SECONDS,
+  type RouteTable,
+} from "./route-table.ts";
 
 export type { Coding };
 
 export type HeaderPairs = [name: string, value: string][];
-
 
 /** What an answer needs to know of the file a request resolved to. */
 export interface FileFacts {
@@ -49,7 +56,8 @@ export function planAnswer(decision: Decision, file: FileFacts | null, condition
 const errorPlan = (id: ErrorId): Plan => ({ kind: "error", id, status: ERROR_STATUS[id] });
 
 /** P4, 204, 304: only a GET whose status carries content sends a body. */
-export const sendsBody = (method: string, status: number): boolean => method !== "HEAD" && status !== 204 && status !== 304;
+export const sendsBody = (method: string, status: number): boolean =>
+  method !== "HEAD" && status !== 204 && status !== 304;
 
 /** H3: weak comparison over a comma-separated list, `*` matching any current representation. */
 export function ifNoneMatchHits(header: string | null | undefined, etags: readonly string[]): boolean {
@@ -67,7 +75,8 @@ export function isNotModified(ifNoneMatch: string | null | undefined, file: File
 }
 
 /** Each coding is its own representation, so its own strong ETag: "hash" → "hash-br". */
-export const codedEtag = (etag: string, coding: Coding | undefined): string => (coding ? `${etag.slice(0, -1)}-${coding}"` : etag);
+export const codedEtag = (etag: string, coding: Coding | undefined): string =>
+  coding ? `${etag.slice(0, -1)}-${coding}"` : etag;
 
 /** The precompressed coding the client accepts, preferring the order of `codings`; q=0 refuses a coding. */
 export function pickCoding(acceptEncoding: string | null | undefined, codings: readonly Coding[]): Coding | undefined {
@@ -93,7 +102,12 @@ export interface AnswerHeaders {
    * A 200 or 304 for a file (H3): Cache-Control and the ETag of the coding sent, Vary when the file has codings.
    * `contentType`: a docs asset's own type (else JSON). A 304 describes no representation: no Content-Type, no length.
    */
-  success(file: FileFacts, plan: { notModified: boolean; coding?: Coding }, length: number, contentType?: string): HeaderPairs;
+  success(
+    file: FileFacts,
+    plan: { notModified: boolean; coding?: Coding },
+    length: number,
+    contentType?: string,
+  ): HeaderPairs;
 }
 
 export function answerHeaders(table: RouteTable): AnswerHeaders {
@@ -105,17 +119,28 @@ export function answerHeaders(table: RouteTable): AnswerHeaders {
   const length = (n: number): [string, string] => ["Content-Length", String(n)];
   return {
     error(id, bytes) {
-      const status = id in HOST_ERROR_STATUS ? HOST_ERROR_STATUS[id as HostErrorId] : table.errors[id as ErrorId].status;
-      const extra: HeaderPairs = status === 405 ? [["Allow", allow]] : status === 503 ? [["Retry-After", String(RETRY_AFTER_SECONDS)]] : [];
+      const status =
+        id in HOST_ERROR_STATUS ? HOST_ERROR_STATUS[id as HostErrorId] : table.errors[id as ErrorId].status;
+      const extra: HeaderPairs =
+        status === 405 ? [["Allow", allow]] : status === 503 ? [["Retry-After", String(RETRY_AFTER_SECONDS)]] : [];
       return { status, headers: [...all, ...extra, length(bytes)] };
     },
     preflight: (requested) => [...preflight, ["Access-Control-Allow-Headers", requested || "*"]],
     errorFile: (bytes) => [...all, length(bytes)],
     success(file, plan, bytes, contentType) {
-      const validators: HeaderPairs = [...success, ["ETag", codedEtag(file.etag, plan.coding)], ...(file.codings.length > 0 ? [["Vary", "Accept-Encoding"] as [string, string]] : [])];
+      const validators: HeaderPairs = [
+        ...success,
+        ["ETag", codedEtag(file.etag, plan.coding)],
+        ...(file.codings.length > 0 ? [["Vary", "Accept-Encoding"] as [string, string]] : []),
+      ];
       if (plan.notModified) return [...untyped, ...validators];
       const type: HeaderPairs = contentType ? [...untyped, ["Content-Type", contentType]] : all;
-      return [...type, ...validators, ...(plan.coding ? [["Content-Encoding", plan.coding] as [string, string]] : []), length(bytes)];
+      return [
+        ...type,
+        ...validators,
+        ...(plan.coding ? [["Content-Encoding", plan.coding] as [string, string]] : []),
+        length(bytes),
+      ];
     },
   };
 }

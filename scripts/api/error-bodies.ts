@@ -1,9 +1,10 @@
 // The fixed error bodies of the API (H4), by error id: the route table's errors and the two a host gives on its own.
 // They depend on the base path only, so every host adapter names the same bytes the build writes. Each is checked
 // against the error schema when it is made.
-import type { ErrorBody, ErrorCode } from "./response-schemas.ts";
-import { RETRY_AFTER_SECONDS, type ErrorId, type HostErrorId } from "./route-table.ts";
+
 import { assertValid } from "../schemas/check.ts";
+import type { ErrorBody, ErrorCode } from "./response-schemas.ts";
+import { type ErrorId, type HostErrorId, RETRY_AFTER_SECONDS } from "./route-table.ts";
 
 /** Error bodies are compact JSON, keys in the contract's order. */
 export function errorBody(code: ErrorCode, message: string, hint?: string): string {
@@ -19,7 +20,10 @@ export function errorBodies(base: string): Record<ErrorId | HostErrorId, string>
       "No endpoint answers at this path.",
       `Endpoints: GET ${base}/software, ${base}/software/{slug}, ${base}/categories, ${base}/best/{categorySlug}, ${base}/openapi.json.`,
     ),
-    method_not_allowed: errorBody("method_not_allowed", "This API is read-only: only GET, HEAD and OPTIONS are served."),
+    method_not_allowed: errorBody(
+      "method_not_allowed",
+      "This API is read-only: only GET, HEAD and OPTIONS are served.",
+    ),
     invalid_limit: errorBody(
       "invalid_limit",
       "limit must be a whole number from 1 to 100.",
@@ -30,8 +34,16 @@ export function errorBodies(base: string): Record<ErrorId | HostErrorId, string>
       "offset must be a whole number of 0 or more.",
       "Send offset once, as plain digits without sign or leading zero, e.g. offset=0 (the default).",
     ),
-    software_not_found: errorBody("software_not_found", "No tool has this slug.", `Tool slugs come from GET ${base}/software.`),
-    category_not_found: errorBody("category_not_found", "No category has this slug.", `Category slugs come from GET ${base}/categories.`),
+    software_not_found: errorBody(
+      "software_not_found",
+      "No tool has this slug.",
+      `Tool slugs come from GET ${base}/software.`,
+    ),
+    category_not_found: errorBody(
+      "category_not_found",
+      "No category has this slug.",
+      `Category slugs come from GET ${base}/categories.`,
+    ),
     category_repeated: errorBody(
       "category_not_found",
       "category was given more than once.",
@@ -42,6 +54,10 @@ export function errorBodies(base: string): Record<ErrorId | HostErrorId, string>
       "The request is not valid HTTP/1.1: its Transfer-Encoding, Content-Length or chunked body cannot be read.",
       "Send GET, HEAD or OPTIONS requests without a body.",
     ),
-    service_unavailable: errorBody("service_unavailable", "The server is out of file descriptors for a moment.", `Retry after ${RETRY_AFTER_SECONDS} second.`),
+    service_unavailable: errorBody(
+      "service_unavailable",
+      "The server is out of file descriptors for a moment.",
+      `Retry after ${RETRY_AFTER_SECONDS} second.`,
+    ),
   };
 }

@@ -133,7 +133,12 @@ export function createResolver(table: RouteTable): Resolver {
       if (!target.startsWith("/")) return { kind: "error", id: "not_found" };
       const q = target.indexOf("?");
       const asset = assets.get(q === -1 ? target : target.slice(0, q));
-      if (asset) return probeFile({ kind: "file", file: asset.file, status: 200, success: true, contentType: asset.contentType }, probe, { kind: "error", id: "not_found" });
+      if (asset)
+        return probeFile(
+          { kind: "file", file: asset.file, status: 200, success: true, contentType: asset.contentType },
+          probe,
+          { kind: "error", id: "not_found" },
+        );
       const matched = matchPath(q === -1 ? target : target.slice(0, q));
       if (typeof matched === "string") return { kind: "error", id: matched };
       const { route, vars } = matched;
@@ -144,10 +149,20 @@ export function createResolver(table: RouteTable): Resolver {
   };
 }
 
-function tryCandidates<T>(route: CompiledRoute, vars: Record<string, string>, index: number, probe: Probe<T>): Resolution<T> | Promise<Resolution<T>> {
+function tryCandidates<T>(
+  route: CompiledRoute,
+  vars: Record<string, string>,
+  index: number,
+  probe: Probe<T>,
+): Resolution<T> | Promise<Resolution<T>> {
   const candidate = route.try[index];
   if (!candidate) return { kind: "error", id: route.fallback };
-  const decision: Decision = { kind: "file", file: candidate.file(vars), status: candidate.status, success: candidate.status === 200 };
+  const decision: Decision = {
+    kind: "file",
+    file: candidate.file(vars),
+    status: candidate.status,
+    success: candidate.status === 200,
+  };
   return probeFile(decision, probe, () => tryCandidates(route, vars, index + 1, probe));
 }
 
@@ -157,7 +172,8 @@ function probeFile<T>(
   probe: Probe<T>,
   otherwise: Resolution<T> | (() => Resolution<T> | Promise<Resolution<T>>),
 ): Resolution<T> | Promise<Resolution<T>> {
-  const settle = (found: T | null) => (found !== null ? { ...decision, found } : typeof otherwise === "function" ? otherwise() : otherwise);
+  const settle = (found: T | null) =>
+    found !== null ? { ...decision, found } : typeof otherwise === "function" ? otherwise() : otherwise;
   const found = probe(decision.file);
   return found instanceof Promise ? found.then(settle) : settle(found);
 }

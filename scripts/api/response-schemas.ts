@@ -5,7 +5,11 @@ import * as z from "zod";
 import { isoDate, LIMITS, listEntry, name, PricingPlan, rating, slug, uri } from "../content/schema.ts";
 
 const count = z.int().min(0);
-const lowestPrice = z.number().positive().nullable().describe("the smallest plan price above 0 (US dollars per month), or null when no plan has one");
+const lowestPrice = z
+  .number()
+  .positive()
+  .nullable()
+  .describe("the smallest plan price above 0 (US dollars per month), or null when no plan has one");
 const categorySlugs = z.array(slug).describe("category slugs, ordered by category name");
 
 export const SoftwareSummary = z

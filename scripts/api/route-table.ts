@@ -55,8 +55,16 @@ export interface Asset {
 /** The docs page and what it loads: the only files served outside basePath. */
 export const DOCS_ASSETS = {
   page: { file: "index.html", path: "/", contentType: "text/html; charset=utf-8" },
-  redoc: { file: "docs/redoc.standalone.js", path: "/docs/redoc.standalone.js", contentType: "text/javascript; charset=utf-8" },
-  redocLicense: { file: "docs/redoc.standalone.js.LICENSE.txt", path: "/docs/redoc.standalone.js.LICENSE.txt", contentType: "text/plain; charset=utf-8" },
+  redoc: {
+    file: "docs/redoc.standalone.js",
+    path: "/docs/redoc.standalone.js",
+    contentType: "text/javascript; charset=utf-8",
+  },
+  redocLicense: {
+    file: "docs/redoc.standalone.js.LICENSE.txt",
+    path: "/docs/redoc.standalone.js.LICENSE.txt",
+    contentType: "text/plain; charset=utf-8",
+  },
 } as const satisfies Record<string, Asset>;
 
 export interface RouteTable {
@@ -128,7 +136,8 @@ export function compileTemplate(template: string, known?: readonly string[]): Te
 }
 
 /** Fills `{name}` placeholders once. Throws on a missing variable: a template and its caller must agree. */
-export const fill = (template: string, vars: Record<string, string | number>): string => compileTemplate(template)(vars);
+export const fill = (template: string, vars: Record<string, string | number>): string =>
+  compileTemplate(template)(vars);
 
 export const ERROR_STATUS: Record<ErrorId, 400 | 404 | 405> = {
   not_found: 404,
@@ -168,7 +177,10 @@ export function buildRouteTable(site: Site): RouteTable {
   const files = layout(site.basePath);
   const slugParam = { slug: SLUG_PATTERN };
   const errors = Object.fromEntries(
-    (Object.keys(ERROR_STATUS) as ErrorId[]).map((id) => [id, { status: ERROR_STATUS[id], file: fill(files.error, { id }) }]),
+    (Object.keys(ERROR_STATUS) as ErrorId[]).map((id) => [
+      id,
+      { status: ERROR_STATUS[id], file: fill(files.error, { id }) },
+    ]),
   ) as RouteTable["errors"];
   const noQuery = { query: [], vars: {} };
   return {
@@ -191,9 +203,27 @@ export function buildRouteTable(site: Site): RouteTable {
         path: "/software",
         params: {},
         query: [
-          { name: "limit", pattern: LIMIT_PATTERN, default: String(DEFAULT_LIMIT), error: "invalid_limit", repeatedError: "invalid_limit" },
-          { name: "offset", pattern: OFFSET_PATTERN, default: "0", error: "invalid_offset", repeatedError: "invalid_offset" },
-          { name: "category", pattern: SLUG_PATTERN, default: null, error: "category_not_found", repeatedError: "category_repeated" },
+          {
+            name: "limit",
+            pattern: LIMIT_PATTERN,
+            default: String(DEFAULT_LIMIT),
+            error: "invalid_limit",
+            repeatedError: "invalid_limit",
+          },
+          {
+            name: "offset",
+            pattern: OFFSET_PATTERN,
+            default: "0",
+            error: "invalid_offset",
+            repeatedError: "invalid_offset",
+          },
+          {
+            name: "category",
+            pattern: SLUG_PATTERN,
+            default: null,
+            error: "category_not_found",
+            repeatedError: "category_repeated",
+          },
         ],
         vars: { filter: { param: "category", absent: ALL_FILTER, present: categoryFilter("{category}") } },
         // Q8: a known filter always has its offset_out_of_range body, so an unknown one falls through to 404.
@@ -203,10 +233,38 @@ export function buildRouteTable(site: Site): RouteTable {
         ],
         fallback: "category_not_found",
       },
-      { operation: "getSoftware", path: "/software/{slug}", params: slugParam, ...noQuery, try: [{ file: files.tool, status: 200 }], fallback: "software_not_found" },
-      { operation: "listCategories", path: "/categories", params: {}, ...noQuery, try: [{ file: files.categories, status: 200 }], fallback: "not_found" },
-      { operation: "getBestInCategory", path: "/best/{slug}", params: slugParam, ...noQuery, try: [{ file: files.best, status: 200 }], fallback: "category_not_found" },
-      { operation: "getOpenApi", path: "/openapi.json", params: {}, ...noQuery, try: [{ file: files.openapi, status: 200 }], fallback: "not_found" },
+      {
+        operation: "getSoftware",
+        path: "/software/{slug}",
+        params: slugParam,
+        ...noQuery,
+        try: [{ file: files.tool, status: 200 }],
+        fallback: "software_not_found",
+      },
+      {
+        operation: "listCategories",
+        path: "/categories",
+        params: {},
+        ...noQuery,
+        try: [{ file: files.categories, status: 200 }],
+        fallback: "not_found",
+      },
+      {
+        operation: "getBestInCategory",
+        path: "/best/{slug}",
+        params: slugParam,
+        ...noQuery,
+        try: [{ file: files.best, status: 200 }],
+        fallback: "category_not_found",
+      },
+      {
+        operation: "getOpenApi",
+        path: "/openapi.json",
+        params: {},
+        ...noQuery,
+        try: [{ file: files.openapi, status: 200 }],
+        fallback: "not_found",
+      },
     ],
   };
 }

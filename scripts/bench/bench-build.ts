@@ -1,7 +1,7 @@
 // Step "build": full builds for each size against the tar -x floor of the same tree.
 import type { BenchOptions } from "./options.ts";
 import { tarExtractSeconds } from "./tar-floor.ts";
-import { OUT, distDir, freshBuild, lackOfSpace, removeBuild } from "./workspace.ts";
+import { distDir, freshBuild, lackOfSpace, OUT, removeBuild } from "./workspace.ts";
 
 export interface BuildResult {
   n: number;
@@ -25,7 +25,18 @@ export async function benchBuilds(options: BenchOptions, log: (line: string) => 
     const skipped = await lackOfSpace(n, 3);
     if (skipped) {
       log(`build n=${n}: skipped: ${skipped}`);
-      results.push({ n, skipped, files: null, bytes: null, seconds: null, reportedSeconds: null, peakRssBytes: null, written: null, tarSeconds: null, ratio: null });
+      results.push({
+        n,
+        skipped,
+        files: null,
+        bytes: null,
+        seconds: null,
+        reportedSeconds: null,
+        peakRssBytes: null,
+        written: null,
+        tarSeconds: null,
+        ratio: null,
+      });
       continue;
     }
     log(`build n=${n}: generating and building…`);

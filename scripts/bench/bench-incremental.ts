@@ -42,10 +42,19 @@ export const PRICE_SAMPLES = 3;
 const median = (runs: RebuildResult[]): RebuildResult => {
   const sorted = [...runs].sort((a, b) => a.seconds - b.seconds);
   const middle = sorted[Math.floor(sorted.length / 2)]!;
-  return { ...middle, change: `${middle.change} (median of ${runs.length}: ${runs.map((r) => `${r.seconds.toFixed(2)} s`).join(", ")})` };
+  return {
+    ...middle,
+    change: `${middle.change} (median of ${runs.length}: ${runs.map((r) => `${r.seconds.toFixed(2)} s`).join(", ")})`,
+  };
 };
 
-async function rebuild(n: number, options: BenchOptions, change: string, fullSeconds: number, buildCounts: boolean): Promise<RebuildResult> {
+async function rebuild(
+  n: number,
+  options: BenchOptions,
+  change: string,
+  fullSeconds: number,
+  buildCounts: boolean,
+): Promise<RebuildResult> {
   // Listing 280k files twice costs seconds: only done when the build does not say what it wrote.
   const before = buildCounts ? null : await snapshotTree(distDir(n));
   await settleDisk();
@@ -57,7 +66,12 @@ async function rebuild(n: number, options: BenchOptions, change: string, fullSec
   if (before) {
     const after = await snapshotTree(distDir(n));
     const changes = diffTrees(before, after);
-    counts = { filesWritten: changes.written, filesDeleted: changes.deleted, filesTotal: after.size, countedBy: "inode+mtime" };
+    counts = {
+      filesWritten: changes.written,
+      filesDeleted: changes.deleted,
+      filesTotal: after.size,
+      countedBy: "inode+mtime",
+    };
   }
   return {
     change,
@@ -71,7 +85,11 @@ async function rebuild(n: number, options: BenchOptions, change: string, fullSec
   };
 }
 
-export async function benchIncremental(options: BenchOptions, builds: BuildResult[] | null, log: (line: string) => void): Promise<IncrementalResult> {
+export async function benchIncremental(
+  options: BenchOptions,
+  builds: BuildResult[] | null,
+  log: (line: string) => void,
+): Promise<IncrementalResult> {
   const n = options.mainSize;
   const skip = (why: string): IncrementalResult => {
     log(`incremental n=${n}: skipped: ${why}`);

@@ -5,12 +5,12 @@
 // a SQLite row and a blob file per object, so the first upload of n = 1,000 (≈ 280,000 objects) takes minutes.
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
-import { isMain, parseCommandArgs, runCommand, UserError, type CommandSpec } from "../cli/command.ts";
+import { type CommandSpec, isMain, parseCommandArgs, runCommand, UserError } from "../cli/command.ts";
 import { startLocalWorker } from "../hosts/cloudflare/local-worker.ts";
-import { uploadToR2, type UploadSummary } from "../hosts/cloudflare/upload-r2.ts";
+import { type UploadSummary, uploadToR2 } from "../hosts/cloudflare/upload-r2.ts";
 import { changeOnePrice, writeBenchCatalog } from "./bench-catalog.ts";
 import { runBuild } from "./run-build.ts";
-import { distDir as serveDistDir, lackOfSpace, OUT } from "./workspace.ts";
+import { lackOfSpace, OUT, distDir as serveDistDir } from "./workspace.ts";
 
 // Its own catalog and build (not the serve step's dist-n): another step rebuilding dist-n would recycle the
 // generation this upload reads.
@@ -19,7 +19,9 @@ const distDir = (n: number) => join(OUT, `r2-dist-${n}`);
 /** Beside the serve step's dist-n, where start-cloudflare looks by default: the serve step can serve it (hosts.ts). */
 export const benchBucketDir = (n: number) => `${serveDistDir(n)}.r2`;
 
-type Measured = Pick<UploadSummary, "sent" | "sentBytes" | "deleted" | "unchanged" | "seconds"> & { objectsPerSecond: number };
+type Measured = Pick<UploadSummary, "sent" | "sentBytes" | "deleted" | "unchanged" | "seconds"> & {
+  objectsPerSecond: number;
+};
 
 export interface R2UploadResult {
   n: number;
@@ -33,12 +35,24 @@ export interface R2UploadResult {
   edit: Measured;
 }
 
-const pick = ({ sent, sentBytes, deleted, unchanged, seconds }: UploadSummary): Measured => ({ sent, sentBytes, deleted, unchanged, seconds, objectsPerSecond: Math.round(sent / seconds) });
+const pick = ({ sent, sentBytes, deleted, unchanged, seconds }: UploadSummary): Measured => ({
+  sent,
+  sentBytes,
+  deleted,
+  unchanged,
+  seconds,
+  objectsPerSecond: Math.round(sent / seconds),
+});
 
 const none: Measured = { sent: 0, sentBytes: 0, deleted: 0, unchanged: 0, seconds: 0, objectsPerSecond: 0 };
 
 /** keepBucket: leave the filled bucket at benchBucketDir(n) for the serve step (removed with bench/out/). */
-export async function benchR2Upload(n: number, buildArgs: string[] = [], log: (line: string) => void = console.log, keepBucket = false): Promise<R2UploadResult> {
+export async function benchR2Upload(
+  n: number,
+  buildArgs: string[] = [],
+  log: (line: string) => void = console.log,
+  keepBucket = false,
+): Promise<R2UploadResult> {
   // Its own tree and build generations, plus the bucket (about one more tree).
   const lack = await lackOfSpace(n, 3);
   if (lack) {
@@ -50,7 +64,13 @@ export async function benchR2Upload(n: number, buildArgs: string[] = [], log: (l
   await runBuild(contentDir(n), distDir(n), buildArgs);
   const persist = benchBucketDir(n);
   await rm(persist, { recursive: true, force: true });
-  const worker = await startLocalWorker({ distDir: distDir(n), mode: "r2", r2Persist: persist, port: 0, uploader: true });
+  const worker = await startLocalWorker({
+    distDir: distDir(n),
+    mode: "r2",
+    r2Persist: persist,
+    port: 0,
+    uploader: true,
+  });
   try {
     const bucket = await worker.uploadTarget();
     let shown = Date.now();
@@ -65,7 +85,15 @@ export async function benchR2Upload(n: number, buildArgs: string[] = [], log: (l
     const rebuild = await runBuild(contentDir(n), distDir(n), buildArgs);
     log(`r2 n=${n}: ${change}; uploading the edit…`);
     const edit = await uploadToR2(distDir(n), bucket);
-    return { n, skipped: null, files: first.files, first: pick(first), change, rebuildSeconds: rebuild.seconds, edit: pick(edit) };
+    return {
+      n,
+      skipped: null,
+      files: first.files,
+      first: pick(first),
+      change,
+      rebuildSeconds: rebuild.seconds,
+      edit: pick(edit),
+    };
   } finally {
     await worker.close();
     if (!keepBucket) await rm(persist, { recursive: true, force: true });
@@ -79,7 +107,8 @@ const options = {
 
 const SPEC: CommandSpec<typeof options> = {
   usage: "npx tsx scripts/bench/bench-r2-upload.ts --",
-  summary: "Measures the R2 upload of an n-tool build into Miniflare's local R2, then of a one-price edit (objects sent, seconds).",
+  summary:
+    "Measures the R2 upload of an n-tool build into Miniflare's local R2, then of a one-price edit (objects sent, seconds).",
   options,
 };
 

@@ -1,13 +1,13 @@
 // Step "serve": the same mixed request list against each host in turn, one at a time, each in its own process.
 import { statSync } from "node:fs";
 import { join } from "node:path";
-import { HOSTS, NODE_WORKERS, type Host } from "./hosts.ts";
 import type { HostProcess } from "./host-process.ts";
-import { loadRun, randomLoadRun, type LoadRequest, type LoadResult } from "./load-run.ts";
+import { HOSTS, type Host, NODE_WORKERS } from "./hosts.ts";
+import { type LoadRequest, type LoadResult, loadRun, randomLoadRun } from "./load-run.ts";
 import type { BenchOptions } from "./options.ts";
 import { probe } from "./probe.ts";
 import { sampleRss } from "./rss-sampler.ts";
-import { buildColdList, buildRequestList, ceilingBodyFile, type BenchRequest } from "./url-list.ts";
+import { type BenchRequest, buildColdList, buildRequestList, ceilingBodyFile } from "./url-list.ts";
 import { distDir, freshBuild, hasBuild, lackOfSpace } from "./workspace.ts";
 
 export interface HostResult extends Partial<LoadResult> {
@@ -70,7 +70,12 @@ function expectedStatus(kind: Host["kind"], r: BenchRequest): number | null {
 }
 
 /** The host's version of the list: its URL for each entry, and If-None-Match with the ETag it gave. */
-async function requestsFor(host: Host, origin: string, list: BenchRequest[], acceptEncoding: string | null): Promise<{ requests: LoadRequest[]; wrong: string[] }> {
+async function requestsFor(
+  host: Host,
+  origin: string,
+  list: BenchRequest[],
+  acceptEncoding: string | null,
+): Promise<{ requests: LoadRequest[]; wrong: string[] }> {
   const base: Record<string, string> = acceptEncoding ? { "Accept-Encoding": acceptEncoding } : {};
   const requests: LoadRequest[] = [];
   const wrong: string[] = [];
@@ -83,7 +88,8 @@ async function requestsFor(host: Host, origin: string, list: BenchRequest[], acc
     }
     const { status } = await probe(origin, path, headers);
     const expected = expectedStatus(host.kind, r);
-    if (expected !== null && status !== expected) wrong.push(`${r.conditional ? "(If-None-Match) " : ""}${path} → ${status}, not ${expected}`);
+    if (expected !== null && status !== expected)
+      wrong.push(`${r.conditional ? "(If-None-Match) " : ""}${path} → ${status}, not ${expected}`);
     requests.push({ path, headers });
   }
   return { requests, wrong };
@@ -91,7 +97,20 @@ async function requestsFor(host: Host, origin: string, list: BenchRequest[], acc
 
 export async function benchServe(options: BenchOptions, log: (line: string) => void): Promise<ServeResult> {
   const n = options.mainSize;
-  const result: ServeResult = { n, skipped: null, connections: options.connections, durationSeconds: options.duration, rounds: options.rounds, acceptEncoding: options.acceptEncoding, meanBodyBytes: 0, ceilingBodyBytes: 0, nodeWorkers: NODE_WORKERS, requests: [], hosts: [], cold: null };
+  const result: ServeResult = {
+    n,
+    skipped: null,
+    connections: options.connections,
+    durationSeconds: options.duration,
+    rounds: options.rounds,
+    acceptEncoding: options.acceptEncoding,
+    meanBodyBytes: 0,
+    ceilingBodyBytes: 0,
+    nodeWorkers: NODE_WORKERS,
+    requests: [],
+    hosts: [],
+    cold: null,
+  };
   if (!hasBuild(n)) {
     const noRoom = await lackOfSpace(n, 1);
     if (noRoom) {
@@ -104,7 +123,9 @@ export async function benchServe(options: BenchOptions, log: (line: string) => v
   const dist = distDir(n);
   const { basePath, requests: list } = await buildRequestList(dist);
   result.requests = list;
-  result.meanBodyBytes = Math.round(list.reduce((sum, r) => sum + (r.conditional ? 0 : statSync(join(dist, r.file)).size), 0) / list.length);
+  result.meanBodyBytes = Math.round(
+    list.reduce((sum, r) => sum + (r.conditional ? 0 : statSync(join(dist, r.file)).size), 0) / list.length,
+  );
   // The ceiling answers a body as large as the list's mean, so the ratio measures routing, not bytes.
   const ceilingBody = ceilingBodyFile(dist, basePath, result.meanBodyBytes);
   result.ceilingBodyBytes = statSync(ceilingBody).size;
@@ -129,7 +150,12 @@ export async function benchServe(options: BenchOptions, log: (line: string) => v
         skip(`did not start: ${(e as Error).message.split("\n")[0]}`);
         continue;
       }
-      const entry = { host, server: started, requests: [] as LoadRequest[], result: { name: host.name, kind: host.kind, skipped: null, wrongStatuses: [], rounds: [] } as HostResult };
+      const entry = {
+        host,
+        server: started,
+        requests: [] as LoadRequest[],
+        result: { name: host.name, kind: host.kind, skipped: null, wrongStatuses: [], rounds: [] } as HostResult,
+      };
       running.push(entry);
       result.hosts.push(entry.result);
       const { requests, wrong } = await requestsFor(host, started.origin, list, options.acceptEncoding);
@@ -139,10 +165,13 @@ export async function benchServe(options: BenchOptions, log: (line: string) => v
     }
     for (let round = 1; round <= options.rounds; round++) {
       for (const { host, server, requests, result: hostResult } of running) {
-        log(`serve ${host.name}: round ${round} of ${options.rounds}, ${options.connections} connections for ${options.duration} s…`);
+        log(
+          `serve ${host.name}: round ${round} of ${options.rounds}, ${options.connections} connections for ${options.duration} s…`,
+        );
         const load = await loadRun(server.origin, requests, options.connections, options.duration);
         hostResult.rounds.push(load.requestsPerSecond);
-        if (hostResult.requestsPerSecond === undefined || load.requestsPerSecond > hostResult.requestsPerSecond) Object.assign(hostResult, load);
+        if (hostResult.requestsPerSecond === undefined || load.requestsPerSecond > hostResult.requestsPerSecond)
+          Object.assign(hostResult, load);
       }
     }
     result.cold = await coldRounds(dist, running, options, log);
@@ -153,13 +182,22 @@ export async function benchServe(options: BenchOptions, log: (line: string) => v
 }
 
 /** The cold set against the hosts marked `cold`, rounds alternating between them; best round kept, peak RSS of all. */
-async function coldRounds(dist: string, running: { host: Host; server: HostProcess }[], options: BenchOptions, log: (line: string) => void): Promise<ColdResult> {
+async function coldRounds(
+  dist: string,
+  running: { host: Host; server: HostProcess }[],
+  options: BenchOptions,
+  log: (line: string) => void,
+): Promise<ColdResult> {
   const { requests: list, bytes } = await buildColdList(dist);
   const cold: ColdResult = { urls: list.length, bytes, hosts: [] };
   const paths = list.map((r) => r.path);
   const headers: Record<string, string> = options.acceptEncoding ? { "Accept-Encoding": options.acceptEncoding } : {};
   const hosts = running.filter((r) => r.host.cold);
-  const entries = hosts.map(({ host, server }) => ({ host, server, result: { name: host.name, rounds: [], peakRssBytes: null, wrongStatuses: [] } as ColdHostResult }));
+  const entries = hosts.map(({ host, server }) => ({
+    host,
+    server,
+    result: { name: host.name, rounds: [], peakRssBytes: null, wrongStatuses: [] } as ColdHostResult,
+  }));
   for (const { server, result: hostResult } of entries) {
     for (let i = 0; i < COLD_PROBES; i++) {
       const r = list[Math.floor((i * list.length) / COLD_PROBES)]!;
@@ -172,13 +210,16 @@ async function coldRounds(dist: string, running: { host: Host; server: HostProce
   }
   for (let round = 1; round <= options.rounds; round++) {
     for (const { host, server, result: hostResult } of entries) {
-      log(`serve cold ${host.name}: round ${round} of ${options.rounds}, ${list.length.toLocaleString("en-US")} URLs at random, ${options.connections} connections for ${options.duration} s…`);
+      log(
+        `serve cold ${host.name}: round ${round} of ${options.rounds}, ${list.length.toLocaleString("en-US")} URLs at random, ${options.connections} connections for ${options.duration} s…`,
+      );
       const rss = sampleRss(server.pgid);
       const load = await randomLoadRun(server.origin, paths, options.connections, options.duration, headers);
       const peak = await rss.stop();
       if (peak !== null) hostResult.peakRssBytes = Math.max(hostResult.peakRssBytes ?? 0, peak);
       hostResult.rounds.push(load.requestsPerSecond);
-      if (hostResult.requestsPerSecond === undefined || load.requestsPerSecond > hostResult.requestsPerSecond) Object.assign(hostResult, load);
+      if (hostResult.requestsPerSecond === undefined || load.requestsPerSecond > hostResult.requestsPerSecond)
+        Object.assign(hostResult, load);
     }
   }
   return cold;

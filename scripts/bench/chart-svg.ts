@@ -11,7 +11,13 @@ export interface ChartInput {
   serve: {
     n: number;
     connections: number;
-    hosts: { name: string; kind: string; requestsPerSecond: number | null; skipped: string | null; wrongStatuses: number }[];
+    hosts: {
+      name: string;
+      kind: string;
+      requestsPerSecond: number | null;
+      skipped: string | null;
+      wrongStatuses: number;
+    }[];
   } | null;
 }
 
@@ -45,16 +51,27 @@ export function chartInput(file: Pick<ResultsFile, "machine" | "build" | "serve"
 
 // ---- numbers and scales ------------------------------------------------------------------------------------------
 
-const escapeXml = (s: string) => s.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]!);
+const escapeXml = (s: string) =>
+  s.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]!);
 /** Coordinates to one decimal: enough for a screen, and no float noise in the file. */
 const px = (v: number) => String(Math.round(v * 10) / 10);
 
 /** One decimal, without a trailing ".0". */
 const oneDecimal = (v: number) => v.toFixed(1).replace(/\.0$/, "");
 export const formatCount = (v: number) =>
-  v >= 1e6 ? `${v >= 1e7 ? Math.round(v / 1e6) : oneDecimal(v / 1e6)}M` : v >= 1e3 ? `${v >= 1e5 ? Math.round(v / 1e3) : oneDecimal(v / 1e3)}k` : String(Math.round(v));
+  v >= 1e6
+    ? `${v >= 1e7 ? Math.round(v / 1e6) : oneDecimal(v / 1e6)}M`
+    : v >= 1e3
+      ? `${v >= 1e5 ? Math.round(v / 1e3) : oneDecimal(v / 1e3)}k`
+      : String(Math.round(v));
 export const formatBytes = (v: number) =>
-  v >= 1e9 ? `${oneDecimal(v / 1e9)} GB` : v >= 1e6 ? `${Math.round(v / 1e6)} MB` : v >= 1e3 ? `${Math.round(v / 1e3)} kB` : `${Math.round(v)} B`;
+  v >= 1e9
+    ? `${oneDecimal(v / 1e9)} GB`
+    : v >= 1e6
+      ? `${Math.round(v / 1e6)} MB`
+      : v >= 1e3
+        ? `${Math.round(v / 1e3)} kB`
+        : `${Math.round(v)} B`;
 export const formatSeconds = (v: number) => (v >= 10 ? `${Math.round(v)} s` : `${oneDecimal(v)} s`);
 const formatRate = (v: number) => Math.round(v).toLocaleString("en-US");
 
@@ -84,7 +101,8 @@ function logScale(min: number, max: number, from: number, to: number): Scale {
   const hi = 10 ** Math.ceil(Math.log10(max));
   const decades = Math.round(Math.log10(hi / lo));
   const ticks: number[] = [];
-  for (let d = lo; d < hi * 1.01; d *= 10) for (const m of decades <= 2 ? [1, 2, 5] : [1]) if (d * m <= hi * 1.01) ticks.push(d * m);
+  for (let d = lo; d < hi * 1.01; d *= 10)
+    for (const m of decades <= 2 ? [1, 2, 5] : [1]) if (d * m <= hi * 1.01) ticks.push(d * m);
   const span = Math.log10(hi / lo);
   return { at: (v) => from + (Math.log10(v / lo) / span) * (to - from), ticks };
 }
@@ -97,10 +115,21 @@ const formatSize = (n: number) => Math.round(n).toLocaleString("en-US");
 
 // ---- drawing -----------------------------------------------------------------------------------------------------
 
-const COLOURS = { ink: "#333333", muted: "#6b6b6b", grid: "#e6e6ea", accent: "#32329f", floor: "#9a9aa6", router: "#32329f", static: "#5d8fd0", ceiling: "#b0b0b8", warn: "#cc3333" };
+const COLOURS = {
+  ink: "#333333",
+  muted: "#6b6b6b",
+  grid: "#e6e6ea",
+  accent: "#32329f",
+  floor: "#9a9aa6",
+  router: "#32329f",
+  static: "#5d8fd0",
+  ceiling: "#b0b0b8",
+  warn: "#cc3333",
+};
 const FONT = "system-ui, -apple-system, 'Segoe UI', Helvetica, Arial, sans-serif";
 
-const text = (x: number, y: number, body: string, attrs = "") => `<text x="${px(x)}" y="${px(y)}"${attrs ? ` ${attrs}` : ""}>${escapeXml(body)}</text>`;
+const text = (x: number, y: number, body: string, attrs = "") =>
+  `<text x="${px(x)}" y="${px(y)}"${attrs ? ` ${attrs}` : ""}>${escapeXml(body)}</text>`;
 
 interface Series {
   id: string;
@@ -113,47 +142,91 @@ interface Series {
 }
 
 /** One line panel: title, grid, axes with ticks, one or more series with dots and value labels. */
-function linePanel(box: { x: number; y: number; w: number; h: number }, title: string, format: (v: number) => string, series: Series[]): string {
+function linePanel(
+  box: { x: number; y: number; w: number; h: number },
+  title: string,
+  format: (v: number) => string,
+  series: Series[],
+): string {
   const plot = { left: box.x + 56, right: box.x + box.w - 22, top: box.y + 52, bottom: box.y + box.h - 42 };
   const out = [`<g class="panel">`, text(box.x, box.y + 16, title, `class="panel-title"`)];
   const all = series.flatMap((s) => s.points);
-  if (all.length === 0) return [...out, text(plot.left, (plot.top + plot.bottom) / 2, "not measured", `class="note"`), `</g>`].join("\n");
+  if (all.length === 0)
+    return [...out, text(plot.left, (plot.top + plot.bottom) / 2, "not measured", `class="note"`), `</g>`].join("\n");
   const log = useLog(all.map((p) => p.x));
-  const x = scaleFor(log, all.map((p) => p.x), plot.left, plot.right);
-  const y = scaleFor(log, all.map((p) => p.y), plot.bottom, plot.top);
+  const x = scaleFor(
+    log,
+    all.map((p) => p.x),
+    plot.left,
+    plot.right,
+  );
+  const y = scaleFor(
+    log,
+    all.map((p) => p.y),
+    plot.bottom,
+    plot.top,
+  );
   const labelled = series.flatMap((s) => s.points.filter((_, j) => s.labels !== "last" || j === s.points.length - 1));
   // A label goes above its point unless another labelled point at that size is higher: then below, so none collide.
   const above = (p: { x: number; y: number }) => labelled.every((q) => q === p || q.x !== p.x || q.y <= p.y);
   for (const t of y.ticks) {
-    out.push(`<line class="grid" x1="${px(plot.left)}" x2="${px(plot.right)}" y1="${px(y.at(t))}" y2="${px(y.at(t))}"/>`);
+    out.push(
+      `<line class="grid" x1="${px(plot.left)}" x2="${px(plot.right)}" y1="${px(y.at(t))}" y2="${px(y.at(t))}"/>`,
+    );
     out.push(text(plot.left - 8, y.at(t) + 4, t === 0 ? "0" : format(t), `class="tick" text-anchor="end"`));
   }
   for (const t of x.ticks) {
-    out.push(`<line class="axis" x1="${px(x.at(t))}" x2="${px(x.at(t))}" y1="${px(plot.bottom)}" y2="${px(plot.bottom + 4)}"/>`);
-    out.push(text(x.at(t), plot.bottom + 17, log ? formatCount(t) : formatSize(t), `class="tick" text-anchor="middle"`));
+    out.push(
+      `<line class="axis" x1="${px(x.at(t))}" x2="${px(x.at(t))}" y1="${px(plot.bottom)}" y2="${px(plot.bottom + 4)}"/>`,
+    );
+    out.push(
+      text(x.at(t), plot.bottom + 17, log ? formatCount(t) : formatSize(t), `class="tick" text-anchor="middle"`),
+    );
   }
-  out.push(`<line class="axis" x1="${px(plot.left)}" x2="${px(plot.right)}" y1="${px(plot.bottom)}" y2="${px(plot.bottom)}"/>`);
-  out.push(text((plot.left + plot.right) / 2, plot.bottom + 34, `catalog size (tools${log ? ", log scale" : ""})`, `class="axis-label" text-anchor="middle"`));
+  out.push(
+    `<line class="axis" x1="${px(plot.left)}" x2="${px(plot.right)}" y1="${px(plot.bottom)}" y2="${px(plot.bottom)}"/>`,
+  );
+  out.push(
+    text(
+      (plot.left + plot.right) / 2,
+      plot.bottom + 34,
+      `catalog size (tools${log ? ", log scale" : ""})`,
+      `class="axis-label" text-anchor="middle"`,
+    ),
+  );
   series.forEach((s, i) => {
     // legend only when a panel has more than one series
     if (series.length > 1) {
       const ly = box.y + 36;
       const lx = plot.left + i * 112;
-      out.push(`<line x1="${px(lx)}" x2="${px(lx + 16)}" y1="${px(ly - 4)}" y2="${px(ly - 4)}" stroke="${s.colour}" stroke-width="2"${s.dashed ? ` stroke-dasharray="4 3"` : ""}/>`);
+      out.push(
+        `<line x1="${px(lx)}" x2="${px(lx + 16)}" y1="${px(ly - 4)}" y2="${px(ly - 4)}" stroke="${s.colour}" stroke-width="2"${s.dashed ? ` stroke-dasharray="4 3"` : ""}/>`,
+      );
       out.push(text(lx + 21, ly, s.label, `class="legend"`));
     }
     const path = s.points.map((p, j) => `${j === 0 ? "M" : "L"}${px(x.at(p.x))} ${px(y.at(p.y))}`).join(" ");
     out.push(`<g data-series="${s.id}">`);
-    out.push(`<path d="${path}" fill="none" stroke="${s.colour}" stroke-width="2"${s.dashed ? ` stroke-dasharray="4 3"` : ""}/>`);
+    out.push(
+      `<path d="${path}" fill="none" stroke="${s.colour}" stroke-width="2"${s.dashed ? ` stroke-dasharray="4 3"` : ""}/>`,
+    );
     for (const [j, p] of s.points.entries()) {
       const withLabel = s.labels !== "last" || j === s.points.length - 1;
       const cx = x.at(p.x);
       const cy = y.at(p.y);
-      out.push(`<circle cx="${px(cx)}" cy="${px(cy)}" r="3.5" fill="${s.colour}"><title>${escapeXml(`${formatSize(p.x)} tools: ${format(p.y)}`)}</title></circle>`);
+      out.push(
+        `<circle cx="${px(cx)}" cy="${px(cy)}" r="3.5" fill="${s.colour}"><title>${escapeXml(`${formatSize(p.x)} tools: ${format(p.y)}`)}</title></circle>`,
+      );
       const anchor = j === s.points.length - 1 && s.points.length > 1 ? "end" : j === 0 ? "start" : "middle";
       const dy = above(p) ? -9 : 17;
       if (withLabel)
-        out.push(text(cx + (anchor === "end" ? -4 : anchor === "start" ? 4 : 0), cy + dy, format(p.y), `class="value" text-anchor="${anchor}" style="fill: ${s.colour}"`));
+        out.push(
+          text(
+            cx + (anchor === "end" ? -4 : anchor === "start" ? 4 : 0),
+            cy + dy,
+            format(p.y),
+            `class="value" text-anchor="${anchor}" style="fill: ${s.colour}"`,
+          ),
+        );
     }
     out.push(`</g>`);
   });
@@ -162,8 +235,13 @@ function linePanel(box: { x: number; y: number; w: number; h: number }, title: s
 }
 
 /** Requests per second of each host, one bar each, longest first; partial hosts and skipped ones say so. */
-function servePanel(box: { x: number; y: number; w: number }, serve: NonNullable<ChartInput["serve"]>): { svg: string; height: number } {
-  const hosts = [...serve.hosts].sort((a, b) => (b.requestsPerSecond ?? -1) - (a.requestsPerSecond ?? -1) || (a.name < b.name ? -1 : 1));
+function servePanel(
+  box: { x: number; y: number; w: number },
+  serve: NonNullable<ChartInput["serve"]>,
+): { svg: string; height: number } {
+  const hosts = [...serve.hosts].sort(
+    (a, b) => (b.requestsPerSecond ?? -1) - (a.requestsPerSecond ?? -1) || (a.name < b.name ? -1 : 1),
+  );
   const row = 30;
   const labelWidth = 150;
   const top = box.y + 48;
@@ -172,7 +250,12 @@ function servePanel(box: { x: number; y: number; w: number }, serve: NonNullable
   const max = Math.max(1, ...hosts.map((h) => h.requestsPerSecond ?? 0));
   const out = [
     `<g class="panel" data-series="serve">`,
-    text(box.x, box.y + 16, `Requests per second, higher is better: each host serving the ${formatSize(serve.n)}-tool tree (${serve.connections} connections, mixed API requests)`, `class="panel-title"`),
+    text(
+      box.x,
+      box.y + 16,
+      `Requests per second, higher is better: each host serving the ${formatSize(serve.n)}-tool tree (${serve.connections} connections, mixed API requests)`,
+      `class="panel-title"`,
+    ),
   ];
   const kinds: [string, string][] = [
     ["router", "answers every API URL"],
@@ -183,7 +266,9 @@ function servePanel(box: { x: number; y: number; w: number }, serve: NonNullable
     .filter(([k]) => hosts.some((h) => h.kind === k))
     .forEach(([kind, label], i) => {
       const lx = box.x + i * 230;
-      out.push(`<rect x="${px(lx)}" y="${px(box.y + 26)}" width="12" height="12" rx="2" fill="${COLOURS[kind as "router"] ?? COLOURS.ceiling}"/>`);
+      out.push(
+        `<rect x="${px(lx)}" y="${px(box.y + 26)}" width="12" height="12" rx="2" fill="${COLOURS[kind as "router"] ?? COLOURS.ceiling}"/>`,
+      );
       out.push(text(lx + 18, box.y + 36, label, `class="legend"`));
     });
   hosts.forEach((h, i) => {
@@ -195,10 +280,19 @@ function servePanel(box: { x: number; y: number; w: number }, serve: NonNullable
     } else {
       const w = Math.max(2, (h.requestsPerSecond / max) * barMax);
       const colour = COLOURS[h.kind as "router"] ?? COLOURS.ceiling;
-      out.push(`<rect x="${px(barLeft)}" y="${px(y + 2)}" width="${px(w)}" height="20" rx="2" fill="${colour}"><title>${escapeXml(`${h.name}: ${formatRate(h.requestsPerSecond)} requests/s`)}</title></rect>`);
+      out.push(
+        `<rect x="${px(barLeft)}" y="${px(y + 2)}" width="${px(w)}" height="20" rx="2" fill="${colour}"><title>${escapeXml(`${h.name}: ${formatRate(h.requestsPerSecond)} requests/s`)}</title></rect>`,
+      );
       out.push(text(barLeft + w + 8, y + 17, `${formatRate(h.requestsPerSecond)} req/s`, `class="value"`));
       if (h.wrongStatuses > 0)
-        out.push(text(barLeft + w + 100, y + 17, `partial: ${h.wrongStatuses} kind${h.wrongStatuses === 1 ? "" : "s"} of request answered wrongly`, `class="warn"`));
+        out.push(
+          text(
+            barLeft + w + 100,
+            y + 17,
+            `partial: ${h.wrongStatuses} kind${h.wrongStatuses === 1 ? "" : "s"} of request answered wrongly`,
+            `class="warn"`,
+          ),
+        );
     }
     out.push(`</g>`);
   });
@@ -221,20 +315,32 @@ export function growthChartSvg(input: ChartInput): string {
     linePanel({ x: margin + panelW + gap, y: panelTop, w: panelW, h: panelH }, "Bytes in dist/", formatBytes, [
       { id: "bytes", label: "bytes", colour: COLOURS.accent, points: b.map((r) => ({ x: r.n, y: r.bytes })) },
     ]),
-    linePanel({ x: margin + 2 * (panelW + gap), y: panelTop, w: panelW, h: panelH }, "Full build, seconds", formatSeconds, [
-      { id: "build-seconds", label: "npm run build", colour: COLOURS.accent, points: b.map((r) => ({ x: r.n, y: r.seconds })) },
-      {
-        id: "tar-seconds",
-        label: "tar -x, same tree",
-        colour: COLOURS.floor,
-        dashed: true,
-        labels: "last",
-        points: b.filter((r) => r.tarSeconds !== null).map((r) => ({ x: r.n, y: r.tarSeconds! })),
-      },
-    ]),
+    linePanel(
+      { x: margin + 2 * (panelW + gap), y: panelTop, w: panelW, h: panelH },
+      "Full build, seconds",
+      formatSeconds,
+      [
+        {
+          id: "build-seconds",
+          label: "npm run build",
+          colour: COLOURS.accent,
+          points: b.map((r) => ({ x: r.n, y: r.seconds })),
+        },
+        {
+          id: "tar-seconds",
+          label: "tar -x, same tree",
+          colour: COLOURS.floor,
+          dashed: true,
+          labels: "last",
+          points: b.filter((r) => r.tarSeconds !== null).map((r) => ({ x: r.n, y: r.tarSeconds! })),
+        },
+      ],
+    ),
   ];
   const serveTop = panelTop + panelH + 28;
-  const serve = input.serve ? servePanel({ x: margin, y: serveTop, w: width - 2 * margin }, input.serve) : { svg: text(margin, serveTop + 16, "Serve: not measured", `class="note"`), height: 30 };
+  const serve = input.serve
+    ? servePanel({ x: margin, y: serveTop, w: width - 2 * margin }, input.serve)
+    : { svg: text(margin, serveTop + 16, "Serve: not measured", `class="note"`), height: 30 };
   const height = serveTop + serve.height + 30;
   const subtitle = [input.machine, input.date && `measured ${input.date}`, "npm run bench"].filter(Boolean).join(" · ");
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${px(height)}" viewBox="0 0 ${width} ${px(height)}" role="img" aria-labelledby="chart-title chart-desc">

@@ -1,7 +1,7 @@
 // npm run bench:chart: redraws docs/growth.svg from bench/results.json (the bench calls the same function at its end).
 import { readFile, writeFile } from "node:fs/promises";
 import { relative, resolve } from "node:path";
-import { isMain, parseCommandArgs, runCommand, UserError, type CommandSpec } from "../cli/command.ts";
+import { type CommandSpec, isMain, parseCommandArgs, runCommand, UserError } from "../cli/command.ts";
 import { chartInput, growthChartSvg } from "./chart-svg.ts";
 import type { ResultsFile } from "./results-file.ts";
 import { ROOT } from "./workspace.ts";
@@ -16,20 +16,28 @@ export async function writeGrowthChart(resultsPath = RESULTS_PATH, chartPath = C
     results = JSON.parse(await readFile(resultsPath, "utf8")) as ResultsFile;
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    throw new UserError(`${relative(process.cwd(), resultsPath)}: ${code === "ENOENT" ? "not found: run npm run bench first" : `not a results file (${(e as Error).message.split("\n")[0]})`}`);
+    throw new UserError(
+      `${relative(process.cwd(), resultsPath)}: ${code === "ENOENT" ? "not found: run npm run bench first" : `not a results file (${(e as Error).message.split("\n")[0]})`}`,
+    );
   }
   await writeFile(chartPath, growthChartSvg(chartInput(results)));
   return chartPath;
 }
 
 const options = {
-  results: { type: "string", default: "bench/results.json", valueName: "FILE", description: "the bench results to draw" },
+  results: {
+    type: "string",
+    default: "bench/results.json",
+    valueName: "FILE",
+    description: "the bench results to draw",
+  },
   out: { type: "string", default: "docs/growth.svg", valueName: "FILE", description: "the SVG to write" },
 } as const;
 
 export const BENCH_CHART: CommandSpec<typeof options> = {
   usage: "npm run bench:chart --",
-  summary: "Draws files, bytes and build seconds against catalog size, and requests per second per host, as one SVG. No network, no benchmark run.",
+  summary:
+    "Draws files, bytes and build seconds against catalog size, and requests per second per host, as one SVG. No network, no benchmark run.",
   options,
 };
 

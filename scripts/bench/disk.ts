@@ -1,8 +1,7 @@
 // Disk facts the benchmark needs: free space, a flush before timing, and which files a build touched.
 import { spawn } from "node:child_process";
-import { mkdir, statfs } from "node:fs/promises";
+import { mkdir, statfs, writeFile } from "node:fs/promises";
 import { runOrThrow } from "./measured-run.ts";
-import { writeFile } from "node:fs/promises";
 
 export async function freeBytes(dir: string): Promise<number> {
   await mkdir(dir, { recursive: true });
@@ -28,7 +27,9 @@ export async function settleDisk(): Promise<void> {
 /** path → "inode mtime size" of every file under root (find is much faster than stat from JS at 300k files). */
 export function snapshotTree(root: string): Promise<Map<string, string>> {
   return new Promise((resolve, reject) => {
-    const child = spawn("find", [root, "-type", "f", "-printf", "%i %T@ %s %P\\n"], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn("find", [root, "-type", "f", "-printf", "%i %T@ %s %P\\n"], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     const files = new Map<string, string>();
     let rest = "";
     let stderr = "";

@@ -67,7 +67,10 @@ export async function startHostProcess(
   const stop = async () => {
     // The leader first, so a wrapper (start-nginx.ts) stops its server itself and cleans up after it.
     if (running) child.kill("SIGTERM");
-    const killed = await Promise.race([exited.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 5_000))]);
+    const killed = await Promise.race([
+      exited.then(() => true),
+      new Promise<boolean>((r) => setTimeout(() => r(false), 5_000)),
+    ]);
     if (!killed) signalGroup("SIGKILL");
     await exited;
     signalGroup("SIGKILL"); // anything the host left behind in its group

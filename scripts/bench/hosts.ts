@@ -5,7 +5,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { DEFAULT_WORKERS } from "../hosts/node/cluster-primary.ts";
-import { freePort, startHostProcess, type HostProcess } from "./host-process.ts";
+import { freePort, type HostProcess, startHostProcess } from "./host-process.ts";
 import { startPlainNginx } from "./plain-nginx.ts";
 import { workerStorageArgs } from "./worker-storage.ts";
 
@@ -25,9 +25,15 @@ export interface Host {
   start(distDir: string, ceilingBody: string): Promise<HostProcess>;
 }
 
-const tsx = (script: string, ...args: string[]): [string, string[]] => [process.execPath, ["--import", "tsx", join(ROOT, script), ...args]];
+const tsx = (script: string, ...args: string[]): [string, string[]] => [
+  process.execPath,
+  ["--import", "tsx", join(ROOT, script), ...args],
+];
 /** As `npm run serve` starts the Node server: from its cached bundle (scripts/cli/launch.mjs). */
-const launched = (script: string, ...args: string[]): [string, string[]] => [process.execPath, [join(ROOT, "scripts/cli/launch.mjs"), join(ROOT, script), ...args]];
+const launched = (script: string, ...args: string[]): [string, string[]] => [
+  process.execPath,
+  [join(ROOT, "scripts/cli/launch.mjs"), join(ROOT, script), ...args],
+];
 
 const nginxMissing = () => (spawnSync("nginx", ["-v"]).error ? "nginx is not installed" : null);
 
@@ -40,7 +46,12 @@ export const HOSTS: Host[] = [
     kind: "router",
     cold: true,
     unavailable: () => null,
-    start: async (dist) => startHostProcess(...launched("scripts/hosts/node/serve.ts", "--dist", dist, "--workers", String(NODE_WORKERS)), await freePort(), { HOST: "127.0.0.1" }),
+    start: async (dist) =>
+      startHostProcess(
+        ...launched("scripts/hosts/node/serve.ts", "--dist", dist, "--workers", String(NODE_WORKERS)),
+        await freePort(),
+        { HOST: "127.0.0.1" },
+      ),
   },
   {
     name: "npx serve",
@@ -50,20 +61,32 @@ export const HOSTS: Host[] = [
       const bin = join(dirname(require.resolve("serve/package.json")), "build/main.js");
       const port = await freePort();
       // NO_UPDATE_CHECK: serve would otherwise ask the npm registry before listening.
-      return startHostProcess(process.execPath, [bin, dist, "-l", `tcp://127.0.0.1:${port}`, "--no-clipboard", "-L"], port, { NO_UPDATE_CHECK: "1" });
+      return startHostProcess(
+        process.execPath,
+        [bin, dist, "-l", `tcp://127.0.0.1:${port}`, "--no-clipboard", "-L"],
+        port,
+        { NO_UPDATE_CHECK: "1" },
+      );
     },
   },
   {
     name: "raw node:http",
     kind: "ceiling",
     unavailable: () => null,
-    start: async (_dist, body) => startHostProcess(...tsx("scripts/bench/ceiling-server.ts", body), await freePort(), { WORKERS: String(NODE_WORKERS) }),
+    start: async (_dist, body) =>
+      startHostProcess(...tsx("scripts/bench/ceiling-server.ts", body), await freePort(), {
+        WORKERS: String(NODE_WORKERS),
+      }),
   },
   {
     name: "nginx generated",
     kind: "router",
     cold: true,
-    unavailable: () => nginxMissing() ?? (existsSync(join(ROOT, "scripts/hosts/nginx/start.ts")) ? null : "scripts/hosts/nginx/start.ts does not exist yet"),
+    unavailable: () =>
+      nginxMissing() ??
+      (existsSync(join(ROOT, "scripts/hosts/nginx/start.ts"))
+        ? null
+        : "scripts/hosts/nginx/start.ts does not exist yet"),
     start: async (dist) => startHostProcess(...tsx("scripts/hosts/nginx/start.ts", "--dist", dist), await freePort()),
   },
   {
@@ -72,7 +95,12 @@ export const HOSTS: Host[] = [
     kind: "router",
     cold: true,
     unavailable: () => null,
-    start: async (dist) => startHostProcess(...tsx("scripts/hosts/cloudflare/start.ts", "--dist", dist, ...(await workerStorageArgs(dist))), await freePort(), { WRANGLER_SEND_METRICS: "false" }),
+    start: async (dist) =>
+      startHostProcess(
+        ...tsx("scripts/hosts/cloudflare/start.ts", "--dist", dist, ...(await workerStorageArgs(dist))),
+        await freePort(),
+        { WRANGLER_SEND_METRICS: "false" },
+      ),
   },
   {
     name: "nginx plain",

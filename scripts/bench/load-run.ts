@@ -19,7 +19,12 @@ export interface LoadResult {
   statusCodes: Record<string, number>;
 }
 
-export async function loadRun(origin: string, requests: LoadRequest[], connections: number, duration: number): Promise<LoadResult> {
+export async function loadRun(
+  origin: string,
+  requests: LoadRequest[],
+  connections: number,
+  duration: number,
+): Promise<LoadResult> {
   const result = await autocannon({
     url: origin,
     connections,
@@ -51,14 +56,27 @@ function summarize(result: Awaited<ReturnType<typeof autocannon>>): LoadResult {
 
 /** A bounded run where every request picks a path uniformly at random from `paths` (the cold set): no two
  *  connections walk the list in step, so caches see the working set as users spread it. */
-export async function randomLoadRun(origin: string, paths: string[], connections: number, duration: number, headers: Record<string, string> = {}): Promise<LoadResult> {
+export async function randomLoadRun(
+  origin: string,
+  paths: string[],
+  connections: number,
+  duration: number,
+  headers: Record<string, string> = {},
+): Promise<LoadResult> {
   const result = await autocannon({
     url: origin,
     connections,
     duration,
     pipelining: 1,
     timeout: 10,
-    requests: [{ method: "GET", path: paths[0]!, headers, setupRequest: (req) => ({ ...req, path: paths[Math.floor(Math.random() * paths.length)]! }) }],
+    requests: [
+      {
+        method: "GET",
+        path: paths[0]!,
+        headers,
+        setupRequest: (req) => ({ ...req, path: paths[Math.floor(Math.random() * paths.length)]! }),
+      },
+    ],
   });
   return summarize(result);
 }

@@ -17,14 +17,22 @@ export interface MeasuredRun {
 
 const GNU_TIME = "/usr/bin/time";
 
-export async function runMeasured(command: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<MeasuredRun> {
+export async function runMeasured(
+  command: string,
+  args: string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<MeasuredRun> {
   const withTime = existsSync(GNU_TIME);
   const scratch = withTime ? await mkdtemp(join(tmpdir(), "bench-time-")) : null;
   const timeFile = scratch ? join(scratch, "time.txt") : null;
   // -o: GNU time's line goes to a file, so the command's own stderr stays untouched.
   const [cmd, argv] = timeFile ? [GNU_TIME, ["-o", timeFile, "-f", "%M", command, ...args]] : [command, args];
   const started = performance.now();
-  const child = spawn(cmd, argv, { cwd: options.cwd, env: options.env ?? process.env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(cmd, argv, {
+    cwd: options.cwd,
+    env: options.env ?? process.env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
@@ -45,7 +53,11 @@ export async function runMeasured(command: string, args: string[], options: { cw
 }
 
 /** Runs a command, throwing with its output when it fails. */
-export async function runOrThrow(command: string, args: string[], options: { cwd?: string } = {}): Promise<MeasuredRun> {
+export async function runOrThrow(
+  command: string,
+  args: string[],
+  options: { cwd?: string } = {},
+): Promise<MeasuredRun> {
   const run = await runMeasured(command, args, options);
   if (run.code !== 0) throw new Error(`${command} ${args.join(" ")} exited ${run.code}\n${run.stderr.slice(-2000)}`);
   return run;

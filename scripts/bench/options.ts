@@ -1,5 +1,5 @@
 // Command-line options of `npm run bench`.
-import { parseCommandArgs, UserError, type CommandSpec } from "../cli/command.ts";
+import { type CommandSpec, parseCommandArgs, UserError } from "../cli/command.ts";
 
 // r2 runs before serve: the serve step serves its bucket when the tree is past the Static Assets limits.
 export const STEPS = ["build", "incremental", "r2", "serve"] as const;
@@ -28,12 +28,31 @@ const options = {
   large: { type: "boolean", default: false, description: "also build n = 5,000 (skipped when the disk is too small)" },
   only: { type: "string", valueName: "STEPS", description: `comma list of ${STEPS.join(", ")} (default: all)` },
   sizes: { type: "string", valueName: "LIST", description: "build sizes, e.g. 100,500 (default 100,500,1000)" },
-  "main-size": { type: "string", valueName: "N", description: "catalog for incremental and serve (default: largest size ≤ 1000)" },
-  "build-arg": { type: "string", multiple: true, default: [] as string[], valueName: "ARG", description: "passed to every build; repeatable (e.g. --build-arg=--compress)" },
-  compress: { type: "boolean", default: false, description: "same as --build-arg=--compress plus Accept-Encoding: br, gzip on the serve step" },
+  "main-size": {
+    type: "string",
+    valueName: "N",
+    description: "catalog for incremental and serve (default: largest size ≤ 1000)",
+  },
+  "build-arg": {
+    type: "string",
+    multiple: true,
+    default: [] as string[],
+    valueName: "ARG",
+    description: "passed to every build; repeatable (e.g. --build-arg=--compress)",
+  },
+  compress: {
+    type: "boolean",
+    default: false,
+    description: "same as --build-arg=--compress plus Accept-Encoding: br, gzip on the serve step",
+  },
   connections: { type: "string", default: "20", valueName: "N", description: "autocannon connections" },
   duration: { type: "string", default: "5", valueName: "S", description: "seconds per load run" },
-  rounds: { type: "string", default: "2", valueName: "N", description: "load runs per host, alternating between hosts; the best counts" },
+  rounds: {
+    type: "string",
+    default: "2",
+    valueName: "N",
+    description: "load runs per host, alternating between hosts; the best counts",
+  },
   keep: { type: "boolean", default: false, description: "keep bench/out/ (built trees) afterwards" },
 } as const;
 
@@ -48,7 +67,8 @@ export const BENCH: CommandSpec<typeof options> = {
 
 function positiveInt(name: string, text: string): number {
   const n = Number(text);
-  if (!/^\d+$/.test(text) || !Number.isSafeInteger(n) || n < 1) throw new UserError(`--${name} must be a whole number ≥ 1, got "${text}"`, 2);
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(n) || n < 1)
+    throw new UserError(`--${name} must be a whole number ≥ 1, got "${text}"`, 2);
   return n;
 }
 
@@ -56,7 +76,9 @@ function positiveInt(name: string, text: string): number {
 export function parseBenchOptions(argv: string[]): BenchOptions {
   const values = parseCommandArgs(BENCH, argv);
   const steps = (values.only?.split(",") ?? [...STEPS]).map((s) => s.trim());
-  for (const s of steps) if (!(STEPS as readonly string[]).includes(s)) throw new UserError(`--only: unknown step "${s}" (steps: ${STEPS.join(", ")})`, 2);
+  for (const s of steps)
+    if (!(STEPS as readonly string[]).includes(s))
+      throw new UserError(`--only: unknown step "${s}" (steps: ${STEPS.join(", ")})`, 2);
   const sizes = values.sizes
     ? values.sizes.split(",").map((s) => positiveInt("sizes", s.trim()))
     : [100, 500, 1000, ...(values.large ? [5000] : [])];

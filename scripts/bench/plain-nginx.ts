@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startHostProcess, type HostProcess } from "./host-process.ts";
+import { type HostProcess, startHostProcess } from "./host-process.ts";
 
 /** Worker settings copied from the generated nginx.conf in dist/, so only the routing differs between the two. */
 export function workerSettings(distDir: string): { processes: string; connections: string } {
@@ -47,5 +47,7 @@ export async function startPlainNginx(distDir: string, port: number): Promise<Ho
   const conf = join(prefix, "nginx.conf");
   await writeFile(conf, plainNginxConfig(prefix, distDir, port));
   // startHostProcess removes the prefix whenever nginx stops, a failed start included
-  return startHostProcess("nginx", ["-p", prefix, "-c", conf, "-e", "stderr"], port, {}, 20_000, () => rm(prefix, { recursive: true, force: true }));
+  return startHostProcess("nginx", ["-p", prefix, "-c", conf, "-e", "stderr"], port, {}, 20_000, () =>
+    rm(prefix, { recursive: true, force: true }),
+  );
 }

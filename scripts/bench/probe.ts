@@ -1,7 +1,11 @@
 // One request with exactly the headers the load run sends: its status and ETag (node:http adds no Accept-Encoding).
 import { request } from "node:http";
 
-export function probe(origin: string, path: string, headers: Record<string, string>): Promise<{ status: number; etag: string | null }> {
+export function probe(
+  origin: string,
+  path: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; etag: string | null }> {
   return new Promise((resolve, reject) => {
     const req = request(`${origin}${path}`, { headers, timeout: 5_000 }, (res) => {
       res.resume();

@@ -1,31 +1,68 @@
 // The printed report: one aligned table per step, the targets beside the numbers they judge.
 import type { BuildResult } from "./bench-build.ts";
-import { PRICE_SAMPLES, type IncrementalResult, type RebuildResult } from "./bench-incremental.ts";
+import { type IncrementalResult, PRICE_SAMPLES, type RebuildResult } from "./bench-incremental.ts";
 import type { ServeResult } from "./bench-serve.ts";
-import { BUILD_TARGET_SIZE, buildTargets, formatTarget, formatTargetValue, incrementalTargets, serveTargets, verdict, type Target } from "./targets.ts";
+import {
+  BUILD_TARGET_SIZE,
+  buildTargets,
+  formatTarget,
+  formatTargetValue,
+  incrementalTargets,
+  serveTargets,
+  type Target,
+  verdict,
+} from "./targets.ts";
 import { fixed, int, mb, mib, textTable } from "./text-table.ts";
 
 export function buildReport(builds: BuildResult[]): string {
-  const rows = builds.filter((b) => !b.skipped).map((b) => {
-    const targets = buildTargets(b);
-    const ratio = targets.find((t) => t.unit === "×");
-    const rss = targets.find((t) => t.unit === "MiB")!;
-    const ratioCell = ratio ? formatTarget(ratio) : `${fixed(b.ratio, 2, "×")} (target at n = ${int(BUILD_TARGET_SIZE)})`;
-    return [int(b.n), int(b.files), mb(b.bytes), fixed(b.seconds, 2, " s"), mib(b.peakRssBytes), fixed(b.tarSeconds, 2, " s"), ratioCell, verdict(rss)];
-  });
+  const rows = builds
+    .filter((b) => !b.skipped)
+    .map((b) => {
+      const targets = buildTargets(b);
+      const ratio = targets.find((t) => t.unit === "×");
+      const rss = targets.find((t) => t.unit === "MiB")!;
+      const ratioCell = ratio
+        ? formatTarget(ratio)
+        : `${fixed(b.ratio, 2, "×")} (target at n = ${int(BUILD_TARGET_SIZE)})`;
+      return [
+        int(b.n),
+        int(b.files),
+        mb(b.bytes),
+        fixed(b.seconds, 2, " s"),
+        mib(b.peakRssBytes),
+        fixed(b.tarSeconds, 2, " s"),
+        ratioCell,
+        verdict(rss),
+      ];
+    });
   return `BUILD (full build into an empty --out vs tar -x of the same tree; seconds are wall-clock, Node start-up included)\n${textTable(
     ["tools", "files", "bytes", "build", "peak RSS", "tar -x", "build / tar -x", "RSS ≤ 256 MiB"],
     rows,
   )}${notes(builds.map((b) => (b.skipped ? `n = ${int(b.n)} skipped: ${b.skipped}` : null)))}`;
 }
 
-const notes = (lines: (string | null)[]) => lines.filter((l) => l !== null).map((l) => `\n  ${l}`).join("");
+const notes = (lines: (string | null)[]) =>
+  lines
+    .filter((l) => l !== null)
+    .map((l) => `\n  ${l}`)
+    .join("");
 
 function rebuildRow(label: string, r: RebuildResult | null, target: Target | null): string[] {
   if (!r) return [label, "n/a"];
   const ratio = `${(r.ratio * 100).toFixed(1)}%`;
-  const judged = target ? `${ratio} (${verdict(target)}, target ≤ ${(target.limit * 100).toFixed(0)}%)` : `${ratio} (not judged)`;
-  return [label, fixed(r.seconds, 2, " s"), mib(r.peakRssBytes), r.reportedMode ?? "-", int(r.filesWritten), int(r.filesDeleted), int(r.filesTotal), judged];
+  const judged = target
+    ? `${ratio} (${verdict(target)}, target ≤ ${(target.limit * 100).toFixed(0)}%)`
+    : `${ratio} (not judged)`;
+  return [
+    label,
+    fixed(r.seconds, 2, " s"),
+    mib(r.peakRssBytes),
+    r.reportedMode ?? "-",
+    int(r.filesWritten),
+    int(r.filesDeleted),
+    int(r.filesTotal),
+    judged,
+  ];
 }
 
 export function incrementalReport(i: IncrementalResult): string {
@@ -46,9 +83,13 @@ export function incrementalReport(i: IncrementalResult): string {
     "  the first rebuild after a full build into an empty --out clones the published tree by hard links; the targets judge the steady state after it (each rebuild recycles the generation published before the current one)",
   );
   const countedBy = [...new Set(rebuilds.map((r) => r.countedBy))];
-  lines.push(`  files counted by: ${countedBy.map((c) => (c === "build" ? "the build's own report" : c === null ? "nobody (the build does not report them)" : "comparing inode and mtime of every file before and after")).join(", ")}`);
+  lines.push(
+    `  files counted by: ${countedBy.map((c) => (c === "build" ? "the build's own report" : c === null ? "nobody (the build does not report them)" : "comparing inode and mtime of every file before and after")).join(", ")}`,
+  );
   if (rebuilds.some((r) => r.reportedMode === "full"))
-    lines.push("  note: the build chose a full rebuild; it does so when its code fingerprint changed (e.g. a file under scripts/ was edited during the run)");
+    lines.push(
+      "  note: the build chose a full rebuild; it does so when its code fingerprint changed (e.g. a file under scripts/ was edited during the run)",
+    );
   return `${title}\n${table}\n${lines.join("\n")}\n  targets: one price ${formatTarget(price)}; one tool inserted ${formatTarget(insert)}`;
 }
 
@@ -58,23 +99,35 @@ export function serveReport(s: ServeResult): string {
   const rows = s.hosts
     .filter((h) => !h.skipped)
     .map((h) => [
-          h.name,
-          int(h.requestsPerSecond),
-          h.rounds.map(int).join(" / "),
-          fixed(h.latencyP50Ms, 0, " ms"),
-          fixed(h.latencyP99Ms, 0, " ms"),
-          int(h.errors),
-          h.total ? `${(((h.non2xx ?? 0) / h.total) * 100).toFixed(0)}%` : "n/a",
-          mb(h.bytesPerSecond),
-          h.kind === "ceiling" ? "-" : `${h.wrongStatuses.length} of ${s.requests.length}`,
-        ]);
+      h.name,
+      int(h.requestsPerSecond),
+      h.rounds.map(int).join(" / "),
+      fixed(h.latencyP50Ms, 0, " ms"),
+      fixed(h.latencyP99Ms, 0, " ms"),
+      int(h.errors),
+      h.total ? `${(((h.non2xx ?? 0) / h.total) * 100).toFixed(0)}%` : "n/a",
+      mb(h.bytesPerSecond),
+      h.kind === "ceiling" ? "-" : `${h.wrongStatuses.length} of ${s.requests.length}`,
+    ]);
   const bodies = `  bodies: ${int(s.meanBodyBytes)} bytes on average over the list (uncompressed); the ceiling answers ${int(s.ceilingBodyBytes)} bytes every time${
-    s.nodeWorkers ? `\n  the node server and the ceiling run ${s.nodeWorkers} process${s.nodeWorkers === 1 ? "" : "es"} each (node:cluster)` : ""
+    s.nodeWorkers
+      ? `\n  the node server and the ceiling run ${s.nodeWorkers} process${s.nodeWorkers === 1 ? "" : "es"} each (node:cluster)`
+      : ""
   }`;
-  const table = textTable(["host", "req/s", "rounds req/s", "p50", "p99", "errors", "non-2xx", "per s", "wrong status"], rows) + notes(s.hosts.map((h) => (h.skipped ? `${h.name} skipped: ${h.skipped}` : null)));
+  const table =
+    textTable(["host", "req/s", "rounds req/s", "p50", "p99", "errors", "non-2xx", "per s", "wrong status"], rows) +
+    notes(s.hosts.map((h) => (h.skipped ? `${h.name} skipped: ${h.skipped}` : null)));
   const wrong = s.hosts.flatMap((h) => h.wrongStatuses.map((w) => `  ${h.name}: ${w}`));
   const targets = serveTargets(s).map((t) => `  ${t.name}: ${formatTarget(t)}`);
-  return [title, table, bodies, ...(wrong.length ? ["wrong statuses (probed once before the load):", ...wrong] : []), ...coldReport(s), "targets:", ...targets].join("\n");
+  return [
+    title,
+    table,
+    bodies,
+    ...(wrong.length ? ["wrong statuses (probed once before the load):", ...wrong] : []),
+    ...coldReport(s),
+    "targets:",
+    ...targets,
+  ].join("\n");
 }
 
 /** The cold set's table: req/s, p99 and peak RSS per host. */
@@ -104,6 +157,11 @@ function coldReport(s: ServeResult): string[] {
 export function targetsReport(targets: Target[]): string {
   return `TARGETS\n${textTable(
     ["target", "measured", "limit", "result"],
-    targets.map((t) => [t.name, formatTargetValue(t.value, t.unit), `${t.comparison} ${formatTargetValue(t.limit, t.unit)}`, verdict(t)]),
+    targets.map((t) => [
+      t.name,
+      formatTargetValue(t.value, t.unit),
+      `${t.comparison} ${formatTargetValue(t.limit, t.unit)}`,
+      verdict(t),
+    ]),
   )}`;
 }

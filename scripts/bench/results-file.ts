@@ -18,7 +18,15 @@ interface Section<T> {
 
 export interface ResultsFile {
   generatedAt: string;
-  machine: { cpus: number; cpuModel: string; memoryBytes: number; platform: string; release: string; node: string; nginx: string | null };
+  machine: {
+    cpus: number;
+    cpuModel: string;
+    memoryBytes: number;
+    platform: string;
+    release: string;
+    node: string;
+    nginx: string | null;
+  };
   build: Section<BuildResult[]> | null;
   incremental: Section<IncrementalResult> | null;
   /** the R2 upload of the main size, then of a one-price edit */
@@ -45,7 +53,11 @@ function machine(): ResultsFile["machine"] {
   };
 }
 
-export function allTargets(m: { build?: BuildResult[]; incremental?: IncrementalResult; serve?: ServeResult }): Target[] {
+export function allTargets(m: {
+  build?: BuildResult[];
+  incremental?: IncrementalResult;
+  serve?: ServeResult;
+}): Target[] {
   return [
     ...(m.build?.filter((b) => !b.skipped).flatMap(buildTargets) ?? []),
     ...(m.incremental && !m.incremental.skipped ? incrementalTargets(m.incremental) : []),
@@ -68,7 +80,16 @@ export async function writeResults(
     r2: section(measured.r2, previous?.r2),
     serve: section(measured.serve, previous?.serve),
   };
-  const file: ResultsFile = { generatedAt: now, machine: machine(), ...sections, targets: allTargets({ build: sections.build?.results, incremental: sections.incremental?.results, serve: sections.serve?.results }) };
+  const file: ResultsFile = {
+    generatedAt: now,
+    machine: machine(),
+    ...sections,
+    targets: allTargets({
+      build: sections.build?.results,
+      incremental: sections.incremental?.results,
+      serve: sections.serve?.results,
+    }),
+  };
   await mkdir(dirname(path), { recursive: true });
   await writeFile(path, `${JSON.stringify(file, null, 2)}\n`);
   return file;

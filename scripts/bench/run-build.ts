@@ -25,10 +25,15 @@ export interface BuildRun {
 export async function runBuild(contentDir: string, outDir: string, extraArgs: string[]): Promise<BuildRun> {
   const args = [LAUNCHER, BUILD_SCRIPT, "--content", contentDir, "--out", outDir, "--json", ...extraArgs];
   const run = await runMeasured(process.execPath, args, { cwd: ROOT });
-  const line = run.stdout.split("\n").reverse().find((l) => l.startsWith("{"));
+  const line = run.stdout
+    .split("\n")
+    .reverse()
+    .find((l) => l.startsWith("{"));
   const summary = line ? (JSON.parse(line) as Record<string, unknown>) : null;
   if (run.code !== 0 || !summary || summary.ok !== true)
-    throw new Error(`build of ${contentDir} failed (exit ${run.code})\n${run.stdout.slice(-2000)}${run.stderr.slice(-2000)}`);
+    throw new Error(
+      `build of ${contentDir} failed (exit ${run.code})\n${run.stdout.slice(-2000)}${run.stderr.slice(-2000)}`,
+    );
   const num = (key: string) => (typeof summary[key] === "number" ? (summary[key] as number) : null);
   return {
     files: num("files") ?? 0,

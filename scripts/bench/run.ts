@@ -2,11 +2,11 @@
 // and redraws docs/growth.svg from it.
 // Benchmarks print numbers; tests never time anything.
 import { join, relative } from "node:path";
-import { benchBuilds, type BuildResult } from "./bench-build.ts";
-import { benchIncremental, type IncrementalResult } from "./bench-incremental.ts";
-import { benchR2Upload, r2Report, type R2UploadResult } from "./bench-r2-upload.ts";
-import { benchServe, type ServeResult } from "./bench-serve.ts";
 import { runCommand } from "../cli/command.ts";
+import { type BuildResult, benchBuilds } from "./bench-build.ts";
+import { benchIncremental, type IncrementalResult } from "./bench-incremental.ts";
+import { benchR2Upload, type R2UploadResult, r2Report } from "./bench-r2-upload.ts";
+import { benchServe, type ServeResult } from "./bench-serve.ts";
 import { writeGrowthChart } from "./chart.ts";
 import { parseBenchOptions } from "./options.ts";
 import { buildReport, incrementalReport, serveReport, targetsReport } from "./report.ts";
@@ -18,12 +18,15 @@ const RESULTS = join(ROOT, "bench", "results.json");
 async function main(): Promise<void> {
   const options = parseBenchOptions(process.argv.slice(2));
   const started = performance.now();
-  const log = (line: string) => console.error(`[${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}`);
-  const measured: { build?: BuildResult[]; incremental?: IncrementalResult; r2?: R2UploadResult; serve?: ServeResult } = {};
+  const log = (line: string) =>
+    console.error(`[${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}`);
+  const measured: { build?: BuildResult[]; incremental?: IncrementalResult; r2?: R2UploadResult; serve?: ServeResult } =
+    {};
 
   try {
     if (options.steps.includes("build")) measured.build = await benchBuilds(options, log);
-    if (options.steps.includes("incremental")) measured.incremental = await benchIncremental(options, measured.build ?? null, log);
+    if (options.steps.includes("incremental"))
+      measured.incremental = await benchIncremental(options, measured.build ?? null, log);
     if (options.steps.includes("r2")) measured.r2 = await benchR2Upload(options.mainSize, options.buildArgs, log, true);
     if (options.steps.includes("serve")) measured.serve = await benchServe(options, log);
   } finally {

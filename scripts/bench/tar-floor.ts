@@ -13,13 +13,18 @@ const SHM = "/dev/shm";
 async function archiveFolder(scratchDir: string, archiveBytes: number): Promise<string> {
   if (existsSync(SHM)) {
     const s = await statfs(SHM);
-    if (s.bavail * s.bsize > archiveBytes * 1.2 && freemem() > archiveBytes + 4e9) return mkdtemp(join(SHM, "bench-floor-"));
+    if (s.bavail * s.bsize > archiveBytes * 1.2 && freemem() > archiveBytes + 4e9)
+      return mkdtemp(join(SHM, "bench-floor-"));
   }
   return mkdtemp(join(scratchDir, "floor-archive-"));
 }
 
 /** Seconds of `tar -x` of `tree` into a fresh folder under `scratchDir`. Archiving and clean-up are not timed. */
-export async function tarExtractSeconds(tree: string, size: { files: number; bytes: number }, scratchDir: string): Promise<number> {
+export async function tarExtractSeconds(
+  tree: string,
+  size: { files: number; bytes: number },
+  scratchDir: string,
+): Promise<number> {
   // tar stores a 512-byte header per file and pads each body to 512 bytes
   const archiveDir = await archiveFolder(scratchDir, size.bytes + size.files * 1024);
   const archive = join(archiveDir, "floor.tar");

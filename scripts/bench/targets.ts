@@ -25,7 +25,13 @@ export const LIMITS = {
   coldNodePeakRssMiB: 256,
 } as const;
 
-export function target(name: string, value: number | null, comparison: Target["comparison"], limit: number, unit: Target["unit"]): Target {
+export function target(
+  name: string,
+  value: number | null,
+  comparison: Target["comparison"],
+  limit: number,
+  unit: Target["unit"],
+): Target {
   const pass = value === null ? null : comparison === "≤" ? value <= limit : value >= limit;
   return { name, value, comparison, limit, unit, pass };
 }
@@ -41,14 +47,26 @@ export const BUILD_TARGET_SIZE = 1000;
 export function buildTargets(b: BuildResult): Target[] {
   return [
     ...(b.n === BUILD_TARGET_SIZE ? [target(`build n=${b.n} / tar -x`, b.ratio, "≤", LIMITS.buildToTar, "×")] : []),
-    target(`build n=${b.n} peak RSS`, b.peakRssBytes === null ? null : b.peakRssBytes / MiB, "≤", LIMITS.peakRssMiB, "MiB"),
+    target(
+      `build n=${b.n} peak RSS`,
+      b.peakRssBytes === null ? null : b.peakRssBytes / MiB,
+      "≤",
+      LIMITS.peakRssMiB,
+      "MiB",
+    ),
   ];
 }
 
 export function incrementalTargets(i: IncrementalResult): Target[] {
   return [
     target(`incremental n=${i.n} one price / full build`, i.price?.ratio ?? null, "≤", LIMITS.incrementalShare, "%"),
-    target(`incremental n=${i.n} one tool inserted / full build`, i.insert?.ratio ?? null, "≤", LIMITS.insertShare, "%"),
+    target(
+      `incremental n=${i.n} one tool inserted / full build`,
+      i.insert?.ratio ?? null,
+      "≤",
+      LIMITS.insertShare,
+      "%",
+    ),
   ];
 }
 
@@ -74,9 +92,21 @@ export function serveTargets(s: ServeResult): Target[] {
   return [
     target("node server / npx serve (req/s)", r.nodeOverServe, "≥", LIMITS.nodeOverServe, "×"),
     target("node server / raw node:http ceiling (req/s)", r.nodeOverCeiling, "≥", LIMITS.nodeOverCeiling, "%"),
-    target("nginx generated / nginx plain (req/s)", r.generatedOverPlainNginx, "≥", LIMITS.generatedOverPlainNginx, "%"),
+    target(
+      "nginx generated / nginx plain (req/s)",
+      r.generatedOverPlainNginx,
+      "≥",
+      LIMITS.generatedOverPlainNginx,
+      "%",
+    ),
     target("cold set: node server / nginx generated (req/s)", r.coldNodeOverNginx, "≥", LIMITS.coldNodeOverNginx, "%"),
-    target("cold set: node server peak RSS", nodeColdRss === undefined || nodeColdRss === null ? null : nodeColdRss / MiB, "≤", LIMITS.coldNodePeakRssMiB, "MiB"),
+    target(
+      "cold set: node server peak RSS",
+      nodeColdRss === undefined || nodeColdRss === null ? null : nodeColdRss / MiB,
+      "≤",
+      LIMITS.coldNodePeakRssMiB,
+      "MiB",
+    ),
   ];
 }
 
@@ -87,4 +117,5 @@ export function formatTargetValue(value: number | null, unit: Target["unit"]): s
   return `${value.toFixed(2)}×`;
 }
 
-export const formatTarget = (t: Target) => `${formatTargetValue(t.value, t.unit)} ${verdict(t)} (${t.comparison} ${formatTargetValue(t.limit, t.unit)})`;
+export const formatTarget = (t: Target) =>
+  `${formatTargetValue(t.value, t.unit)} ${verdict(t)} (${t.comparison} ${formatTargetValue(t.limit, t.unit)})`;

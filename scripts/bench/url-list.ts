@@ -43,8 +43,17 @@ export async function buildRequestList(distDir: string): Promise<{ basePath: str
       : { file: fill(files.offsetOutOfRange, { filter }), status: 400 };
   };
   const ok = (path: string, file: string): BenchRequest => ({ path, file, status: 200, conditional: false });
-  const error = (path: string, id: keyof RouteTable["errors"]): BenchRequest => ({ path, file: table.errors[id].file, status: table.errors[id].status, conditional: false });
-  const pageRequest = (path: string, filter: string, limit: number, offset: number): BenchRequest => ({ path, ...page(filter, limit, offset), conditional: false });
+  const error = (path: string, id: keyof RouteTable["errors"]): BenchRequest => ({
+    path,
+    file: table.errors[id].file,
+    status: table.errors[id].status,
+    conditional: false,
+  });
+  const pageRequest = (path: string, filter: string, limit: number, offset: number): BenchRequest => ({
+    path,
+    ...page(filter, limit, offset),
+    conditional: false,
+  });
   const [c1, c2] = bestCategories as [string, string];
   const requests: BenchRequest[] = [
     pageRequest(`${base}/software`, "all", 20, 0),
@@ -57,9 +66,24 @@ export async function buildRequestList(distDir: string): Promise<{ basePath: str
     error(`${base}/software?limit=0`, "invalid_limit"),
     error(`${base}/software/no-such-tool-bench`, "software_not_found"),
     error(`${base}/no-such-endpoint`, "not_found"),
-    { path: `${base}/software?offset=999999`, file: fill(files.offsetOutOfRange, { filter: "all" }), status: 400, conditional: false },
-    { path: `${base}/software`, file: fill(files.page, { filter: "all", limit: 20, offset: 0 }), status: 304, conditional: true },
-    { path: `${base}/software/${tools[0]}`, file: fill(files.tool, { slug: tools[0]! }), status: 304, conditional: true },
+    {
+      path: `${base}/software?offset=999999`,
+      file: fill(files.offsetOutOfRange, { filter: "all" }),
+      status: 400,
+      conditional: false,
+    },
+    {
+      path: `${base}/software`,
+      file: fill(files.page, { filter: "all", limit: 20, offset: 0 }),
+      status: 304,
+      conditional: true,
+    },
+    {
+      path: `${base}/software/${tools[0]}`,
+      file: fill(files.tool, { slug: tools[0]! }),
+      status: 304,
+      conditional: true,
+    },
     { path: `${base}/categories`, file: files.categories, status: 304, conditional: true },
   ];
   return { basePath: base, requests };
@@ -101,15 +125,23 @@ export async function buildColdList(distDir: string): Promise<{ requests: BenchR
       if (!/^\d+$/.test(limit)) continue;
       for (const name of listDir(join(pagesRoot, filter, limit))) {
         const offset = /^(\d+)\.json$/.exec(name)?.[1];
-        if (offset !== undefined) add(`${base}/software?limit=${limit}&offset=${offset}${query}`, fill(files.page, { filter, limit, offset }), 200);
+        if (offset !== undefined)
+          add(
+            `${base}/software?limit=${limit}&offset=${offset}${query}`,
+            fill(files.page, { filter, limit, offset }),
+            200,
+          );
       }
     }
     add(`${base}/software?offset=99999999${query}`, fill(files.offsetOutOfRange, { filter }), 400);
   }
-  for (const slug of jsonNames(join(distDir, base, "software"))) add(`${base}/software/${slug}`, fill(files.tool, { slug }), 200);
-  for (const slug of jsonNames(join(distDir, base, "best"))) add(`${base}/best/${slug}`, fill(files.best, { slug }), 200);
+  for (const slug of jsonNames(join(distDir, base, "software")))
+    add(`${base}/software/${slug}`, fill(files.tool, { slug }), 200);
+  for (const slug of jsonNames(join(distDir, base, "best")))
+    add(`${base}/best/${slug}`, fill(files.best, { slug }), 200);
   add(`${base}/categories`, files.categories, 200);
-  const error = (path: string, id: keyof RouteTable["errors"]) => add(path, table.errors[id].file, table.errors[id].status);
+  const error = (path: string, id: keyof RouteTable["errors"]) =>
+    add(path, table.errors[id].file, table.errors[id].status);
   error(`${base}/software?limit=0`, "invalid_limit");
   error(`${base}/software?offset=-1`, "invalid_offset");
   error(`${base}/software/no-such-tool-bench`, "software_not_found");

@@ -16,7 +16,9 @@ export async function workerStorageArgs(dist: string, log: (line: string) => voi
   const worker = await startLocalWorker({ distDir: root, mode: "r2", r2Persist: bucket, port: 0, uploader: true });
   try {
     const s = await uploadToR2(root, await worker.uploadTarget());
-    log(`serve cloudflare worker: past the Static Assets limits, serving the R2 bucket ${bucket} (synced: ${s.sent} sent, ${s.deleted} deleted)`);
+    log(
+      `serve cloudflare worker: past the Static Assets limits, serving the R2 bucket ${bucket} (synced: ${s.sent} sent, ${s.deleted} deleted)`,
+    );
   } finally {
     await worker.close();
   }

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { writeBenchCatalog } from "./bench-catalog.ts";
 import { formatGB, freeBytes, removeTree, settleDisk } from "./disk.ts";
-import { runBuild, type BuildRun } from "./run-build.ts";
+import { type BuildRun, runBuild } from "./run-build.ts";
 
 export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 export const OUT = join(ROOT, "bench", "out");

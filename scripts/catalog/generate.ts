@@ -3,7 +3,7 @@
 import { mkdir, readdir, rm, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { isMain, parseCommandArgs, runCommand, UserError, type CommandSpec } from "../cli/command.ts";
+import { type CommandSpec, isMain, parseCommandArgs, runCommand, UserError } from "../cli/command.ts";
 import type { CategoryContent, PricingPlan, SiteSettings, ToolContent } from "../content/schema.ts";
 
 export interface GenerateOptions {
@@ -36,11 +36,85 @@ function random(seed: number) {
   };
 }
 
-const PREFIXES = ["Mail", "Lead", "Funnel", "Pixel", "Rank", "Social", "Ad", "Flow", "Pulse", "Signal", "Tally", "Quill", "Beacon", "Orbit", "Echo", "Nova", "Zürich", "Ñandú", "Émail", "360", "8bit", "hive", "Mönk", "Kumo"];
-const SUFFIXES = ["wave", "spring", "scope", "post", "rook", "deck", "wise", "state", "forge", "loop", "kit", "ly", "hub", "craft", "pilot", " Labs", " CRM", " Analytics", " Studio", " Cloud"];
-const TOPICS = ["Email Marketing", "Marketing Automation", "CRM", "Social Media", "SEO", "Analytics", "Landing Pages", "Content Marketing", "Advertising", "Customer Data", "Affiliate Marketing", "Podcast Marketing", "Webinars", "Surveys", "Events", "Influencer Marketing", "SMS Marketing", "Push Notifications", "Chatbots", "Reviews"];
+const PREFIXES = [
+  "Mail",
+  "Lead",
+  "Funnel",
+  "Pixel",
+  "Rank",
+  "Social",
+  "Ad",
+  "Flow",
+  "Pulse",
+  "Signal",
+  "Tally",
+  "Quill",
+  "Beacon",
+  "Orbit",
+  "Echo",
+  "Nova",
+  "Zürich",
+  "Ñandú",
+  "Émail",
+  "360",
+  "8bit",
+  "hive",
+  "Mönk",
+  "Kumo",
+];
+const SUFFIXES = [
+  "wave",
+  "spring",
+  "scope",
+  "post",
+  "rook",
+  "deck",
+  "wise",
+  "state",
+  "forge",
+  "loop",
+  "kit",
+  "ly",
+  "hub",
+  "craft",
+  "pilot",
+  " Labs",
+  " CRM",
+  " Analytics",
+  " Studio",
+  " Cloud",
+];
+const TOPICS = [
+  "Email Marketing",
+  "Marketing Automation",
+  "CRM",
+  "Social Media",
+  "SEO",
+  "Analytics",
+  "Landing Pages",
+  "Content Marketing",
+  "Advertising",
+  "Customer Data",
+  "Affiliate Marketing",
+  "Podcast Marketing",
+  "Webinars",
+  "Surveys",
+  "Events",
+  "Influencer Marketing",
+  "SMS Marketing",
+  "Push Notifications",
+  "Chatbots",
+  "Reviews",
+];
 const PRICES = [5, 9, 9, 12, 15, 19, 19.99, 25, 29, 29, 39, 49, 49, 79, 99, 149, 199, 299, 499];
-const PROS = ["Fast setup", "Clear reporting", "Generous free tier", "Good API docs", "Responsive support", "Native integrations"];
+const PROS = [
+  "Fast setup",
+  "Clear reporting",
+  "Generous free tier",
+  "Good API docs",
+  "Responsive support",
+  "Native integrations",
+];
 const CONS = ["Steep learning curve", "Limited templates", "Add-ons cost extra", "Dated interface", "Few integrations"];
 
 const slugify = (s: string) =>
@@ -73,14 +147,21 @@ export function generateCatalog({ tools, categories, seed }: GenerateOptions): G
     if (rnd.chance(0.45)) plans.push({ name: "Free", price: 0, billing: "monthly", features: ["Core features"] });
     const paid = rnd.chance(0.08) ? 0 : rnd.int(1, 3);
     for (let p = 0; p < paid; p++) {
-      plans.push({ name: ["Starter", "Pro", "Business"][p]!, price: rnd.pick(PRICES) * (p + 1), billing: rnd.pick(["monthly", "annual"] as const), features: [`Tier ${p + 1} limits`] });
+      plans.push({
+        name: ["Starter", "Pro", "Business"][p]!,
+        price: rnd.pick(PRICES) * (p + 1),
+        billing: rnd.pick(["monthly", "annual"] as const),
+        features: [`Tier ${p + 1} limits`],
+      });
     }
-    if (rnd.chance(0.25)) plans.push({ name: "Enterprise", price: null, billing: "custom", features: ["SSO", "Dedicated support"] });
+    if (rnd.chance(0.25))
+      plans.push({ name: "Enterprise", price: null, billing: "custom", features: ["SSO", "Dedicated support"] });
     const memberOf = new Set<string>();
     if (cats.length > 0) {
       // Skewed so a few categories are large and the last ones small or empty, as in real catalogs.
       const count = rnd.int(1, Math.min(3, cats.length));
-      for (let c = 0; c < count; c++) memberOf.add(cats[Math.floor(rnd.next() ** 2 * Math.max(1, cats.length - 1))]!.slug);
+      for (let c = 0; c < count; c++)
+        memberOf.add(cats[Math.floor(rnd.next() ** 2 * Math.max(1, cats.length - 1))]!.slug);
     }
     out.push({
       $schema: "../../schemas/content/tool.schema.json",
@@ -99,7 +180,9 @@ export function generateCatalog({ tools, categories, seed }: GenerateOptions): G
       hasMake: rnd.chance(0.4),
       pros: [rnd.pick(PROS), rnd.pick(PROS)].filter((v, k, a) => a.indexOf(v) === k),
       cons: [rnd.pick(CONS)],
-      pricingLastVerified: rnd.chance(0.9) ? `2026-${String(rnd.int(1, 10)).padStart(2, "0")}-${String(rnd.int(1, 28)).padStart(2, "0")}` : null,
+      pricingLastVerified: rnd.chance(0.9)
+        ? `2026-${String(rnd.int(1, 10)).padStart(2, "0")}-${String(rnd.int(1, 28)).padStart(2, "0")}`
+        : null,
       categories: [...memberOf],
     });
   }
@@ -131,15 +214,23 @@ export async function writeCatalog(catalog: GeneratedCatalog, outDir: string): P
 const options = {
   tools: { type: "string", default: "1000", valueName: "N", description: "number of tools" },
   categories: { type: "string", default: "12", valueName: "K", description: "number of categories" },
-  seed: { type: "string", default: "1", valueName: "S", description: "seed of the random choices: same seed, same bytes" },
+  seed: {
+    type: "string",
+    default: "1",
+    valueName: "S",
+    description: "seed of the random choices: same seed, same bytes",
+  },
   out: { type: "string", default: "tmp/catalog", valueName: "DIR", description: "content folder to (re)create" },
 } as const;
 
 export const CATALOG_GENERATE: CommandSpec<typeof options> = {
   usage: "npm run catalog:generate --",
-  summary: "Writes a synthetic catalog (site.json, categories/, tools/) that passes validation, for benchmarks and tests. Replaces --out.",
+  summary:
+    "Writes a synthetic catalog (site.json, categories/, tools/) that passes validation, for benchmarks and tests. Replaces --out.",
   options,
-  notes: ["example: npm run catalog:generate -- --tools 5000 --out tmp/catalog-5k && npm run build -- --content tmp/catalog-5k --out tmp/dist-5k"],
+  notes: [
+    "example: npm run catalog:generate -- --tools 5000 --out tmp/catalog-5k && npm run build -- --content tmp/catalog-5k --out tmp/dist-5k",
+  ],
 };
 
 const CATALOG_ENTRIES = new Set(["site.json", "tools", "categories"]);
@@ -148,9 +239,14 @@ const CATALOG_ENTRIES = new Set(["site.json", "tools", "categories"]);
 async function checkReplaceable(outDir: string): Promise<void> {
   if (outDir === fileURLToPath(new URL("../../content", import.meta.url)))
     throw new UserError(`--out ${outDir} is the sample catalog: choose another folder (it would be replaced)`);
-  const entries = await readdir(outDir).catch((e: NodeJS.ErrnoException) => (e.code === "ENOENT" ? [] : Promise.reject(e)));
+  const entries = await readdir(outDir).catch((e: NodeJS.ErrnoException) =>
+    e.code === "ENOENT" ? [] : Promise.reject(e),
+  );
   const foreign = entries.filter((e) => !CATALOG_ENTRIES.has(e));
-  if (foreign.length > 0) throw new UserError(`--out ${outDir} holds more than a catalog (${foreign.slice(0, 3).join(", ")}${foreign.length > 3 ? ", …" : ""}): choose an empty or new folder`);
+  if (foreign.length > 0)
+    throw new UserError(
+      `--out ${outDir} holds more than a catalog (${foreign.slice(0, 3).join(", ")}${foreign.length > 3 ? ", …" : ""}): choose an empty or new folder`,
+    );
 }
 
 if (isMain(import.meta.url)) {
@@ -158,13 +254,16 @@ if (isMain(import.meta.url)) {
     const values = parseCommandArgs(CATALOG_GENERATE);
     const count = (name: "tools" | "categories" | "seed") => {
       const n = Number(values[name]);
-      if (!/^\d+$/.test(values[name]) || !Number.isSafeInteger(n)) throw new UserError(`--${name} must be a whole number ≥ 0, got "${values[name]}"`, 2);
+      if (!/^\d+$/.test(values[name]) || !Number.isSafeInteger(n))
+        throw new UserError(`--${name} must be a whole number ≥ 0, got "${values[name]}"`, 2);
       return n;
     };
     const generate = { tools: count("tools"), categories: count("categories"), seed: count("seed") };
     const outDir = resolve(values.out);
     await checkReplaceable(outDir);
     await writeCatalog(generateCatalog(generate), outDir);
-    console.log(`wrote ${values.out}/: ${generate.tools} tools, ${generate.categories} categories (seed ${generate.seed})`);
+    console.log(
+      `wrote ${values.out}/: ${generate.tools} tools, ${generate.categories} categories (seed ${generate.seed})`,
+    );
   });
 }

@@ -1,13 +1,14 @@
 // Checks every file of a built dist/ that a host serves against its schema, as dist/schema-map.json says.
-import fg from "fast-glob";
+
 import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
+import fg from "fast-glob";
 import { patternRegex, SCHEMA_MAP_FILE, type SchemaMap, type SchemaMapEntry } from "../render/schema-table.ts";
-import { checkOpenApi } from "./openapi-check.ts";
 import { describeAjvErrors } from "../schemas/describe-errors.ts";
 import { SCHEMA_FILE_NAMES, type SchemaFile } from "../schemas/schema-files.ts";
 import { validatorFor } from "../schemas/validators.ts";
+import { checkOpenApi } from "./openapi-check.ts";
 
 export interface DistReport {
   /** files checked against a schema */
@@ -33,7 +34,8 @@ export async function checkDist(realDir: string): Promise<DistReport> {
   }
   // A file the route table always answers with must be there; a pattern with * may match none (an empty catalog).
   const present = new Set(files);
-  for (const { pattern } of map.entries) if (!pattern.includes("*") && !present.has(pattern)) problems.push(`${pattern}: missing`);
+  for (const { pattern } of map.entries)
+    if (!pattern.includes("*") && !present.has(pattern)) problems.push(`${pattern}: missing`);
 
   // Synchronous reads: for ~22,000 small files they cost half the CPU of fs/promises' chunked reads.
   async function checkOne([file, entry]: [string, SchemaMapEntry]): Promise<string[]> {
@@ -62,6 +64,8 @@ function checkValue(schemaPath: string, value: unknown): string[] {
   const validate = validatorFor(file);
   if (validate(value)) return [];
   return describeAjvErrors(validate.errors ?? [], "output").map(({ segments, message }) =>
-    segments.length === 0 ? message : `/${segments.map((s) => s.replace(/~/g, "~0").replace(/\//g, "~1")).join("/")}: ${message}`,
+    segments.length === 0
+      ? message
+      : `/${segments.map((s) => s.replace(/~/g, "~0").replace(/\//g, "~1")).join("/")}: ${message}`,
   );
 }

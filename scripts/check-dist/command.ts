@@ -1,13 +1,22 @@
 // npm run validate: every file of a built dist/ that a host serves, checked against its schema (dist/schema-map.json).
 import { realpath, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { formatCount, isMain, parseCommandArgs, runCommand, UserError, type CommandSpec } from "../cli/command.ts";
+import { type CommandSpec, formatCount, isMain, parseCommandArgs, runCommand, UserError } from "../cli/command.ts";
 import { SCHEMA_MAP_FILE } from "../render/schema-table.ts";
 import { checkDist } from "./check-dist.ts";
 
 const options = {
-  dist: { type: "string", default: "dist", valueName: "DIR", description: "the built folder to check (a symlink to a build is followed)" },
-  json: { type: "boolean", default: false, description: "print one JSON object: { ok, dist, checked, problems, notes, seconds }" },
+  dist: {
+    type: "string",
+    default: "dist",
+    valueName: "DIR",
+    description: "the built folder to check (a symlink to a build is followed)",
+  },
+  json: {
+    type: "boolean",
+    default: false,
+    description: "print one JSON object: { ok, dist, checked, problems, notes, seconds }",
+  },
 } as const;
 
 export const VALIDATE: CommandSpec<typeof options> = {
@@ -35,7 +44,16 @@ async function main(): Promise<number> {
   const problems = report.problems.map((p) => `${shown}/${p}`);
   const seconds = Number(((performance.now() - started) / 1000).toFixed(2));
   if (values.json) {
-    console.log(JSON.stringify({ ok: problems.length === 0, dist: values.dist, checked: report.checked, problems, notes: report.notes, seconds }));
+    console.log(
+      JSON.stringify({
+        ok: problems.length === 0,
+        dist: values.dist,
+        checked: report.checked,
+        problems,
+        notes: report.notes,
+        seconds,
+      }),
+    );
   } else {
     for (const p of problems) console.error(p);
     for (const n of report.notes) console.warn(`note: ${n}`);

@@ -2,4 +2,7 @@
 export function cachedCommandBundle(entry: string): Promise<string>;
 
 /** The text of a cached, self-contained bundle of a project-relative entry. */
-export function cachedBundleTextSync(entry: string, options: { platform: "node" | "neutral" | "browser"; target: string }): string;
+export function cachedBundleTextSync(
+  entry: string,
+  options: { platform: "node" | "neutral" | "browser"; target: string },
+): string;

@@ -100,7 +100,12 @@ export function cachedBundleTextSync(entry, { platform, target }) {
   const { buildSync } = createRequire(import.meta.url)("esbuild");
   const result = buildSync({ ...baseOptions(entry), ...options, metafile: true });
   const text = result.outputFiles[0].text;
-  const files = [...ALWAYS, ...Object.keys(result.metafile.inputs).map((p) => projectFile(join(PROJECT_ROOT, p))).filter(Boolean)];
+  const files = [
+    ...ALWAYS,
+    ...Object.keys(result.metafile.inputs)
+      .map((p) => projectFile(join(PROJECT_ROOT, p)))
+      .filter(Boolean),
+  ];
   const changedMeanwhile = files.some((f) => {
     try {
       return statSync(join(PROJECT_ROOT, f)).mtimeMs >= started - 1;

@@ -18,7 +18,13 @@ export function requireWithCodeCache(path: string): unknown {
   }
   const script = new Script(Module.wrap(readFileSync(path, "utf8")), { filename: path, cachedData });
   const module = { exports: {} as unknown };
-  (script.runInThisContext() as (...args: unknown[]) => void)(module.exports, createRequire(path), module, path, dirname(path));
+  (script.runInThisContext() as (...args: unknown[]) => void)(
+    module.exports,
+    createRequire(path),
+    module,
+    path,
+    dirname(path),
+  );
   if (cachedData === undefined || script.cachedDataRejected) {
     if (toWrite.size === 0) process.once("exit", saveCodeCaches);
     toWrite.set(cachePath, script);

@@ -3,7 +3,7 @@
 import { realpathSync } from "node:fs";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseArgs, type ParseArgsConfig } from "node:util";
+import { type ParseArgsConfig, parseArgs } from "node:util";
 
 /** A failure the user can act on: printed as its message alone. */
 export class UserError extends Error {
@@ -29,7 +29,9 @@ export interface CommandSpec<O extends Options> {
   notes?: readonly string[];
 }
 
-type Values<O extends Options> = ReturnType<typeof parseArgs<{ options: O; strict: true; allowPositionals: false }>>["values"];
+type Values<O extends Options> = ReturnType<
+  typeof parseArgs<{ options: O; strict: true; allowPositionals: false }>
+>["values"];
 
 /** The help text: usage, summary, one line per option. */
 export function helpText<O extends Options>(spec: CommandSpec<O>): string {
@@ -40,7 +42,15 @@ export function helpText<O extends Options>(spec: CommandSpec<O>): string {
   });
   rows.push(["--help", "show this help"]);
   const width = Math.max(...rows.map(([f]) => f.length));
-  return [`usage: ${spec.usage} [options]`, "", spec.summary, "", "options:", ...rows.map(([f, d]) => `  ${f.padEnd(width)}  ${d}`), ...(spec.notes ? ["", ...spec.notes] : [])].join("\n");
+  return [
+    `usage: ${spec.usage} [options]`,
+    "",
+    spec.summary,
+    "",
+    "options:",
+    ...rows.map(([f, d]) => `  ${f.padEnd(width)}  ${d}`),
+    ...(spec.notes ? ["", ...spec.notes] : []),
+  ].join("\n");
 }
 
 const shortUsage = (usage: string) => `usage: ${usage} [options]; --help lists them`;
@@ -101,7 +111,10 @@ export function describeFsError(e: unknown): string | undefined {
  * Runs a command's main: UserError and known filesystem errors print one line (or one JSON object with --json)
  * and set the exit code; anything else is a bug and keeps its stack trace.
  */
-export async function runCommand(main: () => Promise<number | undefined> | Promise<void>, options: { json?: () => boolean } = {}): Promise<void> {
+export async function runCommand(
+  main: () => Promise<number | undefined> | Promise<void>,
+  options: { json?: () => boolean } = {},
+): Promise<void> {
   try {
     process.exitCode = (await main()) ?? 0;
   } catch (e) {

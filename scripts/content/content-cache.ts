@@ -52,7 +52,10 @@ const readCacheFile = (path: string, key: string): KnownFiles => {
 };
 
 const writeCache = (path: string, key: string, files: KnownFiles) =>
-  writeCacheFile(path, serialize({ key, files: [...files].map(([path, f]) => [path, f.signature, f.data, f.hash]) } satisfies CacheFile));
+  writeCacheFile(
+    path,
+    serialize({ key, files: [...files].map(([path, f]) => [path, f.signature, f.data, f.hash]) } satisfies CacheFile),
+  );
 
 export function readContentCache(storeDir: string, key: string): ContentCache {
   const files = readCacheFile(join(storeDir, CONTENT_CACHE_FILE), key);

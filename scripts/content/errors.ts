@@ -18,7 +18,5 @@ export class ContentErrors extends Error {
 
 /** `/pricingPlans/1/price` → `pricingPlans[1].price` */
 export function fieldPath(segments: readonly (string | number)[]): string {
-  return segments
-    .map((s, i) => (typeof s === "number" || /^\d+$/.test(s) ? `[${s}]` : i === 0 ? s : `.${s}`))
-    .join("");
+  return segments.map((s, i) => (typeof s === "number" || /^\d+$/.test(s) ? `[${s}]` : i === 0 ? s : `.${s}`)).join("");
 }

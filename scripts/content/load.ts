@@ -40,7 +40,8 @@ export interface RawContent {
   recalled: number;
 }
 
-export const LINK_MESSAGE = "is a symbolic link: only regular files inside the content folder are read (its target was not read)";
+export const LINK_MESSAGE =
+  "is a symbolic link: only regular files inside the content folder are read (its target was not read)";
 export const NOT_A_FILE_MESSAGE = "is not a regular file: only regular files inside the content folder are read";
 export const NOT_UTF8_MESSAGE = "is not valid UTF-8: save content files as UTF-8";
 export const UTF16_MESSAGE = "is UTF-16 text: save content files as UTF-8";
@@ -57,9 +58,15 @@ export async function loadContent(contentDir: string, remembered: KnownFiles = n
   const root = resolve(contentDir);
   const rootShown = relative(process.cwd(), root);
   const shown = (absolute: string) =>
-    absolute.startsWith(`${root}/`) ? (rootShown ? `${rootShown}/` : "") + absolute.slice(root.length + 1) : relative(process.cwd(), absolute) || absolute;
+    absolute.startsWith(`${root}/`)
+      ? (rootShown ? `${rootShown}/` : "") + absolute.slice(root.length + 1)
+      : relative(process.cwd(), absolute) || absolute;
   const refuse = (absolute: string, stats: Stats) =>
-    errors.push({ file: shown(absolute), path: "", message: stats.isSymbolicLink() ? LINK_MESSAGE : NOT_A_FILE_MESSAGE });
+    errors.push({
+      file: shown(absolute),
+      path: "",
+      message: stats.isSymbolicLink() ? LINK_MESSAGE : NOT_A_FILE_MESSAGE,
+    });
 
   /** lstat, never stat: a link is reported as itself. undefined when missing (reported by the caller, if it matters). */
   const lstatOrUndefined = (absolute: string) => {
@@ -140,7 +147,12 @@ export async function loadContent(contentDir: string, remembered: KnownFiles = n
       if (!entry.name.endsWith(".json") || entry.name.startsWith(".")) continue;
       const path = join(absolute, entry.name);
       if (entry.isFile()) files.push(path);
-      else errors.push({ file: shown(path), path: "", message: entry.isSymbolicLink() ? LINK_MESSAGE : NOT_A_FILE_MESSAGE });
+      else
+        errors.push({
+          file: shown(path),
+          path: "",
+          message: entry.isSymbolicLink() ? LINK_MESSAGE : NOT_A_FILE_MESSAGE,
+        });
     }
     // Sorted so that error order, and everything after, never depends on the file system.
     return files.sort();
@@ -156,7 +168,8 @@ export async function loadContent(contentDir: string, remembered: KnownFiles = n
 
 /** Strict UTF-8 (C1): a BOM is dropped; invalid bytes or UTF-16 are an error, never U+FFFD. */
 export function decodeUtf8(bytes: Uint8Array): string | { error: string } {
-  const utf16Bom = bytes.length >= 2 && ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff));
+  const utf16Bom =
+    bytes.length >= 2 && ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff));
   if (utf16Bom) return { error: UTF16_MESSAGE };
   let text: string;
   try {

@@ -50,7 +50,11 @@ export const SiteSettings = z
     $schema: z.string().optional(),
     siteUrl: uri.describe("public base address of the site; tool and best-of URLs are built from it (D6)"),
     apiBaseUrl: uri.describe("public base address of the API, without the base path; used in the OpenAPI servers list"),
-    basePath: z.string().regex(/^\/[a-z0-9-]+(?:\/[a-z0-9-]+)*$/).default("/v1").describe("API base path (P1)"),
+    basePath: z
+      .string()
+      .regex(/^\/[a-z0-9-]+(?:\/[a-z0-9-]+)*$/)
+      .default("/v1")
+      .describe("API base path (P1)"),
     cacheMaxAge: nonNegativeInt.default(300).describe("seconds of Cache-Control max-age on successful responses (H3)"),
   })
   .meta({ id: "SiteSettings", title: "Site settings (content/site.json)" });

@@ -1,11 +1,11 @@
 // Validates content files against schemas/content/*.json (ajv) and then across files.
 import type { ErrorObject } from "ajv";
-import { validatorFor } from "../schemas/validators.ts";
 import { describeAjvErrors } from "../schemas/describe-errors.ts";
-import { fieldPath, type ContentError } from "./errors.ts";
+import type { SchemaFile } from "../schemas/schema-files.ts";
+import { validatorFor } from "../schemas/validators.ts";
+import { type ContentError, fieldPath } from "./errors.ts";
 import type { ContentFile, RawContent } from "./load.ts";
 import type { CategoryContent, SiteSettings, ToolContent } from "./schema.ts";
-import type { SchemaFile } from "../schemas/schema-files.ts";
 
 export interface ValidContent {
   site: Required<Omit<SiteSettings, "$schema">>;
@@ -35,13 +35,15 @@ export function validateContent(raw: Pick<RawContent, "site" | "categories" | "t
   const categoryBySlug = new Map<string, CategoryContent>();
   for (const { f, c } of categories) {
     if (!c) continue;
-    if (c.slug !== f.name) errors.push({ file: f.file, path: "slug", message: `"${c.slug}" must equal the file name "${f.name}"` });
+    if (c.slug !== f.name)
+      errors.push({ file: f.file, path: "slug", message: `"${c.slug}" must equal the file name "${f.name}"` });
     categoryBySlug.set(c.slug, c);
   }
   const toolBySlug = new Map<string, ToolContent>();
   for (const { f, t } of tools) {
     if (!t) continue;
-    if (t.slug !== f.name) errors.push({ file: f.file, path: "slug", message: `"${t.slug}" must equal the file name "${f.name}"` });
+    if (t.slug !== f.name)
+      errors.push({ file: f.file, path: "slug", message: `"${t.slug}" must equal the file name "${f.name}"` });
     toolBySlug.set(t.slug, t);
     const seen = new Set<string>();
     t.categories.forEach((slug, i) => {
@@ -58,14 +60,23 @@ export function validateContent(raw: Pick<RawContent, "site" | "categories" | "t
     if (!pick && tools.every((x) => x.f.name !== c.topToolPick))
       errors.push({ file: f.file, path: "topToolPick", message: `unknown tool "${c.topToolPick}"` });
     else if (pick && !pick.categories.includes(c.slug))
-      errors.push({ file: f.file, path: "topToolPick", message: `tool "${c.topToolPick}" is not in category "${c.slug}"` });
+      errors.push({
+        file: f.file,
+        path: "topToolPick",
+        message: `tool "${c.topToolPick}" is not in category "${c.slug}"`,
+      });
   }
 
   if (errors.length > 0 || !site) return { ok: false, errors };
   return {
     ok: true,
     content: {
-      site: { siteUrl: site.siteUrl, apiBaseUrl: site.apiBaseUrl, basePath: site.basePath ?? "/v1", cacheMaxAge: site.cacheMaxAge ?? 300 },
+      site: {
+        siteUrl: site.siteUrl,
+        apiBaseUrl: site.apiBaseUrl,
+        basePath: site.basePath ?? "/v1",
+        cacheMaxAge: site.cacheMaxAge ?? 300,
+      },
       categories: categories.map((x) => x.c!),
       tools: tools.map((x) => x.t!),
       toolSources: new Map(tools.flatMap(({ f, t }) => (f.source ? [[t!, f.source]] : []))),
@@ -75,5 +86,9 @@ export function validateContent(raw: Pick<RawContent, "site" | "categories" | "t
 
 /** Ajv errors → one message a content author can act on per field. */
 export function describeContentErrors(file: string, ajvErrors: readonly ErrorObject[]): ContentError[] {
-  return describeAjvErrors(ajvErrors, "content").map(({ segments, message }) => ({ file, path: fieldPath(segments), message }));
+  return describeAjvErrors(ajvErrors, "content").map(({ segments, message }) => ({
+    file,
+    path: fieldPath(segments),
+    message,
+  }));
 }

@@ -1,6 +1,6 @@
 // Watches a content folder for edits: the folder itself (site.json) and its categories/ and tools/ folders, since
 // fs.watch is not recursive on Linux under Node 20. Bursts of events (an editor's save) become one call.
-import { watch, type FSWatcher } from "node:fs";
+import { type FSWatcher, watch } from "node:fs";
 import { join } from "node:path";
 
 export const DEBOUNCE_MS = 100;
@@ -10,7 +10,11 @@ export interface ContentWatcher {
   close(): void;
 }
 
-export function watchContent(contentDir: string, onChange: (what: string) => void, debounceMs = DEBOUNCE_MS): ContentWatcher {
+export function watchContent(
+  contentDir: string,
+  onChange: (what: string) => void,
+  debounceMs = DEBOUNCE_MS,
+): ContentWatcher {
   const watchers = new Map<string, FSWatcher>();
   let timer: NodeJS.Timeout | undefined;
   let last = "";

@@ -1,9 +1,10 @@
 // Host adapters: each turns the one route table into a host's config files. None renders a body.
-import type { OutputFile } from "../render/output.ts";
+
 import type { RouteTable } from "../api/route-table.ts";
+import type { OutputFile } from "../render/output.ts";
 import { cloudflareAdapter } from "./cloudflare/adapter.ts";
-import { netlifyAdapter } from "./static/netlify.ts";
 import { nginxAdapter } from "./nginx/adapter.ts";
+import { netlifyAdapter } from "./static/netlify.ts";
 import { serveAdapter } from "./static/serve-json.ts";
 
 export type Adapter = (table: RouteTable) => OutputFile[];

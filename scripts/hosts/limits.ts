@@ -28,11 +28,17 @@ export const ASSETS_LIMITS = {
 export const HOST_LIMITS: HostLimit[] = [
   { host: "Cloudflare Pages (Free)", limit: "20,000 files per site", exceeded: (t) => t.files > 20_000 },
   { host: "Cloudflare Pages (paid)", limit: "100,000 files per site", exceeded: (t) => t.files > 100_000 },
-  { host: "GitLab Pages", limit: "200,000 files and 1 GB per site", exceeded: (t) => t.files > 200_000 || t.bytes > GB },
+  {
+    host: "GitLab Pages",
+    limit: "200,000 files and 1 GB per site",
+    exceeded: (t) => t.files > 200_000 || t.bytes > GB,
+  },
   { host: "GitHub Pages", limit: "1 GB per published site", exceeded: (t) => t.bytes > GB },
   { host: "Netlify", limit: "54,000 files per folder", exceeded: (t) => t.maxFilesPerDir > 54_000 },
 ];
 
 export function hostLimitWarnings(tree: TreeSize): string[] {
-  return HOST_LIMITS.filter((l) => l.exceeded(tree)).map((l) => `${l.host}: this build exceeds its limit of ${l.limit}`);
+  return HOST_LIMITS.filter((l) => l.exceeded(tree)).map(
+    (l) => `${l.host}: this build exceeds its limit of ${l.limit}`,
+  );
 }

@@ -1,11 +1,13 @@
 // Precompressed siblings of each body (`x.json.gz`, `x.json.br`, where api/route-table.ts lays them), served with
 // Content-Encoding by the hosts. Only the build compresses.
-import { CODINGS, MIN_COMPRESS_BYTES, type Coding } from "../api/route-table.ts";
+import { CODINGS, type Coding, MIN_COMPRESS_BYTES } from "../api/route-table.ts";
 import { zlib } from "./lazy-builtins.ts";
 
 function brotli(body: Buffer): Buffer {
   const { brotliCompressSync, constants } = zlib();
-  return brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: body.byteLength } });
+  return brotliCompressSync(body, {
+    params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: body.byteLength },
+  });
 }
 
 const ENCODE: Record<Coding, (body: Buffer) => Buffer> = {

@@ -63,7 +63,10 @@ export async function acquireLock(storeDir: string, options: LockOptions): Promi
     const held = await readLock(path);
     if (held === "gone") continue;
     if (held === "empty") {
-      const age = await stat(path).then((s) => Date.now() - s.mtimeMs, () => 0);
+      const age = await stat(path).then(
+        (s) => Date.now() - s.mtimeMs,
+        () => 0,
+      );
       if (age > EMPTY_LOCK_STALE_MS) await takeOver(path, undefined);
       else await sleep(POLL_MS);
       continue;

@@ -36,7 +36,9 @@ export function manifestLists(lists: PageList[]): Manifest["lists"] {
   // A tool's item is in the "all" list and in each of its categories' lists: hashed once.
   const hashes = new Map<string, string>();
   const itemHash = (item: string) => hashes.get(item) ?? hashes.set(item, hashOf(item)).get(item)!;
-  return Object.fromEntries(lists.map((l) => [l.filter, { category: l.category, items: l.items.map(itemHash), files: 0, bytes: 0 }]));
+  return Object.fromEntries(
+    lists.map((l) => [l.filter, { category: l.category, items: l.items.map(itemHash), files: 0, bytes: 0 }]),
+  );
 }
 
 export async function readManifest(outDir: string): Promise<Manifest | undefined> {
@@ -65,9 +67,20 @@ export interface ListPlan {
  * Pages of one list that really change. Every page carries meta.total, so a list whose length changed is
  * rewritten whole; otherwise only pages whose slice holds an item whose bytes changed.
  */
-export function planList(index: number, next: PageList, nextHashes: string[], previous: ManifestList | undefined, maxLimit: number): ListPlan | undefined {
+export function planList(
+  index: number,
+  next: PageList,
+  nextHashes: string[],
+  previous: ManifestList | undefined,
+  maxLimit: number,
+): ListPlan | undefined {
   // Creating files in an empty folder is the fast path; replacing them one by one costs two renames each.
-  const fresh = (): ListPlan => ({ list: index, fresh: true, changed: "all", offsets: Array.from({ length: maxLimit }, () => "all" as const) });
+  const fresh = (): ListPlan => ({
+    list: index,
+    fresh: true,
+    changed: "all",
+    offsets: Array.from({ length: maxLimit }, () => "all" as const),
+  });
   if (!previous || previous.category !== next.category || previous.items.length !== nextHashes.length) return fresh();
   const changed: number[] = [];
   nextHashes.forEach((h, i) => {

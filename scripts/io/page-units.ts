@@ -3,7 +3,7 @@
 import { closeSync, mkdirSync, openSync, renameSync, rmSync, statSync, writevSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fill } from "../api/route-table.ts";
-import { PageRenderer, type PageList } from "../render/software-pages.ts";
+import { type PageList, PageRenderer } from "../render/software-pages.ts";
 import { siblingsOf } from "./encodings.ts";
 import type { OffsetPlan } from "./manifest.ts";
 
@@ -106,7 +106,10 @@ export function writePageUnits(job: PageJob, onProgress?: (written: number) => v
     if (!renderer) renderers.set(unit.list, (renderer = new PageRenderer(list)));
     delta = stats.perList[unit.list] ??= { files: 0, bytes: 0 };
     // The unit's path around its offset, computed once: a page's path is then one concatenation.
-    const [head, tail] = join(job.root, fill(job.pageTemplate, { filter: list.filter, limit: unit.limit, offset: "\u0000" })).split("\u0000") as [string, string];
+    const [head, tail] = join(
+      job.root,
+      fill(job.pageTemplate, { filter: list.filter, limit: unit.limit, offset: "\u0000" }),
+    ).split("\u0000") as [string, string];
     const pathOf = (offset: number) => head + offset + tail;
     mkdirSync(dirname(pathOf(0)), { recursive: true });
     const offsets = unit.offsets === "all" ? Array.from({ length: renderer.total + 1 }, (_, i) => i) : unit.offsets;

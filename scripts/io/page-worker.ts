@@ -1,6 +1,6 @@
 // Worker thread: writes its share of the list pages and reports what it wrote, or the error with its code and path.
 import { parentPort, workerData } from "node:worker_threads";
-import { writePageUnits, type PageJob } from "./page-units.ts";
+import { type PageJob, writePageUnits } from "./page-units.ts";
 
 try {
   const stats = writePageUnits(workerData as PageJob, (written) => parentPort!.postMessage({ progress: written }));

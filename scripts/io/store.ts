@@ -2,13 +2,25 @@
 // This module knows the layout: what may be built over (B1), which generations exist, publishing one (B2),
 // and throwing away what is no longer needed without making the build wait for it.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { lstat, mkdir, readdir, readFile, readlink, realpath, rename, rm, rmdir, symlink, writeFile } from "node:fs/promises";
+import {
+  lstat,
+  mkdir,
+  readdir,
+  readFile,
+  readlink,
+  realpath,
+  rename,
+  rm,
+  rmdir,
+  symlink,
+  writeFile,
+} from "node:fs/promises";
 import { basename, dirname, join, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { UserError } from "../cli/command.ts";
+import { childProcess } from "./lazy-builtins.ts";
 import { MANIFEST_FILE } from "./manifest.ts";
 import { isAlive } from "./processes.ts";
-import { childProcess } from "./lazy-builtins.ts";
 
 /** The file that says a store folder is ours; it also keeps the last generation number, so none is reused. */
 export const STORE_MARKER = ".msapi-builds";
@@ -29,7 +41,8 @@ export interface Store {
 export const generationName = (n: number) => `g${String(n).padStart(6, "0")}`;
 export const workingName = () => `tmp-${process.pid}`;
 
-const lstatOrNull = (path: string) => lstat(path).catch((e: NodeJS.ErrnoException) => (e.code === "ENOENT" ? null : Promise.reject(e)));
+const lstatOrNull = (path: string) =>
+  lstat(path).catch((e: NodeJS.ErrnoException) => (e.code === "ENOENT" ? null : Promise.reject(e)));
 const realOrResolved = (path: string) => realpath(path).catch(() => resolve(path));
 const inside = (child: string, parent: string) => child.startsWith(parent.endsWith(sep) ? parent : parent + sep);
 
@@ -42,7 +55,10 @@ export async function inspectOutput(outDir: string, contentDir: string): Promise
   const dir = `${out}.builds`;
   const refuse = (why: string) => new UserError(`refusing to build into ${outDir}: ${why}`);
   const stats = await lstatOrNull(out);
-  const outPath = stats && !stats.isSymbolicLink() ? await realOrResolved(out) : resolve(await realOrResolved(dirname(out)), basename(out));
+  const outPath =
+    stats && !stats.isSymbolicLink()
+      ? await realOrResolved(out)
+      : resolve(await realOrResolved(dirname(out)), basename(out));
   const content = await realOrResolved(contentDir);
   const root = await realOrResolved(PROJECT_ROOT);
   if (outPath === root) throw refuse("it is the project folder");
@@ -62,14 +78,18 @@ export async function inspectOutput(outDir: string, contentDir: string): Promise
   if (stats.isSymbolicLink()) {
     const target = await readlink(out);
     const name = basename(target);
-    if (resolve(dirname(out), target) !== join(dir, name) || !GENERATION.test(name)) throw refuse(`it is a symbolic link that a build did not make (to ${target})`);
+    if (resolve(dirname(out), target) !== join(dir, name) || !GENERATION.test(name))
+      throw refuse(`it is a symbolic link that a build did not make (to ${target})`);
     return { out, dir, outKind: "link", published: name };
   }
   if (!stats.isDirectory()) throw refuse("it is a file, not a folder a build made");
   const entries = await readdir(out);
   if (entries.length === 0) return { out, dir, outKind: "empty-folder" };
-  if (entries.includes(MANIFEST_FILE) && (await lstatOrNull(join(out, MANIFEST_FILE)))?.isFile()) return { out, dir, outKind: "legacy-folder" };
-  throw refuse(`the folder is not empty and no build made it (no ${basename(dir)}/ beside it); empty it or choose another folder`);
+  if (entries.includes(MANIFEST_FILE) && (await lstatOrNull(join(out, MANIFEST_FILE)))?.isFile())
+    return { out, dir, outKind: "legacy-folder" };
+  throw refuse(
+    `the folder is not empty and no build made it (no ${basename(dir)}/ beside it); empty it or choose another folder`,
+  );
 }
 
 /** Creates the store folder and its marker (the caller has checked it is ours or absent). */
@@ -86,12 +106,18 @@ async function writeMarker(store: Store, last: number): Promise<void> {
 
 /** Generation folders, newest first. */
 export async function listGenerations(store: Store): Promise<string[]> {
-  return (await readdir(store.dir)).filter((n) => GENERATION.test(n)).sort().reverse();
+  return (await readdir(store.dir))
+    .filter((n) => GENERATION.test(n))
+    .sort()
+    .reverse();
 }
 
 /** The next generation number: past every folder and every number ever handed out. */
 export async function nextGeneration(store: Store): Promise<string> {
-  const marker = await readFile(join(store.dir, STORE_MARKER), "utf8").then((t) => (JSON.parse(t) as { lastGeneration?: number }).lastGeneration ?? 0, () => 0);
+  const marker = await readFile(join(store.dir, STORE_MARKER), "utf8").then(
+    (t) => (JSON.parse(t) as { lastGeneration?: number }).lastGeneration ?? 0,
+    () => 0,
+  );
   const seen = (await listGenerations(store)).map((n) => Number(GENERATION.exec(n)![1]));
   const next = Math.max(marker, ...seen) + 1;
   await writeMarker(store, next);

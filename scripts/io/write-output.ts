@@ -4,18 +4,30 @@
 // generation published before the current one is recycled as the working copy (else the current one is cloned by
 // hard links), and only what changed is written, each file as a new inode. Lists whose length changed are
 // written whole into an empty folder: creating files is cheaper than replacing them one by one.
-import { availableParallelism } from "node:os";
+
 import { mkdir, rename, rm, stat, unlink, writeFile } from "node:fs/promises";
+import { availableParallelism } from "node:os";
 import { dirname, join } from "node:path";
-import type { OutputFile } from "../render/output.ts";
 import { fill } from "../api/route-table.ts";
+import type { OutputFile } from "../render/output.ts";
 import type { PageList } from "../render/software-pages.ts";
 import { siblingPaths, siblingsOf } from "./encodings.ts";
-import { acquireLock } from "./lock.ts";
-import { hashOf, MANIFEST_FILE, manifestLists, planList, readManifest, type Manifest } from "./manifest.ts";
-import { withPath, writePageUnits, type PageJob, type PageStats, type PageUnit } from "./page-units.ts";
 import { workerThreads } from "./lazy-builtins.ts";
-import { cloneByLinks, inspectOutput, listGenerations, listLeftovers, nextGeneration, openStore, publish, Trash, workingName, type Store } from "./store.ts";
+import { acquireLock } from "./lock.ts";
+import { hashOf, MANIFEST_FILE, type Manifest, manifestLists, planList, readManifest } from "./manifest.ts";
+import { type PageJob, type PageStats, type PageUnit, withPath, writePageUnits } from "./page-units.ts";
+import {
+  cloneByLinks,
+  inspectOutput,
+  listGenerations,
+  listLeftovers,
+  nextGeneration,
+  openStore,
+  publish,
+  type Store,
+  Trash,
+  workingName,
+} from "./store.ts";
 
 export interface SiteOutput {
   /** every file but the list pages */
@@ -78,7 +90,11 @@ export async function writeOutput(outDir: string, site: SiteOutput, options: Wri
   // Checked before the lock (a refused output gets no store) and again under it, where nothing changes it.
   const unlocked = await inspectOutput(outDir, contentDir);
   await openStore(unlocked);
-  const release = await acquireLock(unlocked.dir, { wait: options.wait ?? true, onWait: options.onNotice, outName: outDir });
+  const release = await acquireLock(unlocked.dir, {
+    wait: options.wait ?? true,
+    onWait: options.onNotice,
+    outName: outDir,
+  });
   const trash = new Trash(unlocked, options.backgroundCleanup ?? false);
   const work = join(unlocked.dir, workingName());
   try {
@@ -89,7 +105,9 @@ export async function writeOutput(outDir: string, site: SiteOutput, options: Wri
     let generation: string;
     try {
       const base = await prepareWorkingCopy(store, work, options, trash);
-      summary = base.manifest ? await writeIncremental(work, site, options, base.manifest, base.kind, trash) : await writeFull(work, site, options);
+      summary = base.manifest
+        ? await writeIncremental(work, site, options, base.manifest, base.kind, trash)
+        : await writeFull(work, site, options);
       generation = await nextGeneration(store);
       await rename(work, join(store.dir, generation));
     } catch (e) {
@@ -112,8 +130,12 @@ export async function writeOutput(outDir: string, site: SiteOutput, options: Wri
  */
 async function prepareWorkingCopy(store: Store, work: string, options: WriteOptions, trash: Trash): Promise<Base> {
   const generations = await listGenerations(store);
-  const published = store.published && generations.includes(store.published) ? await readManifest(join(store.dir, store.published)) : undefined;
-  const usable = (m: Manifest | undefined): m is Manifest => !options.full && m !== undefined && m.fingerprint === options.fingerprint;
+  const published =
+    store.published && generations.includes(store.published)
+      ? await readManifest(join(store.dir, store.published))
+      : undefined;
+  const usable = (m: Manifest | undefined): m is Manifest =>
+    !options.full && m !== undefined && m.fingerprint === options.fingerprint;
   let base: Base = { kind: "fresh" };
   for (const name of generations) {
     if (name === store.published) continue;
@@ -136,7 +158,11 @@ async function prepareWorkingCopy(store: Store, work: string, options: WriteOpti
   return base;
 }
 
-async function writeFull(work: string, site: SiteOutput, options: WriteOptions): Promise<Omit<WriteSummary, "generation">> {
+async function writeFull(
+  work: string,
+  site: SiteOutput,
+  options: WriteOptions,
+): Promise<Omit<WriteSummary, "generation">> {
   for (const list of site.lists.keys()) site.checkList?.(list, "all");
   const units: PageUnit[] = site.lists.flatMap((_, list) =>
     Array.from({ length: site.maxLimit }, (_, i) => ({ list, limit: i + 1, offsets: "all" as const, replace: false })),
@@ -144,7 +170,10 @@ async function writeFull(work: string, site: SiteOutput, options: WriteOptions):
   // Small files from the main thread while workers write pages.
   const [small, pages] = await both(
     writeSmallFiles(work, site.files, undefined, options.compress && site.bodyDir),
-    writePages({ root: work, pageTemplate: site.pageTemplate, lists: site.lists, units, compress: options.compress }, options.onProgress),
+    writePages(
+      { root: work, pageTemplate: site.pageTemplate, lists: site.lists, units, compress: options.compress },
+      options.onProgress,
+    ),
   );
   const lists = manifestLists(site.lists);
   for (const [i, l] of site.lists.entries()) Object.assign(lists[l.filter]!, pages.perList[i]);
@@ -153,8 +182,16 @@ async function writeFull(work: string, site: SiteOutput, options: WriteOptions):
   return { mode: "full", base: "fresh", ...tree, written: tree.files, writtenBytes: tree.bytes, deleted: 0 };
 }
 
-async function writeIncremental(work: string, site: SiteOutput, options: WriteOptions, previous: Manifest, base: Base["kind"], trash: Trash): Promise<Omit<WriteSummary, "generation">> {
-  const listDir = (filter: string) => dirname(dirname(join(work, fill(site.pageTemplate, { filter, limit: 1, offset: 0 }))));
+async function writeIncremental(
+  work: string,
+  site: SiteOutput,
+  options: WriteOptions,
+  previous: Manifest,
+  base: Base["kind"],
+  trash: Trash,
+): Promise<Omit<WriteSummary, "generation">> {
+  const listDir = (filter: string) =>
+    dirname(dirname(join(work, fill(site.pageTemplate, { filter, limit: 1, offset: 0 }))));
   const nextLists = manifestLists(site.lists);
   const units: PageUnit[] = [];
   const fresh = new Set<string>();
@@ -168,7 +205,8 @@ async function writeIncremental(work: string, site: SiteOutput, options: WriteOp
       if (previous.lists[list.filter]) await trash.discard(listDir(list.filter));
     }
     plan.offsets.forEach((offsets, i) => {
-      if (offsets === "all" || offsets.length > 0) units.push({ list: index, limit: i + 1, offsets, replace: !plan.fresh });
+      if (offsets === "all" || offsets.length > 0)
+        units.push({ list: index, limit: i + 1, offsets, replace: !plan.fresh });
     });
   }
   // Lists that no longer exist (a category was removed): their whole folder goes.
@@ -176,7 +214,10 @@ async function writeIncremental(work: string, site: SiteOutput, options: WriteOp
 
   const [small, pages] = await both(
     writeSmallFiles(work, site.files, previous, options.compress && site.bodyDir),
-    writePages({ root: work, pageTemplate: site.pageTemplate, lists: site.lists, units, compress: options.compress }, options.onProgress),
+    writePages(
+      { root: work, pageTemplate: site.pageTemplate, lists: site.lists, units, compress: options.compress },
+      options.onProgress,
+    ),
   );
 
   // Each list's files and bytes: fresh ones are what was written, the others what they were plus the change.
@@ -228,8 +269,21 @@ interface SmallStats {
  * Writes the files whose hash differs from `previous` (all, when there is none) and removes those gone. Over a
  * working copy an existing file is replaced by a new one renamed over it: its inode may be the published tree's.
  */
-async function writeSmallFiles(root: string, files: OutputFile[], manifest: Manifest | undefined, compressUnder: string | false): Promise<SmallStats> {
-  const stats: SmallStats = { written: 0, created: 0, writtenBytes: 0, removedBytes: 0, deleted: 0, hashes: {}, keys: {} };
+async function writeSmallFiles(
+  root: string,
+  files: OutputFile[],
+  manifest: Manifest | undefined,
+  compressUnder: string | false,
+): Promise<SmallStats> {
+  const stats: SmallStats = {
+    written: 0,
+    created: 0,
+    writtenBytes: 0,
+    removedBytes: 0,
+    deleted: 0,
+    hashes: {},
+    keys: {},
+  };
   const previous = manifest?.files;
   const inPlace = previous !== undefined;
   const madeDirs = new Set<string>();
@@ -287,7 +341,10 @@ async function writeSmallFiles(root: string, files: OutputFile[], manifest: Mani
 
 /** Pages in worker threads (so the main thread writes the small files meanwhile), or inline when there are few. */
 async function writePages(job: PageJob, onProgress?: (written: number) => void): Promise<PageStats> {
-  const pageCount = job.units.reduce((n, u) => n + (u.offsets === "all" ? job.lists[u.list]!.items.length + 1 : u.offsets.length), 0);
+  const pageCount = job.units.reduce(
+    (n, u) => n + (u.offsets === "all" ? job.lists[u.list]!.items.length + 1 : u.offsets.length),
+    0,
+  );
   // Plain writes are bound by the kernel's file creation: a second writer doubled sys time and gained no wall time
   // (n = 1,000: 32.8 s with one worker, 33.0 s with two). Compression is CPU work, and there every core pays.
   const inline = pageCount <= INLINE_PAGES;
@@ -303,16 +360,27 @@ async function writePages(job: PageJob, onProgress?: (written: number) => void):
         (units, w) =>
           new Promise<PageStats>((resolve, reject) => {
             // Page pieces are short-lived garbage: a small young generation keeps each worker's memory flat.
-            const worker = new (workerThreads().Worker)(new URL("./page-worker.mjs", import.meta.url), { workerData: { ...job, units }, resourceLimits: { maxYoungGenerationSizeMb: 8 } });
-            worker.on("message", (m: { progress?: number; done?: PageStats; failed?: { message: string; code?: string; path?: string } }) => {
-              if (m.progress !== undefined) {
-                progress[w] = m.progress;
-                onProgress?.(progress.reduce((a, b) => a + b, 0));
-              }
-              if (m.done) resolve(m.done);
-              // A file system error keeps its code and path across the thread boundary (ENOSPC names the file).
-              if (m.failed) reject(Object.assign(new Error(m.failed.message), { code: m.failed.code, path: m.failed.path }));
+            const worker = new (workerThreads().Worker)(new URL("./page-worker.mjs", import.meta.url), {
+              workerData: { ...job, units },
+              resourceLimits: { maxYoungGenerationSizeMb: 8 },
             });
+            worker.on(
+              "message",
+              (m: {
+                progress?: number;
+                done?: PageStats;
+                failed?: { message: string; code?: string; path?: string };
+              }) => {
+                if (m.progress !== undefined) {
+                  progress[w] = m.progress;
+                  onProgress?.(progress.reduce((a, b) => a + b, 0));
+                }
+                if (m.done) resolve(m.done);
+                // A file system error keeps its code and path across the thread boundary (ENOSPC names the file).
+                if (m.failed)
+                  reject(Object.assign(new Error(m.failed.message), { code: m.failed.code, path: m.failed.path }));
+              },
+            );
             worker.on("error", reject);
             worker.on("exit", (code) => code !== 0 && reject(new Error(`page writer exited with code ${code}`)));
           }),
@@ -336,7 +404,13 @@ async function writePages(job: PageJob, onProgress?: (written: number) => void):
   }));
 }
 
-async function writeManifest(root: string, options: WriteOptions, { hashes, keys }: SmallStats, lists: Manifest["lists"], tree: Manifest["tree"]) {
+async function writeManifest(
+  root: string,
+  options: WriteOptions,
+  { hashes, keys }: SmallStats,
+  lists: Manifest["lists"],
+  tree: Manifest["tree"],
+) {
   const manifest: Manifest = { format: 2, fingerprint: options.fingerprint, files: hashes, keys, lists, tree };
   const path = join(root, MANIFEST_FILE);
   await writeFile(path, JSON.stringify(manifest)).catch((e: unknown) => Promise.reject(withPath(e, path)));
@@ -350,4 +424,8 @@ async function both<A, B>(a: Promise<A>, b: Promise<B>): Promise<[A, B]> {
   return [ra.value, rb.value];
 }
 
-const sizeOf = (path: string) => stat(path).then((s) => s.size, () => -1);
+const sizeOf = (path: string) =>
+  stat(path).then(
+    (s) => s.size,
+    () => -1,
+  );

@@ -3,10 +3,10 @@
 // on every call (two syscalls), so a rebuild is seen at once and one answer never mixes two builds.
 import { readFile, realpath, stat } from "node:fs/promises";
 import { join } from "node:path";
-import type { RouteTable } from "../api/route-table.ts";
 import { loadRouteTable } from "../api/load-route-table.ts";
 import { createResolver, type Resolver } from "../api/resolve-request.ts";
-import { SourceUnavailable, type ApiAnswer, type CatalogSource } from "./source.ts";
+import type { RouteTable } from "../api/route-table.ts";
+import { type ApiAnswer, type CatalogSource, SourceUnavailable } from "./source.ts";
 
 interface Generation {
   /** the real folder, and its device and inode: a folder replaced by a rename is another generation */

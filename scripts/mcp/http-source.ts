@@ -1,5 +1,5 @@
 // Answers from a deployed API: one GET per call, the body passed on as received.
-import { SourceUnavailable, type CatalogSource } from "./source.ts";
+import { type CatalogSource, SourceUnavailable } from "./source.ts";
 
 /** A slow API fails the call rather than hanging the client. */
 export const REQUEST_TIMEOUT_MS = 15_000;
@@ -15,7 +15,8 @@ export function normalizeBaseUrl(raw: string): string {
   } catch {
     throw new Error(`--base-url ${raw} is not a URL (example: https://api.example.com/v1)`);
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error(`--base-url ${raw} is not an http or https URL`);
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    throw new Error(`--base-url ${raw} is not an http or https URL`);
   if (url.search || url.hash) throw new Error(`--base-url ${raw} must not carry a query or fragment`);
   return url.href.replace(/\/+$/, "");
 }
@@ -27,7 +28,10 @@ export function createHttpSource(baseUrl: string, timeoutMs = REQUEST_TIMEOUT_MS
       const url = baseUrl + target;
       let response: Response;
       try {
-        response = await fetch(url, { headers: { accept: "application/json" }, signal: AbortSignal.timeout(timeoutMs) });
+        response = await fetch(url, {
+          headers: { accept: "application/json" },
+          signal: AbortSignal.timeout(timeoutMs),
+        });
       } catch (e) {
         const cause = (e as { cause?: { code?: string } }).cause?.code ?? (e as Error).name;
         throw new SourceUnavailable(`the API at ${baseUrl} did not answer (${cause})`);
@@ -35,7 +39,9 @@ export function createHttpSource(baseUrl: string, timeoutMs = REQUEST_TIMEOUT_MS
       const body = await response.text();
       const json = (response.headers.get("content-type") ?? "").startsWith("application/json");
       if (!API_STATUSES.has(response.status) || !json) {
-        throw new SourceUnavailable(`the API at ${baseUrl} answered ${url} with ${response.status} ${json ? "" : "(not JSON) "}— is --base-url the API's base path?`);
+        throw new SourceUnavailable(
+          `the API at ${baseUrl} answered ${url} with ${response.status} ${json ? "" : "(not JSON) "}— is --base-url the API's base path?`,
+        );
       }
       return { status: response.status, body };
     },

@@ -13,7 +13,8 @@ import { ErrorBody } from "../api/response-schemas.ts";
 type ObjectSchema = z.ZodObject<z.ZodRawShape>;
 
 export function successOrError(success: ObjectSchema, description: string) {
-  const optional = (shape: z.ZodRawShape) => Object.fromEntries(Object.entries(shape).map(([k, v]) => [k, (v as z.ZodType).optional()]));
+  const optional = (shape: z.ZodRawShape) =>
+    Object.fromEntries(Object.entries(shape).map(([k, v]) => [k, (v as z.ZodType).optional()]));
   const successKeys = Object.keys(success.shape);
   const errorKeys = Object.keys(ErrorBody.shape);
   return z

@@ -3,18 +3,23 @@
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { isMain, parseCommandArgs, runCommand, UserError, type CommandSpec } from "../cli/command.ts";
+import { type CommandSpec, isMain, parseCommandArgs, runCommand, UserError } from "../cli/command.ts";
 import { createDistSource } from "./dist-source.ts";
 import { createHttpSource, normalizeBaseUrl } from "./http-source.ts";
-import { SourceUnavailable, type CatalogSource } from "./source.ts";
+import { type CatalogSource, SourceUnavailable } from "./source.ts";
 import { createCatalogServer } from "./tools.ts";
 
 const options = {
-  dist: { type: "string", valueName: "DIR", description: "the built catalog to answer from (default: dist); a rebuild is seen at once" },
+  dist: {
+    type: "string",
+    valueName: "DIR",
+    description: "the built catalog to answer from (default: dist); a rebuild is seen at once",
+  },
   "base-url": {
     type: "string",
     valueName: "URL",
-    description: "answer from a deployed API instead, its address ending in the base path (e.g. https://api.example.com/v1)",
+    description:
+      "answer from a deployed API instead, its address ending in the base path (e.g. https://api.example.com/v1)",
   },
 } as const;
 
@@ -36,7 +41,10 @@ async function packageVersion(): Promise<string> {
 /** The source the flags name; a missing or unreadable build is one line, exit 1, before any protocol starts. */
 export async function sourceFromFlags(flags: { dist?: string; "base-url"?: string }): Promise<CatalogSource> {
   if (flags.dist !== undefined && flags["base-url"] !== undefined) {
-    throw new UserError("give --dist or --base-url, not both (usage: npm run --silent mcp -- [options]; --help lists them)", 2);
+    throw new UserError(
+      "give --dist or --base-url, not both (usage: npm run --silent mcp -- [options]; --help lists them)",
+      2,
+    );
   }
   if (flags["base-url"] !== undefined) {
     try {

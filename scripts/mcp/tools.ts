@@ -1,6 +1,6 @@
 // The catalog's MCP tools and resources (M2, M3): each one request to the API, its body passed on unchanged.
 import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { McpError, type CallToolResult, type ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
+import { type CallToolResult, McpError, type ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
 import * as z from "zod";
 import {
   BestInCategoryResponse,
@@ -8,8 +8,8 @@ import {
   SoftwareDetailResponse,
   SoftwareListResponse,
 } from "../api/response-schemas.ts";
-import { SLUG_PATTERN } from "../content/slug-pattern.ts";
 import { DEFAULT_LIMIT, MAX_LIMIT } from "../api/route-table.ts";
+import { SLUG_PATTERN } from "../content/slug-pattern.ts";
 import { successOrError } from "./output-schema.ts";
 import { bestTarget, categoriesTarget, listSoftwareTarget, softwareTarget } from "./requests.ts";
 import type { ApiAnswer, CatalogSource } from "./source.ts";
@@ -70,7 +70,12 @@ export function createCatalogServer(source: CatalogSource, version: string): Mcp
         "(code, message, hint).",
     },
   );
-  const annotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: source.remote };
+  const annotations = {
+    readOnlyHint: true,
+    destructiveHint: false,
+    idempotentHint: true,
+    openWorldHint: source.remote,
+  };
   const call = async (target: string) => toolResult(await source.get(target));
 
   server.registerTool(
@@ -82,10 +87,22 @@ export function createCatalogServer(source: CatalogSource, version: string): Mcp
         "meta.total counts every matching tool; page on with offset. An unknown category, or an offset beyond the total, is an error.",
       inputSchema: {
         category: slug("Only tools of this category (a slug from list_categories)").optional(),
-        limit: z.int().min(1).max(MAX_LIMIT).optional().describe(`Tools per page, 1 to ${MAX_LIMIT}; ${DEFAULT_LIMIT} when omitted`),
-        offset: z.int().min(0).optional().describe("Tools to skip, 0 or more; 0 when omitted. An offset equal to meta.total gives an empty page"),
+        limit: z
+          .int()
+          .min(1)
+          .max(MAX_LIMIT)
+          .optional()
+          .describe(`Tools per page, 1 to ${MAX_LIMIT}; ${DEFAULT_LIMIT} when omitted`),
+        offset: z
+          .int()
+          .min(0)
+          .optional()
+          .describe("Tools to skip, 0 or more; 0 when omitted. An offset equal to meta.total gives an empty page"),
       },
-      outputSchema: successOrError(SoftwareListResponse, "A page of tools (data, meta), or the API's error body (error)"),
+      outputSchema: successOrError(
+        SoftwareListResponse,
+        "A page of tools (data, meta), or the API's error body (error)",
+      ),
       annotations: { title: "List software", ...annotations },
     },
     (args) => call(listSoftwareTarget(args)),
@@ -95,7 +112,8 @@ export function createCatalogServer(source: CatalogSource, version: string): Mcp
     "get_software",
     {
       title: "Get software",
-      description: "Everything the catalog knows about one tool: pricing plans, free plan and trial, API and MCP server, integrations, pros and cons.",
+      description:
+        "Everything the catalog knows about one tool: pricing plans, free plan and trial, API and MCP server, integrations, pros and cons.",
       inputSchema: { slug: slug("The tool's slug (from list_software)") },
       outputSchema: successOrError(SoftwareDetailResponse, "The tool (data), or the API's error body (error)"),
       annotations: { title: "Get software", ...annotations },
@@ -107,8 +125,12 @@ export function createCatalogServer(source: CatalogSource, version: string): Mcp
     "list_categories",
     {
       title: "List categories",
-      description: "The catalog's categories with at least two tools, ordered by name: tool count, MCP-ready count and top tool of each.",
-      outputSchema: successOrError(CategoryListResponse, "The categories (data, meta), or the API's error body (error)"),
+      description:
+        "The catalog's categories with at least two tools, ordered by name: tool count, MCP-ready count and top tool of each.",
+      outputSchema: successOrError(
+        CategoryListResponse,
+        "The categories (data, meta), or the API's error body (error)",
+      ),
       annotations: { title: "List categories", ...annotations },
     },
     () => call(categoriesTarget()),
@@ -130,7 +152,11 @@ export function createCatalogServer(source: CatalogSource, version: string): Mcp
   server.registerResource(
     "categories",
     "catalog://categories",
-    { title: "Categories", description: "The catalog's categories (the body of GET /categories)", mimeType: "application/json" },
+    {
+      title: "Categories",
+      description: "The catalog's categories (the body of GET /categories)",
+      mimeType: "application/json",
+    },
     async (uri) => resourceContents(uri, await source.get(categoriesTarget())),
   );
 
@@ -140,10 +166,18 @@ export function createCatalogServer(source: CatalogSource, version: string): Mcp
     "software",
     new ResourceTemplate("catalog://software/{slug}", {
       list: async () => ({
-        resources: (await allSoftware(source)).map((t) => ({ uri: `catalog://software/${t.slug}`, name: t.name, mimeType: "application/json" })),
+        resources: (await allSoftware(source)).map((t) => ({
+          uri: `catalog://software/${t.slug}`,
+          name: t.name,
+          mimeType: "application/json",
+        })),
       }),
     }),
-    { title: "Software", description: "One tool of the catalog (the body of GET /software/{slug})", mimeType: "application/json" },
+    {
+      title: "Software",
+      description: "One tool of the catalog (the body of GET /software/{slug})",
+      mimeType: "application/json",
+    },
     async (uri, { slug }) => resourceContents(uri, await source.get(softwareTarget(variable(slug)))),
   );
 
@@ -154,11 +188,19 @@ export function createCatalogServer(source: CatalogSource, version: string): Mcp
         const answer = await source.get(categoriesTarget());
         const categories = answer.status === 200 ? (JSON.parse(answer.body) as Listed).data : [];
         return {
-          resources: categories.map((c) => ({ uri: `catalog://best/${c.slug}`, name: `Best ${c.name}`, mimeType: "application/json" })),
+          resources: categories.map((c) => ({
+            uri: `catalog://best/${c.slug}`,
+            name: `Best ${c.name}`,
+            mimeType: "application/json",
+          })),
         };
       },
     }),
-    { title: "Best in category", description: "One category's ranking by price (the body of GET /best/{category})", mimeType: "application/json" },
+    {
+      title: "Best in category",
+      description: "One category's ranking by price (the body of GET /best/{category})",
+      mimeType: "application/json",
+    },
     async (uri, { category }) => resourceContents(uri, await source.get(bestTarget(variable(category)))),
   );
 

@@ -37,7 +37,10 @@ export interface Catalog {
 }
 
 /** D2: free when some plan costs 0; lowest paid price is the smallest price above 0. */
-export function derivePrices(plans: ToolContent["pricingPlans"]): { hasFreePlan: boolean; lowestPaidPrice: number | null } {
+export function derivePrices(plans: ToolContent["pricingPlans"]): {
+  hasFreePlan: boolean;
+  lowestPaidPrice: number | null;
+} {
   let hasFreePlan = false;
   let lowestPaidPrice: number | null = null;
   for (const { price } of plans) {
@@ -73,7 +76,12 @@ export function deriveCatalog({ site, categories, tools, toolSources }: ValidCon
   const entries = sortedCategories.map((c): CategoryEntry => {
     const members = membersOf.get(c.slug)!;
     const pick = c.topToolPick ? members.find((t) => t.slug === c.topToolPick) : undefined;
-    const top = pick ?? members.reduce<Tool | undefined>((best, t) => (!best || compareByRating(t, best, byO1) < 0 ? t : best), undefined);
+    const top =
+      pick ??
+      members.reduce<Tool | undefined>(
+        (best, t) => (!best || compareByRating(t, best, byO1) < 0 ? t : best),
+        undefined,
+      );
     return {
       ...c,
       tools: members,

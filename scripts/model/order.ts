@@ -21,7 +21,11 @@ export function sortByName<T extends Named>(items: readonly T[]): T[] {
 }
 
 /** O3: `lowestPrice` ascending, nulls last, ties by O1 (`tie`: a cheaper comparison giving the same order). */
-export function compareByPrice<T extends Named & { lowestPaidPrice: number | null }>(a: T, b: T, tie: (a: T, b: T) => number = compareByName): number {
+export function compareByPrice<T extends Named & { lowestPaidPrice: number | null }>(
+  a: T,
+  b: T,
+  tie: (a: T, b: T) => number = compareByName,
+): number {
   if (a.lowestPaidPrice !== b.lowestPaidPrice) {
     if (a.lowestPaidPrice === null) return 1;
     if (b.lowestPaidPrice === null) return -1;
@@ -31,7 +35,11 @@ export function compareByPrice<T extends Named & { lowestPaidPrice: number | nul
 }
 
 /** D5: highest rating first, null ratings last, ties by O1 (`tie`: as for compareByPrice). */
-export function compareByRating<T extends Named & { rating: number | null }>(a: T, b: T, tie: (a: T, b: T) => number = compareByName): number {
+export function compareByRating<T extends Named & { rating: number | null }>(
+  a: T,
+  b: T,
+  tie: (a: T, b: T) => number = compareByName,
+): number {
   if (a.rating !== b.rating) {
     if (a.rating === null) return 1;
     if (b.rating === null) return -1;

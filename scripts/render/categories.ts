@@ -1,9 +1,9 @@
 // GET /categories: listed categories (≥ 2 tools) in O1 order, with derived counts and top tool (O2, D5).
 import type { Category } from "../api/response-schemas.ts";
+import { layout } from "../api/route-table.ts";
 import type { Catalog } from "../model/derive.ts";
 import { assertValid } from "../schemas/check.ts";
 import { json, type OutputFile } from "./output.ts";
-import { layout } from "../api/route-table.ts";
 
 export function renderCategories(catalog: Catalog): OutputFile {
   const data: Category[] = catalog.categories
@@ -17,5 +17,9 @@ export function renderCategories(catalog: Catalog): OutputFile {
       bestListUrl: c.bestListUrl,
     }));
   const body = { data, meta: { total: data.length } };
-  return { path: layout(catalog.site.basePath).categories, body: json(body), check: () => void assertValid("responses/category-list-response.schema.json", body, "categories") };
+  return {
+    path: layout(catalog.site.basePath).categories,
+    body: json(body),
+    check: () => void assertValid("responses/category-list-response.schema.json", body, "categories"),
+  };
 }

@@ -2,10 +2,10 @@
 // our own files only (no CDN, no web fonts), and a short list of real requests to try against this catalog.
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { DOCS_ASSETS, layout, type RouteTable } from "../api/route-table.ts";
 import { hashOfFile } from "../cli/file-hashes.mjs";
 import type { Catalog } from "../model/derive.ts";
 import { lazyFile, type OutputFile } from "./output.ts";
-import { DOCS_ASSETS, layout, type RouteTable } from "../api/route-table.ts";
 
 /** Where the page files live in dist/ and the URL path each is served at: the route table's assets. */
 export const DOCS_FILES = DOCS_ASSETS;
@@ -23,8 +23,15 @@ export function withoutCdnLogo(bundle: Buffer): Uint8Array {
   // In bytes: decoding and re-encoding the 1 MB bundle cost every build 35 ms.
   const quoted = Buffer.from(JSON.stringify(REDOC_CDN_LOGO));
   const at = bundle.indexOf(quoted);
-  if (at < 0 || bundle.indexOf(quoted, at + 1) >= 0) throw new Error(`redoc.standalone.js: expected ${quoted} exactly once (Redoc upgraded? re-check the docs page)`);
-  return new Uint8Array(Buffer.concat([bundle.subarray(0, at), Buffer.from(JSON.stringify(BLANK_IMAGE)), bundle.subarray(at + quoted.length)]));
+  if (at < 0 || bundle.indexOf(quoted, at + 1) >= 0)
+    throw new Error(`redoc.standalone.js: expected ${quoted} exactly once (Redoc upgraded? re-check the docs page)`);
+  return new Uint8Array(
+    Buffer.concat([
+      bundle.subarray(0, at),
+      Buffer.from(JSON.stringify(BLANK_IMAGE)),
+      bundle.subarray(at + quoted.length),
+    ]),
+  );
 }
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -42,7 +49,12 @@ export interface TryRequest {
 /** A few requests that answer real data of this catalog (and one error), for the page and for tests. */
 export function tryRequests(catalog: Catalog, table: RouteTable): TryRequest[] {
   const base = table.basePath;
-  const get = (target: string, shows: string, status = 200): TryRequest => ({ method: "GET", target: base + target, shows, status });
+  const get = (target: string, shows: string, status = 200): TryRequest => ({
+    method: "GET",
+    target: base + target,
+    shows,
+    status,
+  });
   const out = [get("/software?limit=5", "The first five tools, in name order")];
   const tool = catalog.tools[0];
   if (tool) out.push(get(`/software/${tool.slug}`, `One tool in full: ${tool.name}`));
@@ -60,7 +72,14 @@ export function tryRequests(catalog: Catalog, table: RouteTable): TryRequest[] {
 // One look for the page and Redoc: the same fonts, text colour, accent and GET green as Redoc's theme below.
 const FONT = "system-ui, -apple-system, 'Segoe UI', Helvetica, Arial, sans-serif";
 const CODE_FONT = "ui-monospace, 'SFMono-Regular', Menlo, Consolas, monospace";
-const COLOURS = { text: "#333333", primary: "#32329f", get: "#2f8132", error: "#cc3333", border: "#e1e4e8", panel: "#fafafa" };
+const COLOURS = {
+  text: "#333333",
+  primary: "#32329f",
+  get: "#2f8132",
+  error: "#cc3333",
+  border: "#e1e4e8",
+  panel: "#fafafa",
+};
 
 /** The try-it box: a grid of cards (method, path, what it shows) that folds to one column on a phone. */
 const TRY_STYLE = `
@@ -138,7 +157,11 @@ export function renderDocsPage(catalog: Catalog, table: RouteTable): OutputFile[
   return [
     { path: DOCS_FILES.page.file, body: docsPageHtml(catalog, table) },
     packageFile(DOCS_FILES.redoc.file, `${dir}redoc.standalone.js`, withoutCdnLogo),
-    packageFile(DOCS_FILES.redocLicense.file, `${dir}redoc.standalone.js.LICENSE.txt`, (bytes) => new Uint8Array(bytes)),
+    packageFile(
+      DOCS_FILES.redocLicense.file,
+      `${dir}redoc.standalone.js.LICENSE.txt`,
+      (bytes) => new Uint8Array(bytes),
+    ),
   ];
 }
 

@@ -1,7 +1,7 @@
 // Every error body of a build (H4): one per error id of the route table and of the hosts, and offset_out_of_range per
 // list filter (its hint names the list's total).
 import { errorBodies, errorBody } from "../api/error-bodies.ts";
-import { ERROR_STATUS, fill, HOST_ERROR_STATUS, layout, type ErrorId, type HostErrorId } from "../api/route-table.ts";
+import { ERROR_STATUS, type ErrorId, fill, HOST_ERROR_STATUS, type HostErrorId, layout } from "../api/route-table.ts";
 import type { Catalog } from "../model/derive.ts";
 import type { OutputFile } from "./output.ts";
 import { listFilters } from "./software-pages.ts";
@@ -17,7 +17,11 @@ export function* renderErrors(catalog: Catalog): Generator<OutputFile> {
     const list = category === null ? "The list" : `The list of category "${category}"`;
     yield {
       path: fill(files.offsetOutOfRange, { filter }),
-      body: errorBody("offset_out_of_range", "offset is beyond the end of the list.", `${list} has ${total} tool${total === 1 ? "" : "s"}: use an offset from 0 to ${total}.`),
+      body: errorBody(
+        "offset_out_of_range",
+        "offset is beyond the end of the list.",
+        `${list} has ${total} tool${total === 1 ? "" : "s"}: use an offset from 0 to ${total}.`,
+      ),
     };
   }
 }

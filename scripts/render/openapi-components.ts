@@ -14,7 +14,9 @@ export function rebaseRefs(value: unknown): unknown {
   return Object.fromEntries(
     Object.entries(value).map(([k, v]) => [
       k,
-      k === "$ref" && typeof v === "string" && v.startsWith("#/$defs/") ? COMPONENT_REF + v.slice("#/$defs/".length) : rebaseRefs(v),
+      k === "$ref" && typeof v === "string" && v.startsWith("#/$defs/")
+        ? COMPONENT_REF + v.slice("#/$defs/".length)
+        : rebaseRefs(v),
     ]),
   );
 }
@@ -28,7 +30,8 @@ export function componentSchemas(): Record<string, JsonObject> {
       const rebased = rebaseRefs(schema) as JsonObject;
       const known = out[id];
       // Two files naming the same id must mean the same schema, or a reference would silently change meaning.
-      if (known && JSON.stringify(known) !== JSON.stringify(rebased)) throw new Error(`schema id ${id} differs between response schema files`);
+      if (known && JSON.stringify(known) !== JSON.stringify(rebased))
+        throw new Error(`schema id ${id} differs between response schema files`);
       out[id] = rebased;
     }
   }
@@ -42,7 +45,9 @@ export const schemaRef = (id: string) => ({ $ref: COMPONENT_REF + id });
  * component (a copy with one enum replaced), so it can never drift from the zod source.
  */
 export function errorSchemaWithCodes(schemas: Record<string, JsonObject>, codes: string[]): JsonObject {
-  const copy = structuredClone(schemas.Error) as { properties?: { error?: { properties?: { code?: { enum?: string[] } } } } } | undefined;
+  const copy = structuredClone(schemas.Error) as
+    | { properties?: { error?: { properties?: { code?: { enum?: string[] } } } } }
+    | undefined;
   const code = copy?.properties?.error?.properties?.code;
   if (!code?.enum) throw new Error("the Error schema has no error.code enum");
   const unknown = codes.filter((c) => !code.enum!.includes(c));

@@ -1,10 +1,11 @@
 // Examples of the OpenAPI description, taken from the bodies the build renders for this very catalog.
+
+import { ALL_FILTER, type ErrorId, fill, layout } from "../api/route-table.ts";
 import type { Catalog } from "../model/derive.ts";
 import { renderCategories } from "./categories.ts";
 import { renderErrors } from "./errors.ts";
 import { json } from "./output.ts";
 import { renderRankings } from "./rankings.ts";
-import { ALL_FILTER, fill, layout, type ErrorId } from "../api/route-table.ts";
 import { renderToolFiles, toSummary } from "./tools.ts";
 
 export interface Example {
@@ -17,7 +18,8 @@ const LIST_EXAMPLE_ITEMS = 3;
 /** `limit` of the list example: a real page, small enough to read. */
 const EXAMPLE_LIMIT = 2;
 
-const bodyOf = (body: string | Uint8Array): unknown => JSON.parse(typeof body === "string" ? body : Buffer.from(body).toString("utf8"));
+const bodyOf = (body: string | Uint8Array): unknown =>
+  JSON.parse(typeof body === "string" ? body : Buffer.from(body).toString("utf8"));
 
 function firstItems(body: unknown): unknown {
   const b = body as { data: unknown[]; meta: unknown };
@@ -40,7 +42,12 @@ export function buildExamples(catalog: Catalog): ApiExamples {
   const listSoftware: Record<string, Example> = {};
   // Same bytes as the page file v1/software/pages/all/2/0.json: the summaries in O1 order and the meta in effect (Q9).
   const page = (category: string | null, tools: Catalog["tools"]) =>
-    JSON.parse(`{"data":[${tools.slice(0, EXAMPLE_LIMIT).map((t) => json(toSummary(t))).join(",")}],"meta":${json({ total: tools.length, limit: EXAMPLE_LIMIT, offset: 0, category })}}`) as unknown;
+    JSON.parse(
+      `{"data":[${tools
+        .slice(0, EXAMPLE_LIMIT)
+        .map((t) => json(toSummary(t)))
+        .join(",")}],"meta":${json({ total: tools.length, limit: EXAMPLE_LIMIT, offset: 0, category })}}`,
+    ) as unknown;
   listSoftware.firstPage = { summary: `GET ${base}/software?limit=${EXAMPLE_LIMIT}`, value: page(null, catalog.tools) };
   const category = catalog.categories.find((c) => c.tools.length > 0);
   if (category) {
@@ -60,7 +67,10 @@ export function buildExamples(catalog: Catalog): ApiExamples {
   const categories = bodyOf(renderCategories(catalog).body) as { data: unknown[]; meta: { total: number } };
   const shown = Math.min(LIST_EXAMPLE_ITEMS, categories.data.length);
   const listCategories: Record<string, Example> = {
-    categories: { summary: `GET ${base}/categories (first ${shown} of ${categories.meta.total} categories shown)`, value: firstItems(categories) },
+    categories: {
+      summary: `GET ${base}/categories (first ${shown} of ${categories.meta.total} categories shown)`,
+      value: firstItems(categories),
+    },
   };
 
   const getBestInCategory: Record<string, Example> = {};

@@ -61,6 +61,6 @@ export const API_DESCRIPTION = (basePath: string) =>
     "**Fields.** Every field is always sent: the schemas mark each one required, and a field without a value is sent as `null`, " +
       "so clients can rely on every key being there.",
     "",
-    "**Errors.** Error bodies are `{ \"error\": { \"code\", \"message\", \"hint\"? } }`. Codes: `software_not_found`, " +
+    '**Errors.** Error bodies are `{ "error": { "code", "message", "hint"? } }`. Codes: `software_not_found`, ' +
       "`category_not_found`, `invalid_limit`, `invalid_offset`, `offset_out_of_range`, `not_found`, `method_not_allowed`.",
   ].join("\n");

@@ -1,10 +1,11 @@
 // GET /v1/openapi.json (P8): the OpenAPI 3.1 description, built from the zod source, the route table and this catalog.
+
+import { DEFAULT_LIMIT, type ErrorId, layout, MAX_LIMIT, type RouteTable } from "../api/route-table.ts";
 import type { Catalog } from "../model/derive.ts";
-import { componentSchemas, errorSchemaWithCodes, schemaRef, type JsonObject } from "./openapi-components.ts";
+import { componentSchemas, errorSchemaWithCodes, type JsonObject, schemaRef } from "./openapi-components.ts";
 import { buildExamples, type Example } from "./openapi-examples.ts";
 import { API_DESCRIPTION, OPERATIONS, TAGS } from "./openapi-text.ts";
 import type { OutputFile } from "./output.ts";
-import { DEFAULT_LIMIT, layout, MAX_LIMIT, type ErrorId, type RouteTable } from "../api/route-table.ts";
 
 export const OPENAPI_VERSION = "3.1.0";
 export const API_VERSION = "1.0.0";
@@ -30,23 +31,36 @@ export function buildOpenApi(catalog: Catalog, table: RouteTable): JsonObject {
   if (!slugPattern) throw new Error("route table: getSoftware has no slug pattern");
 
   // Header objects from the route table, so the description states exactly what every host sends.
-  const constHeader = (name: string, value: string, description: string) => [name, { description, required: true, schema: { type: "string", const: value } }] as const;
+  const constHeader = (name: string, value: string, description: string) =>
+    [name, { description, required: true, schema: { type: "string", const: value } }] as const;
   const headers: Record<string, JsonObject> = Object.fromEntries([
     ...Object.entries(table.headers.all)
       .filter(([name]) => name.toLowerCase() !== "content-type") // described by each response's media type instead
       .map(([name, value]) => constHeader(name, value, "Sent on every response.")),
-    ...Object.entries(table.headers.success).map(([name, value]) => constHeader(name, value, "Sent on successful responses.")),
-    ["ETag", { description: "Validator of the body: send it back in `If-None-Match` to get `304 Not Modified`.", required: true, schema: { type: "string" } }],
+    ...Object.entries(table.headers.success).map(([name, value]) =>
+      constHeader(name, value, "Sent on successful responses."),
+    ),
+    [
+      "ETag",
+      {
+        description: "Validator of the body: send it back in `If-None-Match` to get `304 Not Modified`.",
+        required: true,
+        schema: { type: "string" },
+      },
+    ],
     constHeader("Allow", table.methods.join(", "), "Methods this read-only API serves."),
   ]);
-  const headerRefs = (names: string[]) => Object.fromEntries(names.map((n) => [n, { $ref: `#/components/headers/${n}` }]));
+  const headerRefs = (names: string[]) =>
+    Object.fromEntries(names.map((n) => [n, { $ref: `#/components/headers/${n}` }]));
   const commonNames = Object.keys(table.headers.all).filter((n) => n.toLowerCase() !== "content-type");
   const successNames = [...commonNames, ...Object.keys(table.headers.success), "ETag"];
 
   const ok = (description: string, schemaId: string, ex: Record<string, Example>) => ({
     description,
     headers: headerRefs(successNames),
-    content: { "application/json": { schema: schemaRef(schemaId), ...(Object.keys(ex).length > 0 ? { examples: ex } : {}) } },
+    content: {
+      "application/json": { schema: schemaRef(schemaId), ...(Object.keys(ex).length > 0 ? { examples: ex } : {}) },
+    },
   });
   // An error response narrows Error.code to the codes this operation can answer with this status.
   const error = (description: string, codes: { code: string; example: ErrorCodeExample }[]) => ({
@@ -61,7 +75,13 @@ export function buildOpenApi(catalog: Catalog, table: RouteTable): JsonObject {
   });
   const notModified = { $ref: "#/components/responses/NotModified" };
   const ifNoneMatch = { $ref: "#/components/parameters/IfNoneMatch" };
-  const slugParam = (name: string, description: string) => ({ name, in: "path", required: true, description, schema: { type: "string", pattern: slugPattern } });
+  const slugParam = (name: string, description: string) => ({
+    name,
+    in: "path",
+    required: true,
+    description,
+    schema: { type: "string", pattern: slugPattern },
+  });
 
   const op = (id: keyof typeof OPERATIONS, rest: JsonObject) => ({ operationId: id, ...OPERATIONS[id], ...rest });
 
@@ -75,28 +95,46 @@ export function buildOpenApi(catalog: Catalog, table: RouteTable): JsonObject {
           ifNoneMatch,
         ],
         responses: {
-          200: ok("A page of tools in name order, with the `limit`, `offset` and `category` in effect under `meta`.", "SoftwareListResponse", examples.listSoftware),
+          200: ok(
+            "A page of tools in name order, with the `limit`, `offset` and `category` in effect under `meta`.",
+            "SoftwareListResponse",
+            examples.listSoftware,
+          ),
           304: notModified,
-          400: error("`limit` or `offset` is invalid or given more than once, `offset` is beyond `meta.total`, or `category` was given more than once.", [
-            { code: "invalid_limit", example: "invalid_limit" },
-            { code: "invalid_offset", example: "invalid_offset" },
-            { code: "offset_out_of_range", example: "offset_out_of_range" },
-            { code: "category_not_found", example: "category_repeated" },
+          400: error(
+            "`limit` or `offset` is invalid or given more than once, `offset` is beyond `meta.total`, or `category` was given more than once.",
+            [
+              { code: "invalid_limit", example: "invalid_limit" },
+              { code: "invalid_offset", example: "invalid_offset" },
+              { code: "offset_out_of_range", example: "offset_out_of_range" },
+              { code: "category_not_found", example: "category_repeated" },
+            ],
+          ),
+          404: error("`category` is not the slug of a category of the catalog.", [
+            { code: "category_not_found", example: "category_not_found" },
           ]),
-          404: error("`category` is not the slug of a category of the catalog.", [{ code: "category_not_found", example: "category_not_found" }]),
         },
       }),
     },
     "/software/{slug}": {
       get: op("getSoftware", {
-        parameters: [slugParam("slug", "The tool slug, matched exactly: percent-decoded first, never case-folded (`Acme-Mail` is not `acme-mail`)."), ifNoneMatch],
+        parameters: [
+          slugParam(
+            "slug",
+            "The tool slug, matched exactly: percent-decoded first, never case-folded (`Acme-Mail` is not `acme-mail`).",
+          ),
+          ifNoneMatch,
+        ],
         responses: {
           200: ok("The tool's full detail.", "SoftwareDetailResponse", examples.getSoftware),
           304: notModified,
-          404: error("No tool has this slug (`software_not_found`), or the slug segment is not valid percent-encoding (`not_found`).", [
-            { code: "software_not_found", example: "software_not_found" },
-            { code: "not_found", example: "not_found" },
-          ]),
+          404: error(
+            "No tool has this slug (`software_not_found`), or the slug segment is not valid percent-encoding (`not_found`).",
+            [
+              { code: "software_not_found", example: "software_not_found" },
+              { code: "not_found", example: "not_found" },
+            ],
+          ),
         },
       }),
     },
@@ -104,21 +142,38 @@ export function buildOpenApi(catalog: Catalog, table: RouteTable): JsonObject {
       get: op("listCategories", {
         parameters: [ifNoneMatch],
         responses: {
-          200: ok("Every category with at least two tools, in name order.", "CategoryListResponse", examples.listCategories),
+          200: ok(
+            "Every category with at least two tools, in name order.",
+            "CategoryListResponse",
+            examples.listCategories,
+          ),
           304: notModified,
         },
       }),
     },
     "/best/{categorySlug}": {
       get: op("getBestInCategory", {
-        parameters: [slugParam("categorySlug", "A category slug (valid values come from `GET /categories`; a category with a single tool, left out of that list, answers here too)."), ifNoneMatch],
+        parameters: [
+          slugParam(
+            "categorySlug",
+            "A category slug (valid values come from `GET /categories`; a category with a single tool, left out of that list, answers here too).",
+          ),
+          ifNoneMatch,
+        ],
         responses: {
-          200: ok("The category's tools, cheapest paid plan first, tools without a paid price last.", "BestInCategoryResponse", examples.getBestInCategory),
+          200: ok(
+            "The category's tools, cheapest paid plan first, tools without a paid price last.",
+            "BestInCategoryResponse",
+            examples.getBestInCategory,
+          ),
           304: notModified,
-          404: error("Unknown category, or a category with no tools; `not_found` when the segment is not valid percent-encoding.", [
-            { code: "category_not_found", example: "category_not_found" },
-            { code: "not_found", example: "not_found" },
-          ]),
+          404: error(
+            "Unknown category, or a category with no tools; `not_found` when the segment is not valid percent-encoding.",
+            [
+              { code: "category_not_found", example: "category_not_found" },
+              { code: "not_found", example: "not_found" },
+            ],
+          ),
         },
       }),
     },
@@ -131,7 +186,15 @@ export function buildOpenApi(catalog: Catalog, table: RouteTable): JsonObject {
             headers: headerRefs(successNames),
             content: {
               "application/json": {
-                schema: { type: "object", required: ["openapi", "info", "paths"], properties: { openapi: { const: OPENAPI_VERSION }, info: { type: "object" }, paths: { type: "object" } } },
+                schema: {
+                  type: "object",
+                  required: ["openapi", "info", "paths"],
+                  properties: {
+                    openapi: { const: OPENAPI_VERSION },
+                    info: { type: "object" },
+                    paths: { type: "object" },
+                  },
+                },
               },
             },
           },
@@ -144,7 +207,12 @@ export function buildOpenApi(catalog: Catalog, table: RouteTable): JsonObject {
   const server = `${site.apiBaseUrl.replace(/\/+$/, "")}${site.basePath}`;
   return {
     openapi: OPENAPI_VERSION,
-    info: { title: "Marketing Software Data API", version: API_VERSION, summary: "Read-only, public data about marketing software: tools, categories, price rankings.", description: API_DESCRIPTION(site.basePath) },
+    info: {
+      title: "Marketing Software Data API",
+      version: API_VERSION,
+      summary: "Read-only, public data about marketing software: tools, categories, price rankings.",
+      description: API_DESCRIPTION(site.basePath),
+    },
     servers: [{ url: server, description: "Public API (base address with its version path)" }],
     // Public API (contract section 5): no security scheme, stated explicitly.
     security: [],
@@ -184,22 +252,33 @@ export function buildOpenApi(catalog: Catalog, table: RouteTable): JsonObject {
           name: "If-None-Match",
           in: "header",
           required: false,
-          description: "An `ETag` from an earlier response (or a comma-separated list, or `*`): when it matches, the answer is `304 Not Modified`.",
+          description:
+            "An `ETag` from an earlier response (or a comma-separated list, or `*`): when it matches, the answer is `304 Not Modified`.",
           schema: { type: "string" },
         },
       },
       headers,
       responses: {
-        NotModified: { description: "`If-None-Match` matched the current `ETag`: no body.", headers: headerRefs(successNames) },
+        NotModified: {
+          description: "`If-None-Match` matched the current `ETag`: no body.",
+          headers: headerRefs(successNames),
+        },
         NotFound: {
           description: "Any path that is no endpoint, on any operation's host. Not tied to one operation.",
           headers: headerRefs(commonNames),
-          content: { "application/json": { schema: schemaRef("Error"), examples: { not_found: examples.errors.not_found } } },
+          content: {
+            "application/json": { schema: schemaRef("Error"), examples: { not_found: examples.errors.not_found } },
+          },
         },
         MethodNotAllowed: {
           description: "Any method other than GET, HEAD and OPTIONS, on any path. Not tied to one operation.",
           headers: headerRefs([...commonNames, "Allow"]),
-          content: { "application/json": { schema: schemaRef("Error"), examples: { method_not_allowed: examples.errors.method_not_allowed } } },
+          content: {
+            "application/json": {
+              schema: schemaRef("Error"),
+              examples: { method_not_allowed: examples.errors.method_not_allowed },
+            },
+          },
         },
       },
     },

@@ -19,7 +19,12 @@ export interface OutputFile {
 export const json = (value: unknown): string => JSON.stringify(value);
 
 /** A file whose body is rendered only when a writer reads it, at most once. */
-export function lazyFile(path: string, key: string | undefined, render: () => string | Uint8Array, check?: () => void): OutputFile {
+export function lazyFile(
+  path: string,
+  key: string | undefined,
+  render: () => string | Uint8Array,
+  check?: () => void,
+): OutputFile {
   let body: string | Uint8Array | undefined;
   return {
     path,
@@ -32,8 +37,18 @@ export function lazyFile(path: string, key: string | undefined, render: () => st
 }
 
 /** A JSON body made, serialized and checked only when a writer needs it, each at most once. */
-export function lazyJsonFile<T>(path: string, key: string | undefined, make: () => T, check: (value: T) => void): OutputFile {
+export function lazyJsonFile<T>(
+  path: string,
+  key: string | undefined,
+  make: () => T,
+  check: (value: T) => void,
+): OutputFile {
   let value: { v: T } | undefined;
   const made = () => (value ??= { v: make() }).v;
-  return lazyFile(path, key, () => json(made()), () => check(made()));
+  return lazyFile(
+    path,
+    key,
+    () => json(made()),
+    () => check(made()),
+  );
 }

@@ -1,9 +1,9 @@
 // GET /best/{slug}: each category with at least one tool, by price (O3). No tools: no file, so 404 (O4).
 import type { RankedTool } from "../api/response-schemas.ts";
+import { fill, layout } from "../api/route-table.ts";
 import type { Catalog } from "../model/derive.ts";
 import { assertValid } from "../schemas/check.ts";
 import { json, type OutputFile } from "./output.ts";
-import { fill, layout } from "../api/route-table.ts";
 
 export function* renderRankings(catalog: Catalog): Generator<OutputFile> {
   const { best } = layout(catalog.site.basePath);
@@ -17,6 +17,10 @@ export function* renderRankings(catalog: Catalog): Generator<OutputFile> {
       hasFreePlan: t.hasFreePlan,
     }));
     const body = { data, meta: { category: c.slug, total: data.length, ranking: "price-ascending" as const } };
-    yield { path: fill(best, { slug: c.slug }), body: json(body), check: () => void assertValid("responses/best-in-category-response.schema.json", body, `best ${c.slug}`) };
+    yield {
+      path: fill(best, { slug: c.slug }),
+      body: json(body),
+      check: () => void assertValid("responses/best-in-category-response.schema.json", body, `best ${c.slug}`),
+    };
   }
 }

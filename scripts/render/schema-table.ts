@@ -1,8 +1,9 @@
 // dist/schema-map.json: which JSON Schema checks which served file, derived from the route table so the two never
 // disagree. Published so that anyone's CI can validate dist/ with any validator (npm run validate reads it too).
+
+import { fill, HOST_ERROR_STATUS, layout, type Route, type RouteTable } from "../api/route-table.ts";
 import type { SchemaFile } from "../schemas/schema-files.ts";
 import type { OutputFile } from "./output.ts";
-import { fill, HOST_ERROR_STATUS, layout, type Route, type RouteTable } from "../api/route-table.ts";
 
 export const SCHEMA_MAP_FILE = "schema-map.json";
 
@@ -59,13 +60,24 @@ export function buildSchemaMap(table: RouteTable): SchemaMap {
       const schema = candidate.status === 200 ? SUCCESS_SCHEMA[route.operation] : ERROR_SCHEMA;
       if (!schema) throw new Error(`schema table: no response schema for operation ${route.operation}`);
       for (const pattern of globsOf(candidate.file, route)) {
-        add({ pattern, schema: schemaPath(schema), answers: candidate.status === 200 ? route.operation : "error", status: candidate.status });
+        add({
+          pattern,
+          schema: schemaPath(schema),
+          answers: candidate.status === 200 ? route.operation : "error",
+          status: candidate.status,
+        });
       }
     }
   }
-  for (const { file, status } of Object.values(table.errors)) add({ pattern: file, schema: schemaPath(ERROR_SCHEMA), answers: "error", status });
+  for (const { file, status } of Object.values(table.errors))
+    add({ pattern: file, schema: schemaPath(ERROR_SCHEMA), answers: "error", status });
   for (const [id, status] of Object.entries(HOST_ERROR_STATUS)) {
-    add({ pattern: fill(layout(table.basePath).error, { id }), schema: schemaPath(ERROR_SCHEMA), answers: "error", status });
+    add({
+      pattern: fill(layout(table.basePath).error, { id }),
+      schema: schemaPath(ERROR_SCHEMA),
+      answers: "error",
+      status,
+    });
   }
   for (const asset of table.assets) add({ pattern: asset.file, schema: null, answers: "docs page", status: 200 });
   return {

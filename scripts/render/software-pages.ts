@@ -1,11 +1,12 @@
 // Every GET /software page: each limit 1–100 × each offset 0..total, unfiltered and per category (Q4, Q5, Q9).
 // Pages are not built as strings: a page is the list's pre-encoded items between an envelope prefix and suffix,
 // so writers hand the pieces to the kernel (writev) and no page is ever held whole.
+
+import { ALL_FILTER, categoryFilter, MAX_LIMIT } from "../api/route-table.ts";
 import type { Catalog, Tool } from "../model/derive.ts";
 import { assertValid } from "../schemas/check.ts";
 import { json } from "./output.ts";
 import type { Summaries } from "./tools.ts";
-import { ALL_FILTER, categoryFilter, MAX_LIMIT } from "../api/route-table.ts";
 
 /** One list of GET /software: its route variable `filter`, meta.category, and its items' JSON in O1 order. */
 export interface PageList {
@@ -23,7 +24,11 @@ export function listFilters(catalog: Catalog): { filter: string; category: strin
 }
 
 export function pageLists(catalog: Catalog, summaries: Summaries): PageList[] {
-  return listFilters(catalog).map(({ filter, category, tools }) => ({ filter, category, items: tools.map((t) => summaries.json.get(t.slug)!) }));
+  return listFilters(catalog).map(({ filter, category, tools }) => ({
+    filter,
+    category,
+    items: tools.map((t) => summaries.json.get(t.slug)!),
+  }));
 }
 
 /**
@@ -37,13 +42,22 @@ export function listChecker(catalog: Catalog, summaries: Summaries): (list: numb
     for (const i of items === "all" ? tools.keys() : items) summaries.check(tools[i]!.slug);
     for (let limit = 1; limit <= MAX_LIMIT; limit++) {
       for (const offset of new Set([0, tools.length])) {
-        assertValid("responses/software-list-response.schema.json", { data: [], meta: pageMeta(tools.length, limit, offset, category) }, `page ${filter} ${limit}/${offset}`);
+        assertValid(
+          "responses/software-list-response.schema.json",
+          { data: [], meta: pageMeta(tools.length, limit, offset, category) },
+          `page ${filter} ${limit}/${offset}`,
+        );
       }
     }
   };
 }
 
-export const pageMeta = (total: number, limit: number, offset: number, category: string | null) => ({ total, limit, offset, category });
+export const pageMeta = (total: number, limit: number, offset: number, category: string | null) => ({
+  total,
+  limit,
+  offset,
+  category,
+});
 
 const PREFIX = Buffer.from('{"data":[');
 
@@ -79,7 +93,9 @@ export class PageRenderer {
   pieces(limit: number, offset: number): Buffer[] {
     const end = Math.min(offset + limit, this.total);
     // Byte for byte what json(pageMeta(…)) writes: same keys, same order.
-    const suffix = Buffer.from(`],"meta":{"total":${this.total},"limit":${limit},"offset":${offset},"category":${this.categoryJson}}}`);
+    const suffix = Buffer.from(
+      `],"meta":{"total":${this.total},"limit":${limit},"offset":${offset},"category":${this.categoryJson}}}`,
+    );
     if (end <= offset) return [PREFIX, suffix];
     return [PREFIX, this.joined.subarray(this.starts[offset], this.ends[end - 1]), suffix];
   }

@@ -1,9 +1,9 @@
 // GET /software/{slug} bodies, and the SoftwareSummary items the list pages are made of.
 import type { SoftwareDetail, SoftwareSummary } from "../api/response-schemas.ts";
+import { fill, layout } from "../api/route-table.ts";
 import type { Catalog, Tool } from "../model/derive.ts";
 import { assertValid } from "../schemas/check.ts";
 import { json, lazyJsonFile, type OutputFile } from "./output.ts";
-import { fill, layout } from "../api/route-table.ts";
 
 // Field order is the contract's (H5); editorial fields never get here.
 export function toSummary(t: Tool): SoftwareSummary {
@@ -34,7 +34,12 @@ export function toDetail(t: Tool): SoftwareDetail {
     freeTrialDays: t.freeTrialDays,
     moneyBackDays: t.moneyBackDays,
     lowestPaidPrice: t.lowestPaidPrice,
-    pricingPlans: t.pricingPlans.map((p) => ({ name: p.name, price: p.price, billing: p.billing, features: p.features })),
+    pricingPlans: t.pricingPlans.map((p) => ({
+      name: p.name,
+      price: p.price,
+      billing: p.billing,
+      features: p.features,
+    })),
     hasApi: t.hasApi,
     hasMcpServer: t.hasMcpServer,
     hasZapier: t.hasZapier,

@@ -1,6 +1,7 @@
 // Every body is validated against its response schema before the build may succeed.
-import { validatorFor } from "./validators.ts";
+
 import type { SchemaFile } from "./schema-files.ts";
+import { validatorFor } from "./validators.ts";
 
 /** Throws when a rendered value breaks its schema: that is a bug in the build, never a content error. */
 export function assertValid<T>(schema: SchemaFile, value: T, what: string): T {

@@ -43,11 +43,14 @@ export function describeAjvErrors(errors: readonly ErrorObject[], audience: Audi
     const hasRange = list.some((e) => e.keyword === "maximum" || e.keyword === "minimum");
     const ratingNoise = (e: ErrorObject) =>
       e.keyword === "enum" && isRatingSteps(e.params.allowedValues) && (hasRange || typeof e.data !== "number");
-    const others = list.filter((e) => e.keyword !== "type" && !(hasFormat && e.keyword === "pattern") && !ratingNoise(e));
+    const others = list.filter(
+      (e) => e.keyword !== "type" && !(hasFormat && e.keyword === "pattern") && !ratingNoise(e),
+    );
     // A nullable field fails both its branches; when the value has a right type, only the other errors matter.
     if (others.length === 0 && typeErrors.length > 0) {
       const expected = [...new Set(typeErrors.map((e) => String(e.params.type)))].join(" or ");
-      const message = audience === "content" ? `expected ${expected}, got ${typeOf(typeErrors[0]!.data)}` : `must be ${expected}`;
+      const message =
+        audience === "content" ? `expected ${expected}, got ${typeOf(typeErrors[0]!.data)}` : `must be ${expected}`;
       out.push({ segments, message });
       continue;
     }
@@ -57,7 +60,10 @@ export function describeAjvErrors(errors: readonly ErrorObject[], audience: Audi
 }
 
 function phrase(e: ErrorObject, segments: string[], audience: Audience): FieldProblem {
-  const at = (message: string, field?: unknown) => ({ segments: field === undefined ? segments : [...segments, String(field)], message });
+  const at = (message: string, field?: unknown) => ({
+    segments: field === undefined ? segments : [...segments, String(field)],
+    message,
+  });
   const content = audience === "content";
   switch (e.keyword) {
     case "required":

@@ -1,14 +1,15 @@
 // The validator of every generated JSON Schema in schemas/. Compiling them took every build 0.2 s, so ajv compiles
 // them once per change of the schema files (or of ajv) into standalone code kept in node_modules/.cache/msapi/.
-import type { Ajv2020 as Ajv, ValidateFunction } from "ajv/dist/2020.js";
+
 import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import type { Ajv2020 as Ajv, ValidateFunction } from "ajv/dist/2020.js";
 import { requireWithCodeCache } from "../cli/code-cache.ts";
 import { hashOfFile, saveFileHashes } from "../cli/file-hashes.mjs";
 import { CACHE_DIR, writeCacheFile } from "../cli/project-cache.mjs";
-import { readSchemaFile, SCHEMA_FILE_NAMES, schemaFilePath, type SchemaFile } from "./schema-files.ts";
+import { readSchemaFile, SCHEMA_FILE_NAMES, type SchemaFile, schemaFilePath } from "./schema-files.ts";
 
 const require = createRequire(import.meta.url);
 
@@ -55,23 +56,34 @@ function validatorsKey(): string {
 }
 
 // One module per schema file: a build that checks one changed tool loads two small modules, not all twelve.
-const modulePath = (cacheDir: string, file: SchemaFile) => join(cacheDir, `validators-${validatorsKey()}-${file.replace(/\W+/g, "-")}.cjs`);
+const modulePath = (cacheDir: string, file: SchemaFile) =>
+  join(cacheDir, `validators-${validatorsKey()}-${file.replace(/\W+/g, "-")}.cjs`);
 
 /** One validator from its cached module; throws when there is none yet. */
-const cachedValidator = (cacheDir: string, file: SchemaFile) => (requireWithCodeCache(modulePath(cacheDir, file)) as Record<string, ValidateFunction>)[file]!;
+const cachedValidator = (cacheDir: string, file: SchemaFile) =>
+  (requireWithCodeCache(modulePath(cacheDir, file)) as Record<string, ValidateFunction>)[file]!;
 
 function compileAll(cacheDir: string): Validators {
   // Loaded only here: ajv itself takes a tenth of a second to load.
   const { Ajv2020 } = require("ajv/dist/2020.js") as typeof import("ajv/dist/2020.js");
   const addFormats = require("ajv-formats") as (ajv: Ajv) => Ajv;
-  const standaloneCode = require("ajv/dist/standalone/index.js").default as (ajv: Ajv, refs: Record<string, string>) => string;
+  const standaloneCode = require("ajv/dist/standalone/index.js").default as (
+    ajv: Ajv,
+    refs: Record<string, string>,
+  ) => string;
   const { _ } = require("ajv/dist/compile/codegen/index.js") as typeof import("ajv/dist/compile/codegen/index.js");
   // The generated code takes its formats from formats.cjs; so does this instance, for what it compiles now.
-  const ajv = addFormats(new Ajv2020({ ...OPTIONS, code: { source: true, formats: _`require(${FORMATS_MODULE}).formats` } }));
-  ajv.addFormat("uri", (require(FORMATS_MODULE) as typeof import("./formats.cjs")).formats.uri as (s: string) => boolean);
+  const ajv = addFormats(
+    new Ajv2020({ ...OPTIONS, code: { source: true, formats: _`require(${FORMATS_MODULE}).formats` } }),
+  );
+  ajv.addFormat(
+    "uri",
+    (require(FORMATS_MODULE) as typeof import("./formats.cjs")).formats.uri as (s: string) => boolean,
+  );
   for (const file of SCHEMA_FILE_NAMES) ajv.addSchema(readSchemaFile(file), file);
   try {
-    for (const file of SCHEMA_FILE_NAMES) writeCacheFile(modulePath(cacheDir, file), standaloneCode(ajv, { [file]: file }));
+    for (const file of SCHEMA_FILE_NAMES)
+      writeCacheFile(modulePath(cacheDir, file), standaloneCode(ajv, { [file]: file }));
   } catch {
     // an unwritable cache: the next build compiles again
   }

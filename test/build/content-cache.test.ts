@@ -8,7 +8,12 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { deserialize } from "node:v8";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build } from "../../scripts/build.ts";
-import { CONTENT_CACHE_FILE, CONTENT_CHANGES_FILE, readContentCache, REWRITE_AFTER } from "../../scripts/content/content-cache.ts";
+import {
+  CONTENT_CACHE_FILE,
+  CONTENT_CHANGES_FILE,
+  REWRITE_AFTER,
+  readContentCache,
+} from "../../scripts/content/content-cache.ts";
 import { ContentErrors } from "../../scripts/content/errors.ts";
 import { LINK_MESSAGE } from "../../scripts/content/load.ts";
 import { fixture, tempDir } from "../helpers/dirs.ts";
@@ -17,14 +22,16 @@ import { hashTree } from "../helpers/tree.ts";
 /** Files changed more recently than this are always read (file-hashes.mjs): the test waits it out once. */
 const SETTLE_MS = 2_100;
 /** The code hash a cache was written for (what readContentCache must be given). */
-const codeKeyOf = (store: string) => (deserialize(readFileSync(join(store, CONTENT_CACHE_FILE))) as { key: string }).key;
+const codeKeyOf = (store: string) =>
+  (deserialize(readFileSync(join(store, CONTENT_CACHE_FILE))) as { key: string }).key;
 
 describe("the content cache", () => {
   let dir: Awaited<ReturnType<typeof tempDir>>;
   let content: string;
   let dist: string;
   const betaMail = () => join(content, "tools/beta-mail.json");
-  const detailOf = async (slug: string) => JSON.parse(await readFile(join(dist, `v1/software/${slug}.json`), "utf8")).data;
+  const detailOf = async (slug: string) =>
+    JSON.parse(await readFile(join(dist, `v1/software/${slug}.json`), "utf8")).data;
 
   beforeAll(async () => {
     dir = await tempDir("msapi-content-cache-");
@@ -38,7 +45,11 @@ describe("the content cache", () => {
   afterAll(() => dir.remove());
 
   it("recalls every unchanged file and reads an edited one; the tree is what a full build makes", async () => {
-    expect(await build({ contentDir: content, outDir: dist })).toMatchObject({ written: 0, contentFiles: 9, contentRecalled: 9 });
+    expect(await build({ contentDir: content, outDir: dist })).toMatchObject({
+      written: 0,
+      contentFiles: 9,
+      contentRecalled: 9,
+    });
     await writeFile(betaMail(), (await readFile(betaMail(), "utf8")).replace('"price":19', '"price":25'));
     expect(await build({ contentDir: content, outDir: dist })).toMatchObject({ written: 2, contentRecalled: 8 });
     expect((await detailOf("beta-mail")).pricingPlans[0].price).toBe(25);
@@ -61,7 +72,13 @@ describe("the content cache", () => {
     expect([...readContentCache(store, codeKeyOf(store)).changes.keys()]).toEqual([betaMail()]);
     expect(await build({ contentDir: content, outDir: dist })).toMatchObject({ contentRecalled: 9 });
     // As many files read anew as REWRITE_AFTER: the whole cache again, and no file of changes.
-    for (let i = 0; i < REWRITE_AFTER; i++) await writeFile(join(content, `tools/copy-${i}.json`), (await readFile(betaMail(), "utf8")).replace('"slug": "beta-mail"', `"slug": "copy-${i}"`).replace('"name": "Beta Mail"', `"name": "Copy ${i}"`));
+    for (let i = 0; i < REWRITE_AFTER; i++)
+      await writeFile(
+        join(content, `tools/copy-${i}.json`),
+        (await readFile(betaMail(), "utf8"))
+          .replace('"slug": "beta-mail"', `"slug": "copy-${i}"`)
+          .replace('"name": "Beta Mail"', `"name": "Copy ${i}"`),
+      );
     await sleep(SETTLE_MS);
     expect(await build({ contentDir: content, outDir: dist })).toMatchObject({ contentRecalled: 9 });
     expect(await readFile(join(store, CONTENT_CACHE_FILE))).not.toEqual(whole);
@@ -95,7 +112,9 @@ describe("the content cache", () => {
     await writeFile(betaMail(), good.replace('"rating": 3.9', '"rating": "high"'));
     const error = await build({ contentDir: content, outDir: dist }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ContentErrors);
-    expect((error as ContentErrors).errors).toEqual([expect.objectContaining({ file: expect.stringMatching(/tools\/beta-mail\.json$/), path: "rating" })]);
+    expect((error as ContentErrors).errors).toEqual([
+      expect.objectContaining({ file: expect.stringMatching(/tools\/beta-mail\.json$/), path: "rating" }),
+    ]);
     expect(await readFile(cache)).toEqual(kept);
     await writeFile(betaMail(), good);
   });
@@ -108,7 +127,9 @@ describe("the content cache", () => {
     await rm(quill);
     await symlink(outside, quill);
     const error = await build({ contentDir: content, outDir: dist }).catch((e: unknown) => e);
-    expect((error as ContentErrors).errors).toEqual([expect.objectContaining({ file: expect.stringMatching(/tools\/quill\.json$/), message: LINK_MESSAGE })]);
+    expect((error as ContentErrors).errors).toEqual([
+      expect.objectContaining({ file: expect.stringMatching(/tools\/quill\.json$/), message: LINK_MESSAGE }),
+    ]);
     await rm(quill);
     await writeFile(quill, text);
   });

@@ -16,7 +16,10 @@ await mkdir(mnt);
 // The tiny catalog's tree takes about 6.3 MB on tmpfs (1,536 files of at least a 4 KB page): room for one tree, not two.
 const mount = spawnSync("mount", ["-t", "tmpfs", "-o", "size=10m", "tmpfs", mnt], { encoding: "utf8" });
 const mounted = mount.status === 0;
-if (!mounted) console.warn(`SKIPPED full-disk build tests: cannot mount a tmpfs here (${(mount.stderr || String(mount.error)).trim()})`);
+if (!mounted)
+  console.warn(
+    `SKIPPED full-disk build tests: cannot mount a tmpfs here (${(mount.stderr || String(mount.error)).trim()})`,
+  );
 
 describe.skipIf(!mounted)("a build on a full disk", () => {
   const content = join(dir.path, "content");
@@ -44,18 +47,30 @@ describe.skipIf(!mounted)("a build on a full disk", () => {
     const r = await runBuild(["--content", content, "--out", out, "--full"]);
     expect(r.code).toBe(1);
     expect(r.stderr.trim().split("\n")).toHaveLength(1);
-    expect(r.stderr.trim()).toMatch(new RegExp(`^no space left on the device writing ${mnt}/dist\\.builds/tmp-\\d+/\\S+$`));
+    expect(r.stderr.trim()).toMatch(
+      new RegExp(`^no space left on the device writing ${mnt}/dist\\.builds/tmp-\\d+/\\S+$`),
+    );
     await intact();
     const json = await runBuild(["--content", content, "--out", out, "--full", "--json"]);
     expect(json.code).toBe(1);
-    expect(JSON.parse(json.stdout)).toEqual({ ok: false, error: expect.stringMatching(/^no space left on the device writing /) });
+    expect(JSON.parse(json.stdout)).toEqual({
+      ok: false,
+      error: expect.stringMatching(/^no space left on the device writing /),
+    });
     await intact();
   });
 
   it("an incremental build (ten tools inserted): the error names the file, the previous tree is intact, and the next build works", async () => {
     const model = JSON.parse(await readFile(join(content, "tools/quill.json"), "utf8"));
-    for (let i = 0; i < 10; i++) await writeFile(join(content, `tools/added-${i}.json`), JSON.stringify({ ...model, name: `Added ${i}`, slug: `added-${i}` }));
-    await expect(build({ contentDir: content, outDir: out })).rejects.toMatchObject({ code: "ENOSPC", path: expect.stringContaining(`${mnt}/dist.builds/`) });
+    for (let i = 0; i < 10; i++)
+      await writeFile(
+        join(content, `tools/added-${i}.json`),
+        JSON.stringify({ ...model, name: `Added ${i}`, slug: `added-${i}` }),
+      );
+    await expect(build({ contentDir: content, outDir: out })).rejects.toMatchObject({
+      code: "ENOSPC",
+      path: expect.stringContaining(`${mnt}/dist.builds/`),
+    });
     await intact();
     for (let i = 0; i < 10; i++) await rm(join(content, `tools/added-${i}.json`));
     const next = await build({ contentDir: content, outDir: out });

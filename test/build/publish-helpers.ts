@@ -1,5 +1,5 @@
 // Shared by the publication tests: the build CLI as a child process, and what a store holds.
-import { spawn, type ChildProcess } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { readdir, readFile, readlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { CONTENT_CACHE_FILE, CONTENT_CHANGES_FILE } from "../../scripts/content/content-cache.ts";
@@ -11,14 +11,21 @@ export const BUILD_SCRIPT = join(repoRoot, "scripts/build.ts");
 const LAUNCHER = join(repoRoot, "scripts/cli/launch.mjs");
 
 /** `scripts/build.ts ARGS` started as `npm run build` starts it (without npm, which adds a second of start-up). */
-export function startBuild(args: string[]): ChildProcess & { result: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> } {
-  const child = spawn(process.execPath, [LAUNCHER, BUILD_SCRIPT, ...args], { cwd: repoRoot, stdio: ["ignore", "pipe", "pipe"] });
+export function startBuild(
+  args: string[],
+): ChildProcess & {
+  result: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>;
+} {
+  const child = spawn(process.execPath, [LAUNCHER, BUILD_SCRIPT, ...args], {
+    cwd: repoRoot,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let stdout = "";
   let stderr = "";
   child.stdout!.on("data", (d) => (stdout += d));
   child.stderr!.on("data", (d) => (stderr += d));
-  const result = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>((resolve) =>
-    child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr })),
+  const result = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>(
+    (resolve) => child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr })),
   );
   return Object.assign(child, { result });
 }
@@ -27,7 +34,9 @@ export const runBuild = (args: string[]) => startBuild(args).result;
 
 /** Everything in the store but its marker and content cache, sorted: generations, and anything a build left behind. */
 export async function storeEntries(out: string): Promise<string[]> {
-  return (await readdir(`${out}.builds`)).filter((n) => ![STORE_MARKER, CONTENT_CACHE_FILE, CONTENT_CHANGES_FILE].includes(n)).sort();
+  return (await readdir(`${out}.builds`))
+    .filter((n) => ![STORE_MARKER, CONTENT_CACHE_FILE, CONTENT_CHANGES_FILE].includes(n))
+    .sort();
 }
 
 export const publishedGeneration = (out: string) => readlink(out);

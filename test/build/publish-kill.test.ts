@@ -5,8 +5,8 @@ import { execFileSync } from "node:child_process";
 import { mkdir, readdir, readFile, readlink, realpath, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { build } from "../../scripts/build.ts";
 import { snapshotTree } from "../../scripts/bench/disk.ts";
+import { build } from "../../scripts/build.ts";
 import { generateCatalog, writeCatalog } from "../../scripts/catalog/generate.ts";
 import { tempDir } from "../helpers/dirs.ts";
 import { seeded } from "../helpers/seeded.ts";
@@ -70,7 +70,11 @@ describe("a build killed at any instant", () => {
    * Starts `args` builds and kills each at a seeded instant of `span` (what one takes); the published tree must not
    * move. `edit(i)` changes the content before attempt i > 0, so a build that did publish leaves the next one work.
    */
-  async function killRepeatedly(args: string[], span: number, edit?: (attempt: number) => Promise<void>): Promise<void> {
+  async function killRepeatedly(
+    args: string[],
+    span: number,
+    edit?: (attempt: number) => Promise<void>,
+  ): Promise<void> {
     let window = span * KILL_WINDOW;
     let link = await readlink(out);
     let expected = await statTree(out);
@@ -117,28 +121,39 @@ describe("a build killed at any instant", () => {
     expect((await readdir(dir.path)).sort()).toEqual(["content", "dist", "dist.builds"]);
   }
 
-  it("during full builds", async () => {
-    await killRepeatedly(["--full"], fullSpan);
-    await nextBuildIsCorrect();
-  }, KILL_PHASE_TIMEOUT_MS);
+  it(
+    "during full builds",
+    async () => {
+      await killRepeatedly(["--full"], fullSpan);
+      await nextBuildIsCorrect();
+    },
+    KILL_PHASE_TIMEOUT_MS,
+  );
 
-  it("during incremental builds (a tool inserted mid-list and a price changed)", async () => {
-    const tools = (await readdir(join(content, "tools"))).sort();
-    const middle = JSON.parse(await readFile(join(content, "tools", tools[100]!), "utf8"));
-    // Each attempt inserts another tool and changes a price: a build that finished or published before its kill
-    // (checked too) leaves the next attempt a whole insert to do, not an empty build.
-    const edit = async (attempt: number) => {
-      await editJson(join(content, "tools", tools[50]!), (t) => {
-        const plans = t.pricingPlans as { price: number | null }[];
-        plans.push({ ...plans[0], price: 12345 + attempt } as { price: number });
-      });
-      const slug = `zz-kill-insert-${attempt}`;
-      await writeFile(join(content, `tools/${slug}.json`), JSON.stringify({ ...middle, name: `${middle.name} Kill Insert ${attempt}`, slug }));
-    };
-    await edit(0);
-    await killRepeatedly([], await measuredSpan([]), edit);
-    await nextBuildIsCorrect();
-    // 20 seeded points; most land before publication (the rest check a kill after it, or a finished build).
-    expect(killed).toBeGreaterThanOrEqual(14);
-  }, KILL_PHASE_TIMEOUT_MS);
+  it(
+    "during incremental builds (a tool inserted mid-list and a price changed)",
+    async () => {
+      const tools = (await readdir(join(content, "tools"))).sort();
+      const middle = JSON.parse(await readFile(join(content, "tools", tools[100]!), "utf8"));
+      // Each attempt inserts another tool and changes a price: a build that finished or published before its kill
+      // (checked too) leaves the next attempt a whole insert to do, not an empty build.
+      const edit = async (attempt: number) => {
+        await editJson(join(content, "tools", tools[50]!), (t) => {
+          const plans = t.pricingPlans as { price: number | null }[];
+          plans.push({ ...plans[0], price: 12345 + attempt } as { price: number });
+        });
+        const slug = `zz-kill-insert-${attempt}`;
+        await writeFile(
+          join(content, `tools/${slug}.json`),
+          JSON.stringify({ ...middle, name: `${middle.name} Kill Insert ${attempt}`, slug }),
+        );
+      };
+      await edit(0);
+      await killRepeatedly([], await measuredSpan([]), edit);
+      await nextBuildIsCorrect();
+      // 20 seeded points; most land before publication (the rest check a kill after it, or a finished build).
+      expect(killed).toBeGreaterThanOrEqual(14);
+    },
+    KILL_PHASE_TIMEOUT_MS,
+  );
 });

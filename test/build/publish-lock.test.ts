@@ -31,13 +31,18 @@ describe("the build lock", () => {
     try {
       const refused = await runBuild(["--content", content, "--out", out, "--no-wait", "--json"]);
       expect(refused.code).toBe(1);
-      expect(JSON.parse(refused.stdout)).toEqual({ ok: false, error: `${out} is being built by process ${process.pid} (since ${since}); not waiting (--no-wait)` });
+      expect(JSON.parse(refused.stdout)).toEqual({
+        ok: false,
+        error: `${out} is being built by process ${process.pid} (since ${since}); not waiting (--no-wait)`,
+      });
       const waiting = startBuild(["--content", content, "--out", out]);
       // Bounded: at most 30 s for the build to start and say it waits.
       let stderr = "";
       waiting.stderr!.on("data", (d) => (stderr += d));
       for (let i = 0; i < 300 && !stderr.includes("waiting"); i++) await new Promise((r) => setTimeout(r, 100));
-      expect(stderr).toBe(`${out} is being built by process ${process.pid} (since ${since}); waiting for it to finish…\n`);
+      expect(stderr).toBe(
+        `${out} is being built by process ${process.pid} (since ${since}); waiting for it to finish…\n`,
+      );
       await rm(lock);
       const done = await waiting.result;
       expect(done.code).toBe(0);
@@ -60,7 +65,10 @@ describe("the build lock", () => {
     if (!existsSync("/proc/self/stat")) return;
     const other = spawn("sleep", ["30"], { stdio: "ignore" });
     try {
-      await writeFile(join(`${out}.builds`, "lock"), JSON.stringify({ pid: other.pid, started: "2026-01-01T00:00:00.000Z" }));
+      await writeFile(
+        join(`${out}.builds`, "lock"),
+        JSON.stringify({ pid: other.pid, started: "2026-01-01T00:00:00.000Z" }),
+      );
       const result = await runBuild(["--content", content, "--out", out, "--no-wait"]);
       expect([result.code, result.stderr]).toEqual([0, ""]);
       expect(await storeEntries(out)).not.toContain("lock");
@@ -71,7 +79,10 @@ describe("the build lock", () => {
 
   it("two builds started together: both finish, one after the other, and the tree is the content's", async () => {
     await editJson(join(content, "tools/quill.json"), (t) => (t.shortDescription = "Raced."));
-    const [a, b] = await Promise.all([runBuild(["--content", content, "--out", out]), runBuild(["--content", content, "--out", out])]);
+    const [a, b] = await Promise.all([
+      runBuild(["--content", content, "--out", out]),
+      runBuild(["--content", content, "--out", out]),
+    ]);
     expect([a.code, b.code]).toEqual([0, 0]);
     // If they overlapped (they nearly always do), exactly one waited; neither wrote over the other.
     expect([a.stderr, b.stderr].filter((e) => e.includes("waiting for it to finish")).length).toBeLessThanOrEqual(1);

@@ -24,7 +24,16 @@ describe("a reader during builds", () => {
     out = join(dir.path, "dist");
     await writeCatalog(generateCatalog({ tools: 30, categories: 2, seed: 5 }), content);
     watched = (await readdir(join(content, "tools"))).sort()[10]!.replace(/\.json$/, "");
-    await editJson(join(content, "tools", `${watched}.json`), (t) => ((t.pricingPlans as { price: number | null }[])[0] = { name: "Pro", price: 1000, billing: "monthly", features: [] } as never));
+    await editJson(
+      join(content, "tools", `${watched}.json`),
+      (t) =>
+        ((t.pricingPlans as { price: number | null }[])[0] = {
+          name: "Pro",
+          price: 1000,
+          billing: "monthly",
+          features: [],
+        } as never),
+    );
     await build({ contentDir: content, outDir: out });
   });
   afterAll(() => dir.remove());
@@ -49,7 +58,8 @@ describe("a reader during builds", () => {
       const linkBefore = await readlink(out);
       const seen = await read(); // throws on a missing file (ENOENT) or a half-written body (JSON)
       reads++;
-      if (linkBefore !== initial) expect(seen).toEqual(after); // published: never an old body again
+      if (linkBefore !== initial)
+        expect(seen).toEqual(after); // published: never an old body again
       else if (seen.total !== before.total || seen.price !== before.price) expect(seen).toEqual(after);
       if (seen.price === after.price && seen.total === after.total) sawNew = true;
       else expect(sawNew).toBe(false); // no going back
@@ -61,13 +71,19 @@ describe("a reader during builds", () => {
   }
 
   const setPrice = (price: number) =>
-    editJson(join(content, "tools", `${watched}.json`), (t) => ((t.pricingPlans as { price: number }[])[0]!.price = price));
+    editJson(
+      join(content, "tools", `${watched}.json`),
+      (t) => ((t.pricingPlans as { price: number }[])[0]!.price = price),
+    );
 
   it("full build, then incremental insert, price change and removal", async () => {
     await setPrice(1001);
     let reads = await buildWhileReading(["--full"], { total: 30, price: 1000 }, { total: 30, price: 1001 });
     const model = JSON.parse(await readFile(join(content, "tools", `${watched}.json`), "utf8"));
-    await writeFile(join(content, "tools/aaa-reader-insert.json"), JSON.stringify({ ...model, name: "Aaa Reader Insert", slug: "aaa-reader-insert" }));
+    await writeFile(
+      join(content, "tools/aaa-reader-insert.json"),
+      JSON.stringify({ ...model, name: "Aaa Reader Insert", slug: "aaa-reader-insert" }),
+    );
     reads += await buildWhileReading([], { total: 30, price: 1001 }, { total: 31, price: 1001 });
     await setPrice(1002);
     reads += await buildWhileReading([], { total: 31, price: 1001 }, { total: 31, price: 1002 });

@@ -23,7 +23,14 @@ describe("a build refuses an --out it did not make", () => {
   const snapshot = async (path: string) => {
     const s = await lstat(path);
     const around = (await readdir(join(path, ".."))).sort();
-    return { around, body: s.isSymbolicLink() ? await readlink(path) : s.isDirectory() ? await hashTree(path) : await readFile(path, "utf8") };
+    return {
+      around,
+      body: s.isSymbolicLink()
+        ? await readlink(path)
+        : s.isDirectory()
+          ? await hashTree(path)
+          : await readFile(path, "utf8"),
+    };
   };
 
   const cases: [string, () => Promise<string>, RegExp][] = [
@@ -90,7 +97,10 @@ describe("a build refuses an --out it did not make", () => {
     expect((await readdir(repoRoot)).sort()).toEqual(before);
     const json = await runBuild(["--content", content, "--out", join(dir.path, "file.json"), "--json"]);
     expect(json.code).toBe(1);
-    expect(JSON.parse(json.stdout)).toEqual({ ok: false, error: expect.stringMatching(/^refusing to build into .*file\.json: it is a file/) });
+    expect(JSON.parse(json.stdout)).toEqual({
+      ok: false,
+      error: expect.stringMatching(/^refusing to build into .*file\.json: it is a file/),
+    });
   });
 
   it("an empty folder is built into, and becomes a link to the build", async () => {
@@ -108,7 +118,9 @@ describe("a build refuses an --out it did not make", () => {
     expect(help.stdout).toContain("--no-wait");
     const bad = await runBuild(["--compres"]);
     expect(bad.code).toBe(2);
-    expect(bad.stderr.trim().split("\n")).toEqual(["unknown option --compres (usage: npm run build -- [options]; --help lists them)"]);
+    expect(bad.stderr.trim().split("\n")).toEqual([
+      "unknown option --compres (usage: npm run build -- [options]; --help lists them)",
+    ]);
     const badJson = await runBuild(["--compres", "--json"]);
     expect(badJson.code).toBe(2);
     expect(JSON.parse(badJson.stdout)).toMatchObject({ ok: false, error: expect.stringContaining("--compres") });

@@ -1,8 +1,8 @@
 // A replaced folder is deleted by one `rm` in the background, which may outlive the build command: later builds
 // leave it to that rm while it runs (several would only compete for the disk) and finish the job when it is gone.
 import { spawn, spawnSync } from "node:child_process";
-import { cp, mkdir, writeFile } from "node:fs/promises";
 import { existsSync } from "node:fs";
+import { cp, mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build as buildInProcess } from "../../scripts/build.ts";

@@ -1,13 +1,14 @@
 // The sample catalog in content/, built for real: every file valid, reproducible, and safe to rebuild.
-import fg from "fast-glob";
+
 import { execFile } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import fg from "fast-glob";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build } from "../../scripts/build.ts";
-import { validatorFor } from "../../scripts/schemas/validators.ts";
 import type { SchemaFile } from "../../scripts/schemas/schema-files.ts";
+import { validatorFor } from "../../scripts/schemas/validators.ts";
 import { fixture, repoRoot, sampleContent, tempDir } from "../helpers/dirs.ts";
 import { hashTree } from "../helpers/tree.ts";
 
@@ -56,7 +57,11 @@ describe("the sample catalog", () => {
 
   it("a bad content file exits 1, prints every error, and leaves the previous dist/ byte-identical", async () => {
     const out = join(dir.path, "a");
-    const result = await run("npx", ["tsx", "scripts/build.ts", "--content", fixture("bad/many-errors"), "--out", out], { cwd: repoRoot }).then(
+    const result = await run(
+      "npx",
+      ["tsx", "scripts/build.ts", "--content", fixture("bad/many-errors"), "--out", out],
+      { cwd: repoRoot },
+    ).then(
       () => ({ code: 0, stderr: "" }),
       (e: { code: number; stderr: string }) => e,
     );
@@ -68,8 +73,19 @@ describe("the sample catalog", () => {
   });
 
   it("--json prints the summary as one JSON object for CI", async () => {
-    const { stdout } = await run("npx", ["tsx", "scripts/build.ts", "--content", fixture("tiny"), "--out", join(dir.path, "c"), "--json"], { cwd: repoRoot });
+    const { stdout } = await run(
+      "npx",
+      ["tsx", "scripts/build.ts", "--content", fixture("tiny"), "--out", join(dir.path, "c"), "--json"],
+      { cwd: repoRoot },
+    );
     const summary = JSON.parse(stdout);
-    expect(summary).toMatchObject({ ok: true, files: expect.any(Number), bytes: expect.any(Number), seconds: expect.any(Number), tools: 4, categories: 4 });
+    expect(summary).toMatchObject({
+      ok: true,
+      files: expect.any(Number),
+      bytes: expect.any(Number),
+      seconds: expect.any(Number),
+      tools: 4,
+      categories: 4,
+    });
   });
 });

@@ -2,7 +2,7 @@
 // client's `Connection: close`: it answers, then keeps the socket open, so a raw-socket test reading until the
 // close waits forever. The relay forwards every byte unchanged both ways and only ends the client socket once the
 // response to a `Connection: close` request is complete. Local only: Cloudflare's edge terminates HTTP itself.
-import { connect, createServer, type AddressInfo, type Socket } from "node:net";
+import { type AddressInfo, connect, createServer, type Socket } from "node:net";
 
 interface Pending {
   head: boolean;

@@ -7,15 +7,25 @@ import { fetchSnapshot, type Snapshot } from "./lib/fetch-all.ts";
 import { compareByName } from "./lib/order.ts";
 import { mapPool, POOL } from "./lib/pool.ts";
 import {
-  BEST_META_KEYS, CATEGORIES_META_KEYS, CATEGORY_KEYS, DETAIL_KEYS, ENVELOPE_KEYS, LIST_META_KEYS, PLAN_KEYS, RANKED_KEYS, SUMMARY_KEYS, TOP_TOOL_KEYS,
+  BEST_META_KEYS,
+  CATEGORIES_META_KEYS,
+  CATEGORY_KEYS,
+  DETAIL_KEYS,
   type Detail,
+  ENVELOPE_KEYS,
+  LIST_META_KEYS,
+  PLAN_KEYS,
+  RANKED_KEYS,
+  SUMMARY_KEYS,
+  TOP_TOOL_KEYS,
 } from "./lib/shapes.ts";
 
 const { catalog } = suiteContext();
 const base = catalog.basePath;
 
 /** D3: 0 to 5 with at most one decimal, as JSON writes it */
-const isRating = (r: unknown) => r === null || (typeof r === "number" && r >= 0 && r <= 5 && /^\d(\.\d)?$/.test(String(r)));
+const isRating = (r: unknown) =>
+  r === null || (typeof r === "number" && r >= 0 && r <= 5 && /^\d(\.\d)?$/.test(String(r)));
 
 /** D6: a real calendar date, not just the shape */
 function isCalendarDate(s: string): boolean {
@@ -49,10 +59,16 @@ forEachHost(({ test, client }) => {
       ...catalog.tools.map((t) => `${base}/software/${t.slug}`),
       ...catalog.categories.map((c) => `${base}/best/${c.slug}`),
       ...catalog.categories.map((c) => `${base}/software?category=${c.slug}&limit=100`),
-      `${base}/software/nope`, `${base}/nope`, `${base}/software?limit=0`, `${base}/software?offset=x`, `${base}/software?offset=999999`,
+      `${base}/software/nope`,
+      `${base}/nope`,
+      `${base}/software?limit=0`,
+      `${base}/software?offset=x`,
+      `${base}/software?offset=999999`,
       `${base}/software?category=nope`,
     ];
-    bodies.push(...(await mapPool(targets, POOL, async (target) => ({ target, text: (await client().get(target)).text }))));
+    bodies.push(
+      ...(await mapPool(targets, POOL, async (target) => ({ target, text: (await client().get(target)).text }))),
+    );
   });
 
   test("D1 pricing plans are { name, price, billing, features } with a number-or-null price", () => {
@@ -62,13 +78,32 @@ forEachHost(({ test, client }) => {
         expectKeys(plan, PLAN_KEYS, where);
         expect(plan.price === null || (typeof plan.price === "number" && plan.price >= 0), `${where}.price`).toBe(true);
         expect(["monthly", "annual", "custom"], `${where}.billing`).toContain(plan.billing);
-        expect(plan.features.every((f) => typeof f === "string"), `${where}.features`).toBe(true);
+        expect(
+          plan.features.every((f) => typeof f === "string"),
+          `${where}.features`,
+        ).toBe(true);
       });
     }
   });
 
   test("D1 a tool's detail publishes its content's values", () => {
-    const published = ["name", "shortDescription", "websiteUrl", "logoUrl", "rating", "freeTrialDays", "moneyBackDays", "pricingPlans", "hasApi", "hasMcpServer", "hasZapier", "hasMake", "pros", "cons", "pricingLastVerified"] as const;
+    const published = [
+      "name",
+      "shortDescription",
+      "websiteUrl",
+      "logoUrl",
+      "rating",
+      "freeTrialDays",
+      "moneyBackDays",
+      "pricingPlans",
+      "hasApi",
+      "hasMcpServer",
+      "hasZapier",
+      "hasMake",
+      "pros",
+      "cons",
+      "pricingLastVerified",
+    ] as const;
     expect(snap.details.size).toBe(catalog.tools.length);
     for (const tool of catalog.tools) {
       const detail = snap.details.get(tool.slug)!;
@@ -89,8 +124,15 @@ forEachHost(({ test, client }) => {
       const d = snap.details.get(s.slug)!;
       const { categories, ...shared } = s;
       expect(shared, s.slug).toEqual({
-        name: d.name, slug: d.slug, shortDescription: d.shortDescription, url: d.url, websiteUrl: d.websiteUrl,
-        rating: d.rating, hasFreePlan: d.hasFreePlan, hasMcpServer: d.hasMcpServer, hasApi: d.hasApi,
+        name: d.name,
+        slug: d.slug,
+        shortDescription: d.shortDescription,
+        url: d.url,
+        websiteUrl: d.websiteUrl,
+        rating: d.rating,
+        hasFreePlan: d.hasFreePlan,
+        hasMcpServer: d.hasMcpServer,
+        hasApi: d.hasApi,
       });
     }
   });
@@ -102,7 +144,9 @@ forEachHost(({ test, client }) => {
 
   test("D4 summary categories are the tool's category slugs, ordered by category name", () => {
     for (const s of snap.summaries) {
-      const expected = catalog.categories.filter((c) => catalog.toolBySlug.get(s.slug)!.categories.includes(c.slug)).map((c) => c.slug);
+      const expected = catalog.categories
+        .filter((c) => catalog.toolBySlug.get(s.slug)!.categories.includes(c.slug))
+        .map((c) => c.slug);
       expect(s.categories, s.slug).toEqual(expected);
     }
   });
@@ -111,7 +155,9 @@ forEachHost(({ test, client }) => {
     for (const c of snap.categories.data) {
       const tools = snap.summaries.filter((t) => t.categories.includes(c.slug));
       expect(c.toolCount, `${c.slug}.toolCount`).toBe(tools.length);
-      expect(c.mcpReadyCount, `${c.slug}.mcpReadyCount`).toBe(tools.filter((t) => snap.details.get(t.slug)!.hasMcpServer).length);
+      expect(c.mcpReadyCount, `${c.slug}.mcpReadyCount`).toBe(
+        tools.filter((t) => snap.details.get(t.slug)!.hasMcpServer).length,
+      );
     }
   });
 
@@ -147,7 +193,8 @@ forEachHost(({ test, client }) => {
 
   test("D6 pricingLastVerified is a real calendar date YYYY-MM-DD or null", () => {
     for (const d of snap.details.values()) {
-      if (d.pricingLastVerified !== null) expect(isCalendarDate(d.pricingLastVerified), `${d.slug}: ${d.pricingLastVerified}`).toBe(true);
+      if (d.pricingLastVerified !== null)
+        expect(isCalendarDate(d.pricingLastVerified), `${d.slug}: ${d.pricingLastVerified}`).toBe(true);
     }
   });
 
@@ -184,7 +231,11 @@ forEachHost(({ test, client }) => {
         else if (v !== null && typeof v === "object") Object.values(v).forEach(walk);
       };
       walk(parseJson(text, target));
-      for (const secret of catalog.secrets) expect(strings.some((s) => s.includes(secret)), `${target} leaks "${secret}"`).toBe(false);
+      for (const secret of catalog.secrets)
+        expect(
+          strings.some((s) => s.includes(secret)),
+          `${target} leaks "${secret}"`,
+        ).toBe(false);
     }
   });
 });

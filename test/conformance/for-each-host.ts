@@ -1,6 +1,6 @@
 // Registers a block of tests once per host: starts the host on the built dist/ before, stops it after.
 import { afterAll, beforeAll, describe, inject, it } from "vitest";
-import { hosts, type Host, type RunningHost } from "./hosts.ts";
+import { type Host, hosts, type RunningHost } from "./hosts.ts";
 import { Client } from "./lib/http.ts";
 
 export interface HostSuite {
@@ -24,7 +24,9 @@ export function forEachHost(register: (suite: HostSuite) => void): void {
           throw new Error(`host ${host.name} is unavailable under CI: ${reason}`);
         });
       } else {
-        console.warn(`\n!!!!! conformance: host "${host.name}" is UNAVAILABLE and its tests are SKIPPED: ${reason} !!!!!\n`);
+        console.warn(
+          `\n!!!!! conformance: host "${host.name}" is UNAVAILABLE and its tests are SKIPPED: ${reason} !!!!!\n`,
+        );
         it.skip(`host ${host.name} is available (${reason})`, () => {});
       }
       return;

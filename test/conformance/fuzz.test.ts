@@ -33,7 +33,10 @@ async function checkAgainstOracle(client: Client, target: string) {
   if (expected.kind === "list") {
     const list = body as SoftwareList;
     expect(list.meta, `${where}: meta`).toEqual(expected.meta);
-    expect(list.data.map((t) => t.slug), `${where}: data`).toEqual(expected.slugs);
+    expect(
+      list.data.map((t) => t.slug),
+      `${where}: data`,
+    ).toEqual(expected.slugs);
   } else if (expected.kind === "tool") expect((body as { data: Detail }).data.slug, where).toBe(expected.slug);
   else if (expected.kind === "best") expect((body as BestList).meta.category, where).toBe(expected.category);
   else if (expected.kind === "categories") expect((body as CategoryList).meta.total, where).toBe(listedCount);
@@ -43,15 +46,19 @@ async function checkAgainstOracle(client: Client, target: string) {
 forEachHost(({ test, client }) => {
   test("Q1–Q9 fuzz: random /software query strings answer as the rules predict", async () => {
     await fc.assert(
-      fc.asyncProperty(queryArbitrary(catalog), (query) => checkAgainstOracle(client(), `${catalog.basePath}/software?${query}`)),
+      fc.asyncProperty(queryArbitrary(catalog), (query) =>
+        checkAgainstOracle(client(), `${catalog.basePath}/software?${query}`),
+      ),
       runs,
     );
   });
 
   test("P1–P3 P7 fuzz: random paths answer as the rules predict", async () => {
     await fc.assert(
-      fc.asyncProperty(pathArbitrary(catalog, { separators: false }), fc.option(queryArbitrary(catalog)), (path, query) =>
-        checkAgainstOracle(client(), query === null ? path : `${path}?${query}`),
+      fc.asyncProperty(
+        pathArbitrary(catalog, { separators: false }),
+        fc.option(queryArbitrary(catalog)),
+        (path, query) => checkAgainstOracle(client(), query === null ? path : `${path}?${query}`),
       ),
       runs,
     );

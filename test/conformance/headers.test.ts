@@ -13,7 +13,13 @@ const tool = catalog.tools[0]!;
 const other = catalog.tools[1]!;
 const listed = categoryWith(catalog, "listed");
 
-const ok = [`${base}/software`, `${base}/software?limit=3&category=${listed.slug}`, `${base}/software/${tool.slug}`, `${base}/categories`, `${base}/best/${listed.slug}`];
+const ok = [
+  `${base}/software`,
+  `${base}/software?limit=3&category=${listed.slug}`,
+  `${base}/software/${tool.slug}`,
+  `${base}/categories`,
+  `${base}/best/${listed.slug}`,
+];
 /** one request per error code, with its status */
 const errors: [string, 400 | 404, string][] = [
   [`${base}/software?limit=0`, 400, "invalid_limit"],
@@ -76,7 +82,9 @@ forEachHost(({ test, client }) => {
   test("H3 200 carries Cache-Control public with the max-age of content/site.json, and an ETag", async () => {
     for (const target of ok) {
       const reply = await client().get(target);
-      expect(reply.headers.get("cache-control") ?? "(absent)", target).toMatch(new RegExp(`^public, max-age=${catalog.cacheMaxAge}$`));
+      expect(reply.headers.get("cache-control") ?? "(absent)", target).toMatch(
+        new RegExp(`^public, max-age=${catalog.cacheMaxAge}$`),
+      );
       expect(reply.headers.get("etag") ?? "(absent)", target).toMatch(/^(W\/)?"[^"]+"$/);
     }
   });
@@ -97,7 +105,8 @@ forEachHost(({ test, client }) => {
   test("H3 If-None-Match compares weakly: W/ form and plain form → 304", async () => {
     const target = `${base}/software/${tool.slug}`;
     const etag = await etagOf(client(), target);
-    for (const form of [`W/${opaque(etag)}`, opaque(etag)]) expectNotModified(await client().get(target, { "If-None-Match": form }), etag);
+    for (const form of [`W/${opaque(etag)}`, opaque(etag)])
+      expectNotModified(await client().get(target, { "If-None-Match": form }), etag);
   });
 
   test("H3 If-None-Match list holding the ETag → 304", async () => {
@@ -132,14 +141,19 @@ forEachHost(({ test, client }) => {
   });
 
   test("H3 If-None-Match leaves errors alone: no current representation, no 304", async () => {
-    for (const [target, status, code] of errors.slice(0, 3)) expectError(await client().get(target, { "If-None-Match": "*" }), status, code);
+    for (const [target, status, code] of errors.slice(0, 3))
+      expectError(await client().get(target, { "If-None-Match": "*" }), status, code);
     expectError(await client().get(`${base}/nope`, { "If-None-Match": "*" }), 404, "not_found");
   });
 
   test("H4 every error code answers { error: { code, message, hint? } }", async () => {
     const seen = new Set<string>();
-    for (const [target, status, code] of errors) seen.add(expectError(await client().get(target), status, code).error.code);
-    seen.add(expectError(await client().request(`${base}/software`, { method: "DELETE" }), 405, "method_not_allowed").error.code);
+    for (const [target, status, code] of errors)
+      seen.add(expectError(await client().get(target), status, code).error.code);
+    seen.add(
+      expectError(await client().request(`${base}/software`, { method: "DELETE" }), 405, "method_not_allowed").error
+        .code,
+    );
     expect([...seen].sort(), "every H4 code is reachable").toEqual([...ERROR_CODES].sort());
   });
 });

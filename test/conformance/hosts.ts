@@ -199,7 +199,8 @@ const serve: Host = {
 // The real nginx over dist/nginx/*.conf (scripts/hosts/nginx/adapter.ts, scripts/hosts/nginx/start.ts); gaps: tmp/readme-nginx.md.
 const nginx: Host = {
   name: "nginx",
-  unavailable: () => (findNginx() ? undefined : "nginx is not installed (apt-get install nginx-light, or set NGINX_BIN)"),
+  unavailable: () =>
+    findNginx() ? undefined : "nginx is not installed (apt-get install nginx-light, or set NGINX_BIN)",
   async start(distDir) {
     const server = await startNginx({ distDir, port: 0, host: "127.0.0.1" });
     return { origin: server.url, stop: () => server.close() };
@@ -264,7 +265,11 @@ const cloudflareR2: Host = {
     const worker = await startLocalWorker({ distDir, mode: "r2", r2Persist: persist, port: 0, uploader: true });
     await uploadToR2(distDir, await worker.uploadTarget());
     const relay = await startClosingRelay(worker.url);
-    return { origin: relay.origin, stop: () => relay.close().finally(() => worker.close().finally(() => rm(persist, { recursive: true, force: true }))) };
+    return {
+      origin: relay.origin,
+      stop: () =>
+        relay.close().finally(() => worker.close().finally(() => rm(persist, { recursive: true, force: true }))),
+    };
   },
   knownGaps: CLOUDFLARE_GAPS,
 };
@@ -278,6 +283,15 @@ const external: Host = {
 };
 
 /** Hosts run only when CONFORMANCE_HOSTS names them (the conformance-r2 project does). */
-const onRequest = (host: Host) => (process.env.CONFORMANCE_HOSTS?.split(",").some((h) => h.trim() === host.name) ? [host] : []);
+const onRequest = (host: Host) =>
+  process.env.CONFORMANCE_HOSTS?.split(",").some((h) => h.trim() === host.name) ? [host] : [];
 
-export const hosts: Host[] = [node, nodeWorkers, serve, nginx, cloudflareAssets, ...onRequest(cloudflareR2), ...(process.env.CONFORMANCE_ORIGIN ? [external] : [])];
+export const hosts: Host[] = [
+  node,
+  nodeWorkers,
+  serve,
+  nginx,
+  cloudflareAssets,
+  ...onRequest(cloudflareR2),
+  ...(process.env.CONFORMANCE_ORIGIN ? [external] : []),
+];

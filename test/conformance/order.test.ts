@@ -22,7 +22,8 @@ function seeded(seed: number) {
   };
 }
 
-const isSorted = <T>(items: T[], compare: (a: T, b: T) => number) => items.every((x, i) => i === 0 || compare(items[i - 1]!, x) < 0);
+const isSorted = <T>(items: T[], compare: (a: T, b: T) => number) =>
+  items.every((x, i) => i === 0 || compare(items[i - 1]!, x) < 0);
 
 forEachHost(({ test, client }) => {
   let snap: Snapshot;
@@ -32,7 +33,10 @@ forEachHost(({ test, client }) => {
 
   test("O1 /software lists every tool by lower-cased name (UTF-16 code units), ties by slug", async () => {
     expect(isSorted(snap.summaries, compareByName), "the list is in O1 order by its own names").toBe(true);
-    expect(snap.summaries.map((t) => t.slug), "the list is the catalog's tools in O1 order").toEqual(catalog.tools.map((t) => t.slug));
+    expect(
+      snap.summaries.map((t) => t.slug),
+      "the list is the catalog's tools in O1 order",
+    ).toEqual(catalog.tools.map((t) => t.slug));
   });
 
   test("Q9 every page slice for every limit 1..100 equals the slice of the full list", async () => {
@@ -55,26 +59,36 @@ forEachHost(({ test, client }) => {
     for (const category of catalog.categories) {
       const filtered = await fetchFullList(client(), catalog, category.slug);
       expect(filtered, category.slug).toEqual(snap.summaries.filter((t) => t.categories.includes(category.slug)));
-      expect(filtered.map((t) => t.slug), `${category.slug}: the content's members`).toEqual(category.members);
+      expect(
+        filtered.map((t) => t.slug),
+        `${category.slug}: the content's members`,
+      ).toEqual(category.members);
     }
   });
 
   test("Q9 filtered pages are slices of the filtered list", async () => {
     const requests = catalog.categories.flatMap((c) =>
-      [1, 2, 7, 100].flatMap((limit) => Array.from({ length: c.members.length + 1 }, (_, offset) => ({ c, limit, offset }))),
+      [1, 2, 7, 100].flatMap((limit) =>
+        Array.from({ length: c.members.length + 1 }, (_, offset) => ({ c, limit, offset })),
+      ),
     );
     await mapPool(requests, POOL, async ({ c, limit, offset }) => {
       const query = `category=${c.slug}&limit=${limit}&offset=${offset}`;
       const page = await client().data<SoftwareList>(`${base}/software?${query}`);
       expect(page.meta, query).toEqual({ total: c.members.length, limit, offset, category: c.slug });
-      expect(page.data.map((t) => t.slug), query).toEqual(c.members.slice(offset, offset + limit));
+      expect(
+        page.data.map((t) => t.slug),
+        query,
+      ).toEqual(c.members.slice(offset, offset + limit));
     });
   });
 
   test("O2 /categories lists the categories with at least two tools, by name", async () => {
     const { data, meta } = snap.categories;
     expect(isSorted(data, compareByName), "O1 order by its own names").toBe(true);
-    const expected = catalog.categories.filter((c) => snap.summaries.filter((t) => t.categories.includes(c.slug)).length >= 2);
+    const expected = catalog.categories.filter(
+      (c) => snap.summaries.filter((t) => t.categories.includes(c.slug)).length >= 2,
+    );
     expect(data.map((c) => c.slug)).toEqual(expected.map((c) => c.slug));
     expect(meta.total).toBe(data.length);
   });
@@ -84,7 +98,9 @@ forEachHost(({ test, client }) => {
     for (const [slug, { data, meta }] of snap.best) {
       expect(isSorted(data, compareByPrice), `${slug}: O3 order`).toBe(true);
       expect(meta, slug).toEqual({ category: slug, total: data.length, ranking: "price-ascending" });
-      expect(data.map((t) => t.slug).sort(), `${slug}: every tool of the category`).toEqual([...catalog.categoryBySlug.get(slug)!.members].sort());
+      expect(data.map((t) => t.slug).sort(), `${slug}: every tool of the category`).toEqual(
+        [...catalog.categoryBySlug.get(slug)!.members].sort(),
+      );
     }
   });
 
@@ -110,7 +126,11 @@ forEachHost(({ test, client }) => {
   });
 
   test("O4 /best of a category with no tools → 404 category_not_found", async () => {
-    expectError(await client().get(`${base}/best/${categoryWith(catalog, "no tools").slug}`), 404, "category_not_found");
+    expectError(
+      await client().get(`${base}/best/${categoryWith(catalog, "no tools").slug}`),
+      404,
+      "category_not_found",
+    );
   });
 
   test("O4 /best of a one-tool category answers 200, although /categories does not list it", async () => {

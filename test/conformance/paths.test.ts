@@ -57,11 +57,13 @@ function distPaths(): string[] {
 }
 
 const sameAnswer = (a: Reply, b: Reply) => {
-  expect({ status: b.status, etag: b.headers.get("etag"), body: b.text }, `${b.target} answers as ${a.target}`).toEqual({
-    status: a.status,
-    etag: a.headers.get("etag"),
-    body: a.text,
-  });
+  expect({ status: b.status, etag: b.headers.get("etag"), body: b.text }, `${b.target} answers as ${a.target}`).toEqual(
+    {
+      status: a.status,
+      etag: a.headers.get("etag"),
+      body: a.text,
+    },
+  );
 };
 
 forEachHost(({ test, client }) => {
@@ -70,7 +72,8 @@ forEachHost(({ test, client }) => {
   });
 
   test("P1 endpoints without the base path answer 404 not_found", async () => {
-    for (const path of ["/software", "/categories", `/software/${tool.slug}`, `/best/${listed.slug}`]) expectError(await client().get(path), 404, "not_found");
+    for (const path of ["/software", "/categories", `/software/${tool.slug}`, `/best/${listed.slug}`])
+      expectError(await client().get(path), 404, "not_found");
   });
 
   test("P1 another or a case-changed base path answers 404 not_found", async () => {
@@ -93,7 +96,12 @@ forEachHost(({ test, client }) => {
       expect(reply.headers.get("cache-control") ?? "(absent)", `${asset.path}: H3`).toMatch(/\bpublic\b/);
       expect(reply.text, `${asset.path} is its file`).toBe(readFileSync(join(distDir, asset.file), "utf8"));
       // raw-path match only: no trailing slash, no decoding, not by its file name
-      const near = [`${asset.path}/`, `/${asset.file}`, asset.path.replace(/\.(\w+)$/, "%2E$1"), asset.path.toUpperCase()];
+      const near = [
+        `${asset.path}/`,
+        `/${asset.file}`,
+        asset.path.replace(/\.(\w+)$/, "%2E$1"),
+        asset.path.toUpperCase(),
+      ];
       for (const target of near.filter((t) => !catalog.assets.some((a) => a.path === t))) {
         expectError(await rawRequest(client().origin, target), 404, "not_found");
       }
@@ -118,7 +126,8 @@ forEachHost(({ test, client }) => {
   });
 
   test("P2 only one trailing slash is ignored: two answer 404 not_found", async () => {
-    for (const target of [`${kinds.categories}//`, `${kinds.tool}//`, `${kinds.list}//`]) expectError(await client().get(target), 404, "not_found");
+    for (const target of [`${kinds.categories}//`, `${kinds.tool}//`, `${kinds.list}//`])
+      expectError(await client().get(target), 404, "not_found");
   });
 
   test("P3 percent-encoded path segments are decoded before matching", async () => {
@@ -195,7 +204,10 @@ forEachHost(({ test, client }) => {
 
   test("P5 OPTIONS answers 204 with CORS preflight headers on any path", async () => {
     for (const target of [kinds.list, kinds.tool, kinds.notFound, "/routes.json", "/", kinds.invalidLimit]) {
-      const reply = await client().request(target, { method: "OPTIONS", headers: { Origin: "https://app.example", "Access-Control-Request-Method": "GET" } });
+      const reply = await client().request(target, {
+        method: "OPTIONS",
+        headers: { Origin: "https://app.example", "Access-Control-Request-Method": "GET" },
+      });
       expect(reply.status, `OPTIONS ${target}`).toBe(204);
       expect(reply.text, `OPTIONS ${target} body`).toBe("");
       expectCommonHeaders(reply);
@@ -209,7 +221,11 @@ forEachHost(({ test, client }) => {
     for (const asked of ["x-requested-with", "authorization, x-api-client", "Content-Type,X-Trace-Id"]) {
       const reply = await client().request(kinds.list, {
         method: "OPTIONS",
-        headers: { Origin: "https://app.example", "Access-Control-Request-Method": "GET", "Access-Control-Request-Headers": asked },
+        headers: {
+          Origin: "https://app.example",
+          "Access-Control-Request-Method": "GET",
+          "Access-Control-Request-Headers": asked,
+        },
       });
       expect(reply.status).toBe(204);
       expect(reply.headers.get("access-control-allow-headers")).toBe(asked);
@@ -219,7 +235,11 @@ forEachHost(({ test, client }) => {
   for (const method of ["POST", "PUT", "DELETE", "PATCH"]) {
     test(`P6 ${method} → 405 method_not_allowed with Allow: GET, HEAD, OPTIONS`, async () => {
       for (const target of [kinds.list, kinds.tool, kinds.categories]) {
-        const reply = await client().request(target, { method, headers: { "Content-Type": "application/json" }, body: method === "DELETE" ? undefined : "{}" });
+        const reply = await client().request(target, {
+          method,
+          headers: { "Content-Type": "application/json" },
+          body: method === "DELETE" ? undefined : "{}",
+        });
         expectError(reply, 405, "method_not_allowed");
         expect(reply.headers.get("allow")).toBe(allowed);
       }
@@ -227,7 +247,12 @@ forEachHost(({ test, client }) => {
   }
 
   test("P6 other methods (PROPFIND, PURGE, TRACE, MKCOL) → 405 method_not_allowed", async () => {
-    for (const [method, target] of [["PROPFIND", kinds.list], ["PURGE", kinds.tool], ["TRACE", kinds.categories], ["MKCOL", kinds.notFound]] as const) {
+    for (const [method, target] of [
+      ["PROPFIND", kinds.list],
+      ["PURGE", kinds.tool],
+      ["TRACE", kinds.categories],
+      ["MKCOL", kinds.notFound],
+    ] as const) {
       // fetch refuses TRACE: raw socket for all
       const reply = await rawRequest(client().origin, target, { method });
       expectError(reply, 405, "method_not_allowed");
@@ -244,7 +269,16 @@ forEachHost(({ test, client }) => {
   });
 
   test("P7 unknown paths answer 404 not_found", async () => {
-    const targets = [`${base}/nope`, `${base}/software/${tool.slug}/extra`, `${base}/best`, `${base}/best/${listed.slug}/x`, "/favicon.ico", "/index.html", `${base}/categories/${listed.slug}`, "/robots.txt"];
+    const targets = [
+      `${base}/nope`,
+      `${base}/software/${tool.slug}/extra`,
+      `${base}/best`,
+      `${base}/best/${listed.slug}/x`,
+      "/favicon.ico",
+      "/index.html",
+      `${base}/categories/${listed.slug}`,
+      "/robots.txt",
+    ];
     for (const target of targets) expectError(await client().get(target), 404, "not_found");
   });
 
@@ -266,7 +300,22 @@ forEachHost(({ test, client }) => {
   });
 
   test("P7 routes.json, serve.json, host configs and errors/ answer 404 not_found", async () => {
-    const targets = ["/routes.json", `${base}/routes.json`, "/serve.json", "/nginx.conf", "/nginx/nginx.conf", "/nginx/", "/netlify.toml", "/_redirects", "/_headers", "/errors/not_found.json", "/errors/", "/errors", "/errors/offset_out_of_range/all.json", "/package.json"];
+    const targets = [
+      "/routes.json",
+      `${base}/routes.json`,
+      "/serve.json",
+      "/nginx.conf",
+      "/nginx/nginx.conf",
+      "/nginx/",
+      "/netlify.toml",
+      "/_redirects",
+      "/_headers",
+      "/errors/not_found.json",
+      "/errors/",
+      "/errors",
+      "/errors/offset_out_of_range/all.json",
+      "/package.json",
+    ];
     for (const target of targets) expectError(await client().get(target), 404, "not_found");
   });
 
@@ -294,7 +343,15 @@ forEachHost(({ test, client }) => {
   });
 
   test("P7 dotfiles and config names answer 404 not_found", async () => {
-    for (const target of ["/.env", "/.git/config", "/.git/HEAD", "/.htaccess", "/.DS_Store", `${base}/.env`, `${base}/.well-known/x`]) {
+    for (const target of [
+      "/.env",
+      "/.git/config",
+      "/.git/HEAD",
+      "/.htaccess",
+      "/.DS_Store",
+      `${base}/.env`,
+      `${base}/.well-known/x`,
+    ]) {
       expectError(await client().get(target), 404, "not_found");
     }
     expectError(await client().get(`${base}/software/.env`), 404, "software_not_found");

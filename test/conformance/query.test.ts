@@ -20,14 +20,18 @@ async function expectPage(client: Client, query: string, meta: ListMeta): Promis
   const body = expectOk<SoftwareList>(await client.get(`${list}?${query}`));
   expect(body.meta, `?${query}: meta (Q9)`).toEqual(meta);
   const members = meta.category === null ? allSlugs : catalog.categoryBySlug.get(meta.category)!.members;
-  expect(body.data.map((t) => t.slug), `?${query}: data`).toEqual(members.slice(meta.offset, meta.offset + meta.limit));
+  expect(
+    body.data.map((t) => t.slug),
+    `?${query}: data`,
+  ).toEqual(members.slice(meta.offset, meta.offset + meta.limit));
   return body;
 }
 const defaults: ListMeta = { total, limit: 20, offset: 0, category: null };
 
 forEachHost(({ test, client }) => {
   test("Q1 an encoded limit is not decoded: limit=%31 → 400 invalid_limit", async () => {
-    for (const value of ["%31", "%35", "1%30", "%3100"]) expectError(await client().get(`${list}?limit=${value}`), 400, "invalid_limit");
+    for (const value of ["%31", "%35", "1%30", "%3100"])
+      expectError(await client().get(`${list}?limit=${value}`), 400, "invalid_limit");
   });
 
   test("Q1 an encoded category is not decoded → 404 category_not_found", async () => {
@@ -40,10 +44,22 @@ forEachHost(({ test, client }) => {
   });
 
   const badLimits: [string, string][] = [
-    ["0", "limit=0"], ["101", "limit=101"], ["01", "limit=01"], ["+5", "limit=+5"], ["-1", "limit=-1"],
-    ["' 5' (sent as %205)", "limit=%205"], ["'5 ' (sent as 5%20)", "limit=5%20"], ["5.0", "limit=5.0"], ["empty", "limit="],
-    ["with no =", "limit"], ["1e1", "limit=1e1"], ["0x10", "limit=0x10"], ["1000", "limit=1000"], ["abc", "limit=abc"],
-    ["fullwidth ５", "limit=%EF%BC%95"], ["5;", "limit=5;offset=1"],
+    ["0", "limit=0"],
+    ["101", "limit=101"],
+    ["01", "limit=01"],
+    ["+5", "limit=+5"],
+    ["-1", "limit=-1"],
+    ["' 5' (sent as %205)", "limit=%205"],
+    ["'5 ' (sent as 5%20)", "limit=5%20"],
+    ["5.0", "limit=5.0"],
+    ["empty", "limit="],
+    ["with no =", "limit"],
+    ["1e1", "limit=1e1"],
+    ["0x10", "limit=0x10"],
+    ["1000", "limit=1000"],
+    ["abc", "limit=abc"],
+    ["fullwidth ５", "limit=%EF%BC%95"],
+    ["5;", "limit=5;offset=1"],
   ];
   for (const [label, query] of badLimits) {
     test(`Q2 limit=${label} → 400 invalid_limit`, async () => {
@@ -61,8 +77,18 @@ forEachHost(({ test, client }) => {
   });
 
   const badOffsets: [string, string][] = [
-    ["-1", "offset=-1"], ["01", "offset=01"], ["00", "offset=00"], ["+1", "offset=+1"], ["1.0", "offset=1.0"], ["empty", "offset="],
-    ["with no =", "offset"], ["1e1", "offset=1e1"], ["' 1' (sent as %201)", "offset=%201"], ["%30", "offset=%30"], ["0x1", "offset=0x1"], ["abc", "offset=abc"],
+    ["-1", "offset=-1"],
+    ["01", "offset=01"],
+    ["00", "offset=00"],
+    ["+1", "offset=+1"],
+    ["1.0", "offset=1.0"],
+    ["empty", "offset="],
+    ["with no =", "offset"],
+    ["1e1", "offset=1e1"],
+    ["' 1' (sent as %201)", "offset=%201"],
+    ["%30", "offset=%30"],
+    ["0x1", "offset=0x1"],
+    ["abc", "offset=abc"],
   ];
   for (const [label, query] of badOffsets) {
     test(`Q3 offset=${label} → 400 invalid_offset`, async () => {
@@ -92,9 +118,18 @@ forEachHost(({ test, client }) => {
 
   test("Q4 with a category, the range is the category's total", async () => {
     const n = listed.members.length;
-    const body = await expectPage(client(), `category=${listed.slug}&offset=${n}`, { total: n, limit: 20, offset: n, category: listed.slug });
+    const body = await expectPage(client(), `category=${listed.slug}&offset=${n}`, {
+      total: n,
+      limit: 20,
+      offset: n,
+      category: listed.slug,
+    });
     expect(body.data).toEqual([]);
-    const error = expectError(await client().get(`${list}?category=${listed.slug}&offset=${n + 1}`), 400, "offset_out_of_range");
+    const error = expectError(
+      await client().get(`${list}?category=${listed.slug}&offset=${n + 1}`),
+      400,
+      "offset_out_of_range",
+    );
     expect(error.error.hint ?? "(no hint)").toMatch(new RegExp(`\\b${n}\\b`));
   });
 
@@ -106,7 +141,12 @@ forEachHost(({ test, client }) => {
   });
 
   test("Q5 a category with no tools → 200 empty page", async () => {
-    const body = await expectPage(client(), `category=${empty.slug}`, { total: 0, limit: 20, offset: 0, category: empty.slug });
+    const body = await expectPage(client(), `category=${empty.slug}`, {
+      total: 0,
+      limit: 20,
+      offset: 0,
+      category: empty.slug,
+    });
     expect(body.data).toEqual([]);
     expectError(await client().get(`${list}?category=${empty.slug}&offset=1`), 400, "offset_out_of_range");
   });
@@ -122,18 +162,33 @@ forEachHost(({ test, client }) => {
   });
 
   test("Q6 offset given twice → 400 invalid_offset", async () => {
-    for (const query of ["offset=1&offset=2", "offset=0&offset=0"]) expectError(await client().get(`${list}?${query}`), 400, "invalid_offset");
+    for (const query of ["offset=1&offset=2", "offset=0&offset=0"])
+      expectError(await client().get(`${list}?${query}`), 400, "invalid_offset");
   });
 
   test("Q6 category given twice → 400 category_not_found", async () => {
     const other = catalog.categories.find((c) => c.slug !== listed.slug)!;
-    for (const query of [`category=${listed.slug}&category=${listed.slug}`, `category=${listed.slug}&category=${other.slug}`, "category=nope&category=nope"]) {
+    for (const query of [
+      `category=${listed.slug}&category=${listed.slug}`,
+      `category=${listed.slug}&category=${other.slug}`,
+      "category=nope&category=nope",
+    ]) {
       expectError(await client().get(`${list}?${query}`), 400, "category_not_found");
     }
   });
 
   test("Q7 unknown parameters are ignored", async () => {
-    for (const query of ["foo=bar", "utm_source=x&utm_medium=y", "limit[]=0", "=5", "&", "&&", "x", "sort=name&order=desc", "page=3"]) {
+    for (const query of [
+      "foo=bar",
+      "utm_source=x&utm_medium=y",
+      "limit[]=0",
+      "=5",
+      "&",
+      "&&",
+      "x",
+      "sort=name&order=desc",
+      "page=3",
+    ]) {
       await expectPage(client(), query, defaults);
     }
     await expectPage(client(), "limit=5&", { ...defaults, limit: 5 });
@@ -141,12 +196,16 @@ forEachHost(({ test, client }) => {
   });
 
   test("Q7 names are case-sensitive: LIMIT=5, Limit=0, OFFSET=-1, Category=x are ignored", async () => {
-    for (const query of ["LIMIT=5", "Limit=0", "OFFSET=-1", "Offset=9999", `Category=nope`, "CATEGORY=nope"]) await expectPage(client(), query, defaults);
+    for (const query of ["LIMIT=5", "Limit=0", "OFFSET=-1", "Offset=9999", `Category=nope`, "CATEGORY=nope"])
+      await expectPage(client(), query, defaults);
   });
 
   // test names use placeholders, not catalog values, so that a host's knownGaps hold on any catalog
   const fill = (query: string) =>
-    query.replace("{total+1}", String(total + 1)).replace("{category}", listed.slug).replace("{categoryTotal+1}", String(listed.members.length + 1));
+    query
+      .replace("{total+1}", String(total + 1))
+      .replace("{category}", listed.slug)
+      .replace("{categoryTotal+1}", String(listed.members.length + 1));
   const orderCases: [string, string, 400 | 404, string][] = [
     ["limit before offset", "limit=0&offset=-1", 400, "invalid_limit"],
     ["limit before offset, whatever the parameter order", "offset=-1&limit=0", 400, "invalid_limit"],
@@ -155,8 +214,18 @@ forEachHost(({ test, client }) => {
     ["offset syntax before category", "category=nope&offset=x", 400, "invalid_offset"],
     ["repeated offset before unknown category", "offset=1&offset=2&category=nope", 400, "invalid_offset"],
     ["category before offset range", "category=nope&offset={total+1}", 404, "category_not_found"],
-    ["repeated category before offset range", "category={category}&category={category}&offset={total+1}", 400, "category_not_found"],
-    ["offset range is checked against the category", "category={category}&offset={categoryTotal+1}", 400, "offset_out_of_range"],
+    [
+      "repeated category before offset range",
+      "category={category}&category={category}&offset={total+1}",
+      400,
+      "category_not_found",
+    ],
+    [
+      "offset range is checked against the category",
+      "category={category}&offset={categoryTotal+1}",
+      400,
+      "offset_out_of_range",
+    ],
     ["limit before everything", "limit=0&offset=01&category=nope&category=x", 400, "invalid_limit"],
   ];
   for (const [label, query, status, code] of orderCases) {
@@ -172,7 +241,12 @@ forEachHost(({ test, client }) => {
   test("Q9 meta echoes the given limit, offset and category", async () => {
     await expectPage(client(), "limit=7&offset=3", { total, limit: 7, offset: 3, category: null });
     for (const category of catalog.categories) {
-      await expectPage(client(), `offset=0&category=${category.slug}&limit=3`, { total: category.members.length, limit: 3, offset: 0, category: category.slug });
+      await expectPage(client(), `offset=0&category=${category.slug}&limit=3`, {
+        total: category.members.length,
+        limit: 3,
+        offset: 0,
+        category: category.slug,
+      });
     }
   });
 

@@ -6,14 +6,22 @@ import { categoryWith } from "./lib/catalog.ts";
 import { suiteContext } from "./lib/context.ts";
 import { expectError, parseJson } from "./lib/expect-response.ts";
 import type { Client } from "./lib/http.ts";
-import { rawRequest, rawSend, type RawReply } from "./lib/raw-http.ts";
+import { type RawReply, rawRequest, rawSend } from "./lib/raw-http.ts";
 
 const { catalog } = suiteContext();
 const base = catalog.basePath;
 const tool = catalog.tools[0]!;
 const listed = categoryWith(catalog, "listed");
 /** text that only a leaked file would hold: routes.json, /etc/passwd, the planted canary, a page or tool file */
-const LEAKS = [/"basePath"/, /"routes"\s*:/, /root:.*:0:0:/, new RegExp(CANARY), /"pricingPlans"/, /"meta"/, /<title>Index of/i];
+const LEAKS = [
+  /"basePath"/,
+  /"routes"\s*:/,
+  /root:.*:0:0:/,
+  new RegExp(CANARY),
+  /"pricingPlans"/,
+  /"meta"/,
+  /<title>Index of/i,
+];
 
 /** a refusal: 400, 404 (as a JSON error), 414 or 431, or the connection closed without an answer */
 function expectRefused(reply: RawReply, what: string, allowed = [400, 404, 414, 431]) {
@@ -33,7 +41,12 @@ async function expectAlive(client: Client) {
 }
 
 async function probe(client: Client, targets: string[], options: { method?: string; allowed?: number[] } = {}) {
-  for (const target of targets) expectRefused(await rawRequest(client.origin, target, { method: options.method }), `${options.method ?? "GET"} ${target}`, options.allowed);
+  for (const target of targets)
+    expectRefused(
+      await rawRequest(client.origin, target, { method: options.method }),
+      `${options.method ?? "GET"} ${target}`,
+      options.allowed,
+    );
   await expectAlive(client);
 }
 
@@ -87,7 +100,15 @@ forEachHost(({ test, client }) => {
   });
 
   test("security: malformed percent-encoding (%zz, %, %e9) answers 404, never 5xx", async () => {
-    await probe(client(), [`${base}/software/%zz`, `${base}/software/%`, `${base}/%`, "/%zz", `${base}/software/%e9`, `${base}/best/%c3%28`, `${base}/%%32%65`]);
+    await probe(client(), [
+      `${base}/software/%zz`,
+      `${base}/software/%`,
+      `${base}/%`,
+      "/%zz",
+      `${base}/software/%e9`,
+      `${base}/best/%c3%28`,
+      `${base}/%%32%65`,
+    ]);
   });
 
   test("security: CRLF %0d%0a in a path or query injects no header", async () => {
@@ -105,7 +126,10 @@ forEachHost(({ test, client }) => {
     // a raw CR or LF inside the request line is malformed HTTP
     const { host } = new URL(client().origin);
     for (const line of [`GET ${base}/software/a\rb HTTP/1.1`, `GET ${base}/software\n/x HTTP/1.1`]) {
-      expectRefused(await rawSend(client().origin, Buffer.from(`${line}\r\nHost: ${host}\r\nConnection: close\r\n\r\n`, "latin1")), JSON.stringify(line));
+      expectRefused(
+        await rawSend(client().origin, Buffer.from(`${line}\r\nHost: ${host}\r\nConnection: close\r\n\r\n`, "latin1")),
+        JSON.stringify(line),
+      );
     }
     await expectAlive(client());
   });
@@ -121,9 +145,24 @@ forEachHost(({ test, client }) => {
 
   test("security: dotfiles and config files inside and outside the base path are not served", async () => {
     await probe(client(), [
-      "/.env", "/.git/config", "/.htaccess", "/routes.json", "/serve.json", "/nginx.conf", "/nginx/nginx.conf", "/netlify.toml", "/_redirects",
-      "/package.json", "/errors/not_found.json", `${base}/.env`, `${base}/routes.json`, `${base}/software/.env`, `${base}/software/.canary.json`,
-      `${base}/best/.canary.json`, `${base}/.git/HEAD`, `${base}/software/pages/all/20/0.json`,
+      "/.env",
+      "/.git/config",
+      "/.htaccess",
+      "/routes.json",
+      "/serve.json",
+      "/nginx.conf",
+      "/nginx/nginx.conf",
+      "/netlify.toml",
+      "/_redirects",
+      "/package.json",
+      "/errors/not_found.json",
+      `${base}/.env`,
+      `${base}/routes.json`,
+      `${base}/software/.env`,
+      `${base}/software/.canary.json`,
+      `${base}/best/.canary.json`,
+      `${base}/.git/HEAD`,
+      `${base}/software/pages/all/20/0.json`,
     ]);
   });
 
@@ -141,7 +180,19 @@ forEachHost(({ test, client }) => {
 
   test("security: category, limit and offset values never become file paths (Q1, Q5)", async () => {
     const list = `${base}/software`;
-    for (const value of ["../all", "..%2fall", "..%2F..%2Froutes", "all", `category/${listed.slug}`, `category%2F${listed.slug}`, `${listed.slug}/20/0`, `${listed.slug}%2F20`, `../../../routes.json%00`, `${listed.slug}%00`, `.${listed.slug}`]) {
+    for (const value of [
+      "../all",
+      "..%2fall",
+      "..%2F..%2Froutes",
+      "all",
+      `category/${listed.slug}`,
+      `category%2F${listed.slug}`,
+      `${listed.slug}/20/0`,
+      `${listed.slug}%2F20`,
+      `../../../routes.json%00`,
+      `${listed.slug}%00`,
+      `.${listed.slug}`,
+    ]) {
       expectError(await rawRequest(client().origin, `${list}?category=${value}`), 404, "category_not_found");
     }
     for (const value of ["20/../100", "20%2F..%2F100", "../20", "20%00", "20/"]) {
@@ -156,7 +207,9 @@ forEachHost(({ test, client }) => {
   test("security: an unknown or lower-case method token never succeeds (P6: 405, or a parser's 400/501)", async () => {
     // P6 wants 405; an HTTP parser that does not know the token may refuse it first with 400 or 501, never 404
     for (const method of ["FOO", "get", "G\u00e9T", "CONNECT"]) {
-      const reply = await rawRequest(client().origin, method === "CONNECT" ? "127.0.0.1:1" : `${base}/categories`, { method });
+      const reply = await rawRequest(client().origin, method === "CONNECT" ? "127.0.0.1:1" : `${base}/categories`, {
+        method,
+      });
       expectRefused(reply, method, [400, 405, 501]);
     }
     await expectAlive(client());

@@ -69,7 +69,9 @@ describe("npm run dev", () => {
     expect(await nameServed()).toBe("alpha Mail");
 
     await edit((t) => (t.name = "alpha Mail Edited"));
-    await waitFor("the edit to be served", async () => ((await nameServed()) === "alpha Mail Edited" ? true : undefined));
+    await waitFor("the edit to be served", async () =>
+      (await nameServed()) === "alpha Mail Edited" ? true : undefined,
+    );
 
     const errorsBefore = stderr.length;
     await edit((t) => {

@@ -1,13 +1,13 @@
 // Plans, checks and runs shell commands written in the docs and the deploy recipes (see docs-commands.test.ts).
 import { execFile } from "node:child_process";
-import { cp, mkdtemp, readdir, rm, stat, symlink } from "node:fs/promises";
 import { readFileSync } from "node:fs";
+import { cp, mkdtemp, readdir, rm, stat, symlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { isAbsolute, join } from "node:path";
 import { promisify } from "node:util";
 import { expect } from "vitest";
 import { repoRoot } from "../helpers/dirs.ts";
-import { longFlags, npmRun, type DocCommand } from "./shell-commands.ts";
+import { type DocCommand, longFlags, npmRun } from "./shell-commands.ts";
 
 const run = promisify(execFile);
 const scripts: Record<string, string> = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")).scripts;
@@ -110,8 +110,13 @@ function binHelp(bin: string, words: string[]): Promise<string> {
   return helps.get(key)!;
 }
 
-const exists = (path: string) => stat(path).then(() => true, () => false);
-const insideScratch = (args: string[]) => args.every((a) => !isAbsolute(a.replace(/^--[\w-]+=/, "")) && !a.split("/").includes(".."));
+const exists = (path: string) =>
+  stat(path).then(
+    () => true,
+    () => false,
+  );
+const insideScratch = (args: string[]) =>
+  args.every((a) => !isAbsolute(a.replace(/^--[\w-]+=/, "")) && !a.split("/").includes(".."));
 const flagValue = (args: string[], flag: string) => {
   const i = args.indexOf(`--${flag}`);
   return i >= 0 ? args[i + 1] : args.find((a) => a.startsWith(`--${flag}=`))?.split("=")[1];
@@ -126,11 +131,19 @@ export function plan(command: DocCommand): Plan {
   if (npm) {
     if (npm.args.includes("--help")) return { run: true };
     if (npm.script === "schemas" && npm.args.includes("--check")) return { run: true };
-    if (npm.script === "catalog:generate" && Number(flagValue(npm.args, "tools") ?? Infinity) <= 100 && insideScratch(npm.args)) return { run: true };
+    if (
+      npm.script === "catalog:generate" &&
+      Number(flagValue(npm.args, "tools") ?? Infinity) <= 100 &&
+      insideScratch(npm.args)
+    )
+      return { run: true };
     if (RUN_SCRIPTS.has(npm.script) && insideScratch(npm.args)) return { run: true };
-    const reason = CHECK_ONLY_SCRIPTS[npm.script] ?? (RUN_SCRIPTS.has(npm.script) ? "writes outside the scratch copy" : undefined);
+    const reason =
+      CHECK_ONLY_SCRIPTS[npm.script] ?? (RUN_SCRIPTS.has(npm.script) ? "writes outside the scratch copy" : undefined);
     if (reason) return { run: false, reason };
-    throw new Error(`${command.where}: npm run ${npm.script} is neither run nor listed in CHECK_ONLY_SCRIPTS with a reason`);
+    throw new Error(
+      `${command.where}: npm run ${npm.script} is neither run nor listed in CHECK_ONLY_SCRIPTS with a reason`,
+    );
   }
   if (program === "npm") {
     const reason = CHECK_ONLY_NPM[rest[0] ?? ""];
@@ -146,7 +159,9 @@ export function plan(command: DocCommand): Plan {
   }
   const reason = CHECK_ONLY_PROGRAMS[program ?? ""];
   if (reason) return { run: false, reason };
-  throw new Error(`${command.where}: ${program} is not known: run it, or list it in CHECK_ONLY_PROGRAMS with the reason`);
+  throw new Error(
+    `${command.where}: ${program} is not known: run it, or list it in CHECK_ONLY_PROGRAMS with the reason`,
+  );
 }
 
 /** What can be checked without running: the script exists, its flags are real, the package or file exists. */
@@ -156,17 +171,21 @@ export async function check(command: DocCommand): Promise<void> {
     expect(scripts[npm.script], `${command.where}: package.json has no script "${npm.script}"`).toBeDefined();
     const help = await scriptHelp(npm.script);
     expect(help, `${command.where}: npm run ${npm.script} -- --help prints no usage`).toMatch(/usage:/i);
-    for (const flag of longFlags(npm.args)) expect(help, `${command.where}: npm run ${npm.script} has no --${flag}`).toContain(`--${flag}`);
+    for (const flag of longFlags(npm.args))
+      expect(help, `${command.where}: npm run ${npm.script} has no --${flag}`).toContain(`--${flag}`);
     return;
   }
   const [program, ...rest] = command.argv;
   if (program !== "npx") return;
   const args = rest.filter((a) => a !== "--yes" && a !== "-y");
   const pkg = args[0]!.replace(/(.)@.*$/, "$1");
-  const installed = (await exists(join(repoRoot, "node_modules", pkg, "package.json"))) || (await exists(join(repoRoot, "node_modules/.bin", pkg)));
+  const installed =
+    (await exists(join(repoRoot, "node_modules", pkg, "package.json"))) ||
+    (await exists(join(repoRoot, "node_modules/.bin", pkg)));
   expect(installed, `${command.where}: ${pkg} is not installed`).toBe(true);
   if (pkg === "tsx" || pkg === "vitest") {
-    for (const path of args.slice(1).filter((a) => a.includes("/"))) expect(await exists(join(repoRoot, path)), `${command.where}: ${path} does not exist`).toBe(true);
+    for (const path of args.slice(1).filter((a) => a.includes("/")))
+      expect(await exists(join(repoRoot, path)), `${command.where}: ${path} does not exist`).toBe(true);
     return;
   }
   // A command that runs proves its own flags.
@@ -179,7 +198,8 @@ export async function check(command: DocCommand): Promise<void> {
     words.push(a);
   }
   const help = await binHelp(bin, words);
-  for (const flag of longFlags(args)) expect(help, `${command.where}: ${[bin, ...words].join(" ")} has no --${flag}`).toContain(`--${flag}`);
+  for (const flag of longFlags(args))
+    expect(help, `${command.where}: ${[bin, ...words].join(" ")} has no --${flag}`).toContain(`--${flag}`);
 }
 
 /** Runs a command as written, in the scratch copy; an export first removes its --out there (it never overwrites). */
@@ -190,7 +210,12 @@ export async function runInScratch(command: DocCommand, scratch: string): Promis
     if (out) await rm(join(scratch, out), { recursive: true, force: true });
   }
   try {
-    await run("bash", ["-c", command.text], { cwd: scratch, env: { ...process.env, ...command.env }, maxBuffer: 16 << 20, timeout: 240_000 });
+    await run("bash", ["-c", command.text], {
+      cwd: scratch,
+      env: { ...process.env, ...command.env },
+      maxBuffer: 16 << 20,
+      timeout: 240_000,
+    });
   } catch (e) {
     const err = e as { code?: number; stdout?: string; stderr?: string };
     expect.fail(`${command.where}: \`${command.text}\` exited ${err.code}\n${err.stderr ?? ""}${err.stdout ?? ""}`);
@@ -198,7 +223,9 @@ export async function runInScratch(command: DocCommand, scratch: string): Promis
   // Exit 0 is not enough: a script that did nothing also exits 0.
   if ((npm.script === "build" || npm.script === "export") && !npm.args.includes("--help")) {
     const out = flagValue(npm.args, "out") ?? "dist";
-    expect(await exists(join(scratch, out, npm.script === "build" ? "routes.json" : "index.html")), `${command.where}: wrote nothing to ${out}`).toBe(true);
+    expect(
+      await exists(join(scratch, out, npm.script === "build" ? "routes.json" : "index.html")),
+      `${command.where}: wrote nothing to ${out}`,
+    ).toBe(true);
   }
 }
-

@@ -2,15 +2,15 @@
 // as written in a scratch copy of the repository, and the folder each one publishes holds what the host should
 // serve and nothing internal. (What happens on GitHub's and Netlify's machines cannot be run offline.)
 import { execFile } from "node:child_process";
-import { createRequire } from "node:module";
 import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import fg from "fast-glob";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../helpers/dirs.ts";
 import { check, makeScratch, plan, runInScratch } from "./command-checks.ts";
-import { simpleCommands, type DocCommand } from "./shell-commands.ts";
+import { type DocCommand, simpleCommands } from "./shell-commands.ts";
 
 const run = promisify(execFile);
 
@@ -48,8 +48,19 @@ async function runRecipe(commands: DocCommand[], scratch: string): Promise<void>
 /** The published folder holds the site and nothing internal. */
 async function expectPublishable(folder: string, hostFiles: string[]): Promise<void> {
   const files = await fg("**", { cwd: folder, dot: true, onlyFiles: true });
-  expect(files).toEqual(expect.arrayContaining(["index.html", "404.html", "v1/categories.json", "v1/openapi.json", "errors/not_found.json", ...hostFiles]));
-  const internal = files.filter((f) => /^(routes\.json|\.build-manifest\.json|serve\.json|nginx\/|cloudflare\/|wrangler)|\.(br|gz)$|(^|\/)\./.test(f));
+  expect(files).toEqual(
+    expect.arrayContaining([
+      "index.html",
+      "404.html",
+      "v1/categories.json",
+      "v1/openapi.json",
+      "errors/not_found.json",
+      ...hostFiles,
+    ]),
+  );
+  const internal = files.filter((f) =>
+    /^(routes\.json|\.build-manifest\.json|serve\.json|nginx\/|cloudflare\/|wrangler)|\.(br|gz)$|(^|\/)\./.test(f),
+  );
   expect(internal).toEqual([]);
 }
 
@@ -68,7 +79,12 @@ describe("GitHub Pages: .github/workflows/pages.yml", () => {
   it("deploys with the Pages actions, with the permissions they need", () => {
     expect(workflow.permissions).toMatchObject({ pages: "write", "id-token": "write" });
     const uses = Object.values<any>(workflow.jobs).flatMap((job) => job.steps.map((s: any) => s.uses).filter(Boolean));
-    expect(uses).toEqual(expect.arrayContaining([expect.stringMatching(/^actions\/upload-pages-artifact@/), expect.stringMatching(/^actions\/deploy-pages@/)]));
+    expect(uses).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^actions\/upload-pages-artifact@/),
+        expect.stringMatching(/^actions\/deploy-pages@/),
+      ]),
+    );
     expect(workflow.jobs.deploy.environment.name).toBe("github-pages");
   });
 
@@ -94,7 +110,8 @@ describe("CI: .github/workflows/ci.yml", () => {
     for (const v of versions) expect(semver.satisfies(`${v}.99.0`, engines), `Node ${v}`).toBe(true);
     const runs: string[] = workflow.jobs.test.steps.filter((s: any) => s.run).map((s: any) => s.run as string);
     expect(runs).toContain("npm test");
-    for (const command of runs.flatMap((r) => commandsOf("ci.yml", r)).filter((c) => c.argv[0] === "npm")) await check(command);
+    for (const command of runs.flatMap((r) => commandsOf("ci.yml", r)).filter((c) => c.argv[0] === "npm"))
+      await check(command);
   });
 });
 

@@ -8,11 +8,15 @@ import fg from "fast-glob";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../helpers/dirs.ts";
 import { check, makeScratch, plan, runInScratch } from "./command-checks.ts";
-import { docCommands, inlineCommands, type DocCommand } from "./shell-commands.ts";
+import { type DocCommand, docCommands, inlineCommands } from "./shell-commands.ts";
 
 const DOC_FILES = ["README.md", ...fg.sync("docs/*.md", { cwd: repoRoot }).sort()];
-const commands: DocCommand[] = DOC_FILES.flatMap((file) => docCommands(file, readFileSync(join(repoRoot, file), "utf8")));
-const inline: DocCommand[] = DOC_FILES.flatMap((file) => inlineCommands(file, readFileSync(join(repoRoot, file), "utf8")));
+const commands: DocCommand[] = DOC_FILES.flatMap((file) =>
+  docCommands(file, readFileSync(join(repoRoot, file), "utf8")),
+);
+const inline: DocCommand[] = DOC_FILES.flatMap((file) =>
+  inlineCommands(file, readFileSync(join(repoRoot, file), "utf8")),
+);
 
 let scratch: Awaited<ReturnType<typeof makeScratch>>;
 beforeAll(async () => {
@@ -42,14 +46,24 @@ describe("the README and docs/ commands", () => {
   const distinct = commands.filter((c, i) => commands.findIndex((d) => d.text === c.text) === i);
 
   // Commands in prose are only checked: the script exists, its flags are real, the package is installed.
-  const inlineDistinct = inline.filter((c, i) => inline.findIndex((d) => d.text === c.text) === i && !distinct.some((d) => d.text === c.text));
-  it.each(inlineDistinct.map((c) => [`${c.where}: \`${c.text}\``, c] as const))("%s (inline)", async (_, command) => {
-    await check(command);
-  }, 120_000);
+  const inlineDistinct = inline.filter(
+    (c, i) => inline.findIndex((d) => d.text === c.text) === i && !distinct.some((d) => d.text === c.text),
+  );
+  it.each(inlineDistinct.map((c) => [`${c.where}: \`${c.text}\``, c] as const))(
+    "%s (inline)",
+    async (_, command) => {
+      await check(command);
+    },
+    120_000,
+  );
 
-  it.each(distinct.map((c) => [`${c.where}: ${c.text}`, c] as const))("%s", async (_, command) => {
-    const decided = plan(command);
-    await check(command);
-    if (decided.run) await runInScratch(command, scratch.path);
-  }, 300_000);
+  it.each(distinct.map((c) => [`${c.where}: ${c.text}`, c] as const))(
+    "%s",
+    async (_, command) => {
+      const decided = plan(command);
+      await check(command);
+      if (decided.run) await runInScratch(command, scratch.path);
+    },
+    300_000,
+  );
 });

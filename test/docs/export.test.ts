@@ -54,7 +54,8 @@ const expectedBodies = () =>
       f === "404.html",
   );
 
-const INTERNAL = /^(routes\.json|\.build-manifest\.json|serve\.json|nginx\/|cloudflare\/|wrangler|\.assetsignore|v1\/404\.html$)|\.(br|gz)$|(^|\/)\./;
+const INTERNAL =
+  /^(routes\.json|\.build-manifest\.json|serve\.json|nginx\/|cloudflare\/|wrangler|\.assetsignore|v1\/404\.html$)|\.(br|gz)$|(^|\/)\./;
 
 describe.each([
   { host: "static", extras: [] as string[] },
@@ -84,7 +85,8 @@ describe.each([
     expect(internal).toEqual(expect.arrayContaining(["routes.json", "serve.json", ".env", "v1/.cache/secret.json"]));
     expect(internal.some((f) => f.endsWith(".br"))).toBe(true);
     expect(files.filter((f) => INTERNAL.test(f))).toEqual([]);
-    for (const other of ["_headers", "_redirects"].filter((f) => !extras.includes(f))) expect(files).not.toContain(other);
+    for (const other of ["_headers", "_redirects"].filter((f) => !extras.includes(f)))
+      expect(files).not.toContain(other);
   });
 
   it("copies each file byte for byte", async () => {

@@ -1,6 +1,6 @@
 // Packaging: a clean clone of HEAD with production dependencies only (`npm ci --omit=dev`) builds, serves and runs
 // every user-facing command. npm ci needs the registry (or npm's cache): offline it skips loudly, under CI=true it fails.
-import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { access, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -25,7 +25,10 @@ beforeAll(async () => {
   clone = join(tmp.path, "repo");
   await run("git", ["clone", "-q", repoRoot, clone]);
   try {
-    await run("npm", ["ci", "--omit=dev", "--prefer-offline", "--no-audit", "--no-fund"], { cwd: clone, maxBuffer: 16 << 20 });
+    await run("npm", ["ci", "--omit=dev", "--prefer-offline", "--no-audit", "--no-fund"], {
+      cwd: clone,
+      maxBuffer: 16 << 20,
+    });
   } catch (e) {
     const text = `${(e as { stderr?: string }).stderr ?? ""}${(e as Error).message}`;
     if (!NETWORK.test(text) || process.env.CI === "true") throw e;
@@ -42,11 +45,20 @@ afterAll(async () => {
   await tmp?.remove();
 });
 
-const exists = (path: string) => access(path).then(() => true, () => false);
+const exists = (path: string) =>
+  access(path).then(
+    () => true,
+    () => false,
+  );
 
 /** Starts `npm start` in its own process group; resolves with the API URL it prints. */
 function npmStart(cwd: string): Promise<string> {
-  server = spawn("npm", ["start"], { cwd, detached: true, env: { ...process.env, PORT: "0", HOST: "127.0.0.1" }, stdio: ["ignore", "pipe", "pipe"] });
+  server = spawn("npm", ["start"], {
+    cwd,
+    detached: true,
+    env: { ...process.env, PORT: "0", HOST: "127.0.0.1" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let output = "";
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`npm start printed no URL in 120 s:\n${output}`)), 120_000);
@@ -67,11 +79,14 @@ function npmStart(cwd: string): Promise<string> {
 describe("npm ci --omit=dev in a clean clone of HEAD", () => {
   it("installs no devDependency (the check below is not vacuous)", async (ctx) => {
     if (offline) {
-      console.warn(`\n*** omit-dev start SKIPPED: npm ci needs the registry (${offline}); with CI=true this fails ***\n`);
+      console.warn(
+        `\n*** omit-dev start SKIPPED: npm ci needs the registry (${offline}); with CI=true this fails ***\n`,
+      );
       ctx.skip();
     }
     expect(await exists(join(clone, "node_modules/tsx"))).toBe(true);
-    for (const dev of ["vitest", "typescript", "miniflare", "wrangler"]) expect(await exists(join(clone, "node_modules", dev)), dev).toBe(false);
+    for (const dev of ["vitest", "typescript", "miniflare", "wrangler"])
+      expect(await exists(join(clone, "node_modules", dev)), dev).toBe(false);
   });
 
   it("npm start builds and serves: /v1/software answers the first page, / the docs page", async (ctx) => {

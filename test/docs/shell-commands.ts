@@ -114,7 +114,8 @@ export function npmRun(argv: string[]): { script: string; args: string[] } | und
 }
 
 /** Long flags of an argument list (`--out x`, `--build-arg=--full` → out, build-arg). */
-export const longFlags = (args: string[]): string[] => args.filter((a) => /^--[a-z]/.test(a)).map((a) => a.slice(2).split("=")[0]!);
+export const longFlags = (args: string[]): string[] =>
+  args.filter((a) => /^--[a-z]/.test(a)).map((a) => a.slice(2).split("=")[0]!);
 
 /** Commands written inline in prose (`npm run export -- --out DIR`), outside code blocks: checked, never run. */
 export function inlineCommands(file: string, markdown: string): DocCommand[] {
@@ -125,7 +126,9 @@ export function inlineCommands(file: string, markdown: string): DocCommand[] {
     if (inBlock) return;
     for (const [, span] of line.matchAll(/`((?:[A-Z_]+=\S+ )*(?:npm|npx) [^`]+)`/g)) {
       // Placeholders in prose (DIR, N) are not values to check.
-      commands.push(...simpleCommands(`${file}:${i + 1}`, span!).filter((c) => c.argv[0] === "npm" || c.argv[0] === "npx"));
+      commands.push(
+        ...simpleCommands(`${file}:${i + 1}`, span!).filter((c) => c.argv[0] === "npm" || c.argv[0] === "npx"),
+      );
     }
   });
   return commands;

@@ -4,7 +4,10 @@ import { once } from "node:events";
 import { repoRoot } from "./dirs.ts";
 
 export function serveProcess(args: string[], env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, ["scripts/cli/launch.mjs", "scripts/hosts/node/serve.ts", ...args], { cwd: repoRoot, env: { ...process.env, ...env } });
+  const child = spawn(process.execPath, ["scripts/cli/launch.mjs", "scripts/hosts/node/serve.ts", ...args], {
+    cwd: repoRoot,
+    env: { ...process.env, ...env },
+  });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (c: Buffer) => (stdout += c));
@@ -14,7 +17,10 @@ export function serveProcess(args: string[], env: Record<string, string> = {}) {
 }
 
 /** The first truthy value of `check`, polled every 50 ms for at most `ms`. */
-export async function waitFor<T>(check: () => T | null | undefined | false | Promise<T | null | undefined | false>, ms = 20_000): Promise<T> {
+export async function waitFor<T>(
+  check: () => T | null | undefined | false | Promise<T | null | undefined | false>,
+  ms = 20_000,
+): Promise<T> {
   for (const end = Date.now() + ms; Date.now() < end; ) {
     const value = await check();
     if (value) return value;

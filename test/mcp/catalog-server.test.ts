@@ -8,10 +8,10 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build } from "../../scripts/build.ts";
 import { SLUG_PATTERN } from "../../scripts/content/schema.ts";
-import { startServer, type RunningServer } from "../../scripts/hosts/node/start-server.ts";
+import { type RunningServer, startServer } from "../../scripts/hosts/node/start-server.ts";
 import { tempDir } from "../helpers/dirs.ts";
 import { copyTiny, editTiny, INSERTED_SLUG } from "../hosts/node/edit-fixture.ts";
-import { slugsIn, startMcp, type McpSession } from "./harness.ts";
+import { type McpSession, slugsIn, startMcp } from "./harness.ts";
 
 type Call =
   | { tool: "list_software"; args: { category?: string; limit?: number; offset?: number } }
@@ -79,7 +79,10 @@ describe("npm run mcp over a built dist/", () => {
 
   /** Calls the tool and the HTTP API alike and expects the same answer, byte for byte; returns the HTTP status. */
   async function expectSameAnswer(session: McpSession, call: Call): Promise<number> {
-    const [result, response] = await Promise.all([session.client.callTool({ name: call.tool, arguments: call.args }), fetch(api + httpPath(call))]);
+    const [result, response] = await Promise.all([
+      session.client.callTool({ name: call.tool, arguments: call.args }),
+      fetch(api + httpPath(call)),
+    ]);
     const body = await response.text();
     const label = `${call.tool} ${JSON.stringify(call.args)} = GET ${httpPath(call)}`;
     expect(result.structuredContent, label).toStrictEqual(JSON.parse(body));
@@ -89,9 +92,19 @@ describe("npm run mcp over a built dist/", () => {
   }
 
   it("lists the four tools: read-only, idempotent, closed-world, with the API's limits in their input schemas", () => {
-    expect(tools.map((t) => t.name).sort()).toEqual(["get_best_in_category", "get_software", "list_categories", "list_software"]);
+    expect(tools.map((t) => t.name).sort()).toEqual([
+      "get_best_in_category",
+      "get_software",
+      "list_categories",
+      "list_software",
+    ]);
     for (const t of tools) {
-      expect(t.annotations, t.name).toMatchObject({ readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false });
+      expect(t.annotations, t.name).toMatchObject({
+        readOnlyHint: true,
+        idempotentHint: true,
+        destructiveHint: false,
+        openWorldHint: false,
+      });
       expect(t.description, t.name).toBeTruthy();
       expect(t.outputSchema?.type, t.name).toBe("object");
     }
@@ -105,8 +118,14 @@ describe("npm run mcp over a built dist/", () => {
       },
     });
     expect(byName.list_software!.inputSchema.required ?? []).toEqual([]);
-    expect(byName.get_software!.inputSchema).toMatchObject({ properties: { slug: { type: "string", pattern: SLUG_PATTERN } }, required: ["slug"] });
-    expect(byName.get_best_in_category!.inputSchema).toMatchObject({ properties: { category: { pattern: SLUG_PATTERN } }, required: ["category"] });
+    expect(byName.get_software!.inputSchema).toMatchObject({
+      properties: { slug: { type: "string", pattern: SLUG_PATTERN } },
+      required: ["slug"],
+    });
+    expect(byName.get_best_in_category!.inputSchema).toMatchObject({
+      properties: { category: { pattern: SLUG_PATTERN } },
+      required: ["category"],
+    });
     expect(Object.keys(byName.list_categories!.inputSchema.properties ?? {})).toEqual([]);
   });
 
@@ -136,10 +155,21 @@ describe("npm run mcp over a built dist/", () => {
     const category = fc.constantFrom(...categories, "no-such-category");
     const limit = fc.oneof(fc.integer({ min: 1, max: 5 }), fc.integer({ min: 1, max: 100 }));
     const offset = fc.oneof(fc.integer({ min: 0, max: total + 2 }), fc.constant(Number.MAX_SAFE_INTEGER));
-    const compact = <T extends object>(o: T) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+    const compact = <T extends object>(o: T) =>
+      Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
     const call: fc.Arbitrary<Call> = fc.oneof(
-      { weight: 4, arbitrary: fc.record({ category: maybe(category), limit: maybe(limit), offset: maybe(offset) }).map((a) => ({ tool: "list_software" as const, args: compact(a) })) },
-      { weight: 2, arbitrary: fc.constantFrom(...slugs, "no-such-tool").map((slug) => ({ tool: "get_software" as const, args: { slug } })) },
+      {
+        weight: 4,
+        arbitrary: fc
+          .record({ category: maybe(category), limit: maybe(limit), offset: maybe(offset) })
+          .map((a) => ({ tool: "list_software" as const, args: compact(a) })),
+      },
+      {
+        weight: 2,
+        arbitrary: fc
+          .constantFrom(...slugs, "no-such-tool")
+          .map((slug) => ({ tool: "get_software" as const, args: { slug } })),
+      },
       { weight: 1, arbitrary: fc.constant({ tool: "list_categories" as const, args: {} }) },
       { weight: 2, arbitrary: category.map((c) => ({ tool: "get_best_in_category" as const, args: { category: c } })) },
     );
@@ -198,11 +228,15 @@ describe("npm run mcp over a built dist/", () => {
     const listed = (await client.listResources()).resources.map((r) => r.uri);
     for (const slug of await slugsIn(content, "tools")) expect(listed).toContain(`catalog://software/${slug}`);
     expect(listed).toContain("catalog://categories");
-    await expect(client.readResource({ uri: "catalog://software/no-such-tool" })).rejects.toMatchObject({ code: -32002 });
+    await expect(client.readResource({ uri: "catalog://software/no-such-tool" })).rejects.toMatchObject({
+      code: -32002,
+    });
   });
 
   it("answers from a new build as soon as it is published", async () => {
-    expect((await mcp.client.callTool({ name: "get_software", arguments: { slug: INSERTED_SLUG } })).isError).toBe(true);
+    expect((await mcp.client.callTool({ name: "get_software", arguments: { slug: INSERTED_SLUG } })).isError).toBe(
+      true,
+    );
     await editTiny(content, "v2");
     await build({ contentDir: content, outDir: genB });
     await publish(dist, genB);
@@ -228,7 +262,8 @@ describe("npm run mcp over a built dist/", () => {
 
   it("over --base-url, answers the same by calling the running API (open-world)", async () => {
     const listed = (await remote.client.listTools()).tools;
-    for (const t of listed) expect(t.annotations, t.name).toMatchObject({ readOnlyHint: true, idempotentHint: true, openWorldHint: true });
+    for (const t of listed)
+      expect(t.annotations, t.name).toMatchObject({ readOnlyHint: true, idempotentHint: true, openWorldHint: true });
     const calls: Call[] = [
       { tool: "list_software", args: { category: "email", limit: 2, offset: 1 } },
       { tool: "list_software", args: { offset: 999 } },

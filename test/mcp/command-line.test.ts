@@ -14,8 +14,12 @@ interface Run {
 
 function run(args: string[]): Promise<Run> {
   return new Promise((resolveRun) => {
-    const child = execFile(process.execPath, ["--import", "tsx", "scripts/mcp/server.ts", ...args], { cwd: repoRoot, timeout: 30_000 }, (error, stdout, stderr) =>
-      resolveRun({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    const child = execFile(
+      process.execPath,
+      ["--import", "tsx", "scripts/mcp/server.ts", ...args],
+      { cwd: repoRoot, timeout: 30_000 },
+      (error, stdout, stderr) =>
+        resolveRun({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
     child.stdin?.end();
   });
@@ -24,7 +28,11 @@ function run(args: string[]): Promise<Run> {
 describe("npm run mcp on the command line", () => {
   it("--help, bad flags and a missing build each answer as a command should", async () => {
     const missing = join(repoRoot, "tmp/no-such-build");
-    const [help, unknown, noBuild] = await Promise.all([run(["--help"]), run(["--port", "3"]), run(["--dist", missing])]);
+    const [help, unknown, noBuild] = await Promise.all([
+      run(["--help"]),
+      run(["--port", "3"]),
+      run(["--dist", missing]),
+    ]);
     expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/^usage: npm run --silent mcp -- \[options\]/);
     expect(help.stdout).toContain("--base-url URL");
@@ -51,7 +59,10 @@ describe("npm run mcp on the command line", () => {
       ["example.com/v1", "is not a URL"],
       ["http://127.0.0.1/v1?x=1", "must not carry a query or fragment"],
     ]) {
-      await expect(sourceFromFlags({ "base-url": url })).rejects.toMatchObject({ exitCode: 2, message: expect.stringContaining(`--base-url ${url} ${why}`) });
+      await expect(sourceFromFlags({ "base-url": url })).rejects.toMatchObject({
+        exitCode: 2,
+        message: expect.stringContaining(`--base-url ${url} ${why}`),
+      });
     }
     // No request is made at start: an API that is down shows up as a failed tool call, not a dead server.
     await expect(sourceFromFlags({ "base-url": "http://127.0.0.1:1/v1/" })).resolves.toMatchObject({ remote: true });

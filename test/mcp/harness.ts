@@ -16,7 +16,8 @@ export interface McpSession {
 export async function startMcp(args: string[], via: "npm" | "node" = "npm"): Promise<McpSession> {
   const transport = new StdioClientTransport({
     command: via === "npm" ? "npm" : process.execPath,
-    args: via === "npm" ? ["run", "--silent", "mcp", "--", ...args] : ["--import", "tsx", "scripts/mcp/server.ts", ...args],
+    args:
+      via === "npm" ? ["run", "--silent", "mcp", "--", ...args] : ["--import", "tsx", "scripts/mcp/server.ts", ...args],
     cwd: repoRoot,
     stderr: "pipe",
   });
@@ -29,5 +30,8 @@ export async function startMcp(args: string[], via: "npm" | "node" = "npm"): Pro
 
 /** The slugs of a content folder's tools or categories, read from its file names (the test's own oracle). */
 export async function slugsIn(contentDir: string, kind: "tools" | "categories"): Promise<string[]> {
-  return (await readdir(join(contentDir, kind))).filter((f) => f.endsWith(".json")).map((f) => f.slice(0, -5)).sort();
+  return (await readdir(join(contentDir, kind)))
+    .filter((f) => f.endsWith(".json"))
+    .map((f) => f.slice(0, -5))
+    .sort();
 }

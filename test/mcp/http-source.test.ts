@@ -12,7 +12,9 @@ describe("the --base-url source", () => {
   beforeAll(async () => {
     server = createServer((req, res) => {
       if (req.url === "/v1/slow") return void setTimeout(() => res.end("{}"), 2_000);
-      res.writeHead(req.url === "/v1/categories" ? 200 : 502, { "content-type": "text/html" }).end("<h1>a web page</h1>");
+      res
+        .writeHead(req.url === "/v1/categories" ? 200 : 502, { "content-type": "text/html" })
+        .end("<h1>a web page</h1>");
     });
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
     origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -21,9 +23,15 @@ describe("the --base-url source", () => {
 
   it("names the API and why when the answer is not one", async () => {
     const source = createHttpSource(`${origin}/v1`);
-    await expect(source.get("/categories")).rejects.toThrow(new SourceUnavailable(`the API at ${origin}/v1 answered ${origin}/v1/categories with 200 (not JSON) — is --base-url the API's base path?`));
+    await expect(source.get("/categories")).rejects.toThrow(
+      new SourceUnavailable(
+        `the API at ${origin}/v1 answered ${origin}/v1/categories with 200 (not JSON) — is --base-url the API's base path?`,
+      ),
+    );
     await expect(source.get("/software")).rejects.toThrow(/answered .*\/v1\/software with 502/);
-    await expect(createHttpSource(`${origin}/v1`, 300).get("/slow")).rejects.toThrow(`the API at ${origin}/v1 did not answer (TimeoutError)`);
+    await expect(createHttpSource(`${origin}/v1`, 300).get("/slow")).rejects.toThrow(
+      `the API at ${origin}/v1 did not answer (TimeoutError)`,
+    );
     server.closeAllConnections();
   });
 

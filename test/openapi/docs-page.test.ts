@@ -4,13 +4,13 @@ import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { join } from "node:path";
-import { chromium, type Browser } from "playwright-core";
+import { type Browser, chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startServer } from "../../scripts/hosts/node/start-server.ts";
 import { BLANK_IMAGE, DOCS_FILES, REDOC_CDN_LOGO, tryRequests } from "../../scripts/render/docs-page.ts";
 import { OPERATIONS } from "../../scripts/render/openapi-text.ts";
 import { repoRoot } from "../helpers/dirs.ts";
-import { buildSite, type BuiltSite } from "./support/built-site.ts";
-import { startServer } from "../../scripts/hosts/node/start-server.ts";
+import { type BuiltSite, buildSite } from "./support/built-site.ts";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const hasChromium = existsSync(CHROMIUM);
@@ -36,8 +36,12 @@ describe("docs page (dist/index.html + Redoc bundle)", () => {
   });
 
   it("ships the Redoc standalone bundle as published but for its one CDN logo URL, with its license notice", async () => {
-    const redocDir = createRequire(import.meta.url).resolve("redoc/package.json").replace(/package\.json$/, "bundles/");
-    const published = (await readFile(join(redocDir, "redoc.standalone.js"), "utf8")).split(JSON.stringify(REDOC_CDN_LOGO));
+    const redocDir = createRequire(import.meta.url)
+      .resolve("redoc/package.json")
+      .replace(/package\.json$/, "bundles/");
+    const published = (await readFile(join(redocDir, "redoc.standalone.js"), "utf8")).split(
+      JSON.stringify(REDOC_CDN_LOGO),
+    );
     expect(published.length).toBe(2);
     const shipped = await readFile(join(site.distDir, DOCS_FILES.redoc.file), "utf8");
     expect(shipped).toBe(published.join(JSON.stringify(BLANK_IMAGE)));
@@ -68,7 +72,16 @@ describe("docs page (dist/index.html + Redoc bundle)", () => {
       server = await startServer({ distDir: site.distDir, port: 0 });
       browser = await chromium.launch({
         executablePath: CHROMIUM,
-        args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+        args: [
+          "--headless",
+          "--no-sandbox",
+          "--disable-gpu",
+          "--disable-quic",
+          "--no-first-run",
+          "--disable-background-networking",
+          "--disable-component-update",
+          "--disable-sync",
+        ],
         timeout: 30_000,
       });
     });
@@ -99,12 +112,17 @@ describe("docs page (dist/index.html + Redoc bundle)", () => {
         // Redoc gives each operation a section whose id ends with operation/<operationId>, headed by its summary.
         const section = page.locator(`[id$="operation/${operationId}"]`).first();
         await section.waitFor({ state: "attached", timeout: 30_000 });
-        await expect.poll(async () => (await section.locator("h2").first().textContent())?.trim(), { timeout: 10_000 }).toBe(summary);
+        await expect
+          .poll(async () => (await section.locator("h2").first().textContent())?.trim(), { timeout: 10_000 })
+          .toBe(summary);
       }
       await page.waitForLoadState("networkidle", { timeout: 15_000 });
       await page.screenshot({ path: shot("desktop-1280") });
       // A second view: the first operation with its parameters, responses and the example of the built catalog.
-      await page.locator('[id$="operation/listSoftware"]').first().evaluate((el) => el.scrollIntoView({ block: "start" }));
+      await page
+        .locator('[id$="operation/listSoftware"]')
+        .first()
+        .evaluate((el) => el.scrollIntoView({ block: "start" }));
       await page.screenshot({ path: shot("desktop-1280-operation") });
       expect(problems).toEqual([]);
       expect(offOrigin).toEqual([]);
@@ -138,7 +156,12 @@ describe("docs page (dist/index.html + Redoc bundle)", () => {
 
     for (const width of [375, 420]) {
       it(`at ${width} px wide nothing overflows sideways: no horizontal scroll, every try-it card inside the viewport`, async () => {
-        const page = await browser.newPage({ viewport: { width, height: 800 }, deviceScaleFactor: 1, isMobile: true, hasTouch: true });
+        const page = await browser.newPage({
+          viewport: { width, height: 800 },
+          deviceScaleFactor: 1,
+          isMobile: true,
+          hasTouch: true,
+        });
         await page.goto(`${server.url}/`, { waitUntil: "load", timeout: 30_000 });
         await page.locator('[id$="operation/listSoftware"]').first().waitFor({ state: "attached", timeout: 30_000 });
         await page.waitForLoadState("networkidle", { timeout: 15_000 });
@@ -159,7 +182,8 @@ describe("docs page (dist/index.html + Redoc bundle)", () => {
           expect(c.right).toBeLessThanOrEqual(width);
         }
         // One column: no two cards share a row, and none overlaps the next.
-        for (let i = 1; i < layout.cards.length; i++) expect(layout.cards[i]!.top).toBeGreaterThanOrEqual(layout.cards[i - 1]!.bottom);
+        for (let i = 1; i < layout.cards.length; i++)
+          expect(layout.cards[i]!.top).toBeGreaterThanOrEqual(layout.cards[i - 1]!.bottom);
         if (width === 375) await page.screenshot({ path: shot("mobile-375"), fullPage: false });
         else await page.screenshot({ path: shot(`mobile-${width}`) });
         await page.close();
@@ -168,6 +192,8 @@ describe("docs page (dist/index.html + Redoc bundle)", () => {
   });
 
   it.runIf(!hasChromium && process.env.CI !== "true")("SKIPPED: no Chromium — the browser test did not run", () => {
-    console.warn(`\n*** docs page browser test SKIPPED: no Chromium at ${CHROMIUM} (set CHROMIUM_PATH; with CI=true this fails) ***\n`);
+    console.warn(
+      `\n*** docs page browser test SKIPPED: no Chromium at ${CHROMIUM} (set CHROMIUM_PATH; with CI=true this fails) ***\n`,
+    );
   });
 });

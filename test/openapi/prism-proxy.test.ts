@@ -3,9 +3,9 @@
 import { readFile } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer } from "../../scripts/hosts/node/start-server.ts";
-import { buildSite, type BuiltSite } from "./support/built-site.ts";
+import { type BuiltSite, buildSite } from "./support/built-site.ts";
 import { crawlCases } from "./support/crawl-cases.ts";
-import { startPrism, type Prism } from "./support/processes.ts";
+import { type Prism, startPrism } from "./support/processes.ts";
 
 interface Violation {
   location: string[];
@@ -14,15 +14,27 @@ interface Violation {
   message: string;
 }
 
-const violationsOf = (res: Response): Violation[] => JSON.parse(res.headers.get("sl-violations") ?? "[]") as Violation[];
+const violationsOf = (res: Response): Violation[] =>
+  JSON.parse(res.headers.get("sl-violations") ?? "[]") as Violation[];
 const where = (v: Violation) => v.location.slice(1).join(".");
 
 describe("live: the Node server behind prism proxy (OpenAPI request and response validation)", () => {
   let site: BuiltSite;
   let api: Awaited<ReturnType<typeof startServer>>;
   let prism: Prism;
-  let doc: { components: { responses: { NotModified: { headers: Record<string, { $ref: string }> } }; headers: Record<string, { required?: boolean; schema: { const?: string } }> } };
-  const tally = { requests: 0, responseViolations: 0, unexpectedRequestViolations: 0, intendedRequestViolations: 0, prismMisreads: 0 };
+  let doc: {
+    components: {
+      responses: { NotModified: { headers: Record<string, { $ref: string }> } };
+      headers: Record<string, { required?: boolean; schema: { const?: string } }>;
+    };
+  };
+  const tally = {
+    requests: 0,
+    responseViolations: 0,
+    unexpectedRequestViolations: 0,
+    intendedRequestViolations: 0,
+    prismMisreads: 0,
+  };
 
   beforeAll(async () => {
     site = await buildSite();
@@ -58,8 +70,10 @@ describe("live: the Node server behind prism proxy (OpenAPI request and response
       tally.unexpectedRequestViolations += unexpected.length;
       tally.prismMisreads += misread.length;
       tally.intendedRequestViolations += request.length - unexpected.length - misread.length;
-      for (const v of [...response, ...unexpected]) failures.push(`${c.rule}: GET ${c.target}: ${where(v)}: ${v.message}`);
-      if (res.status !== c.status) failures.push(`${c.rule}: GET ${c.target}: status ${res.status}, expected ${c.status}: ${text.slice(0, 200)}`);
+      for (const v of [...response, ...unexpected])
+        failures.push(`${c.rule}: GET ${c.target}: ${where(v)}: ${v.message}`);
+      if (res.status !== c.status)
+        failures.push(`${c.rule}: GET ${c.target}: status ${res.status}, expected ${c.status}: ${text.slice(0, 200)}`);
       else if (c.code && (JSON.parse(text) as { error?: { code?: string } }).error?.code !== c.code)
         failures.push(`${c.rule}: GET ${c.target}: body ${text.slice(0, 200)}, expected code ${c.code}`);
     }
@@ -71,7 +85,10 @@ describe("live: the Node server behind prism proxy (OpenAPI request and response
     // Same server, a description that lies about one field and one header: Prism must flag both, or the crawl proves nothing.
     const { writeFile } = await import("node:fs/promises");
     const mutated = JSON.parse(await readFile(site.openapiPath, "utf8")) as {
-      components: { schemas: { SoftwareSummary: { properties: Record<string, unknown> } }; headers: Record<string, { schema: Record<string, unknown> }> };
+      components: {
+        schemas: { SoftwareSummary: { properties: Record<string, unknown> } };
+        headers: Record<string, { schema: Record<string, unknown> }>;
+      };
     };
     mutated.components.schemas.SoftwareSummary.properties.name = { type: "integer" };
     mutated.components.headers["Cache-Control"]!.schema = { type: "string", const: "no-store" };

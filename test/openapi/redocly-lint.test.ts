@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../helpers/dirs.ts";
-import { buildSite, type BuiltSite } from "./support/built-site.ts";
+import { type BuiltSite, buildSite } from "./support/built-site.ts";
 
 interface LintReport {
   totals: { errors: number; warnings: number; ignored: number };
@@ -24,9 +24,13 @@ describe("redocly lint of the built openapi.json", () => {
     const args = ["lint", site.openapiPath, "--config", join(repoRoot, "redocly.yaml"), "--format=json"];
     const env = { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true", NO_COLOR: "1" };
     // Exit code 1 means errors were found; the JSON report is on stdout either way.
-    const { stdout } = await promisify(execFile)(bin, args, { env, timeout: 60_000, maxBuffer: 16 << 20 }).catch((e: { stdout?: string }) => ({ stdout: e.stdout ?? "" }));
+    const { stdout } = await promisify(execFile)(bin, args, { env, timeout: 60_000, maxBuffer: 16 << 20 }).catch(
+      (e: { stdout?: string }) => ({ stdout: e.stdout ?? "" }),
+    );
     const report = JSON.parse(stdout.slice(stdout.indexOf("{"))) as LintReport;
-    const listed = report.problems.map((p) => `${p.severity} ${p.ruleId}: ${p.message} at ${p.location[0]?.pointer ?? "?"}`);
+    const listed = report.problems.map(
+      (p) => `${p.severity} ${p.ruleId}: ${p.message} at ${p.location[0]?.pointer ?? "?"}`,
+    );
     if (report.totals.warnings > 0) console.log(`redocly lint warnings:\n${listed.join("\n")}`);
     expect(listed.filter((l) => l.startsWith("error"))).toEqual([]);
     expect(report.totals.errors).toBe(0);

@@ -8,8 +8,14 @@ import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from "vitest"
 import { startServer } from "../../scripts/hosts/node/start-server.ts";
 import { fixture, repoRoot } from "../helpers/dirs.ts";
 import type { components } from "./client/api.ts";
-import { allToolsOf, cheapestIn, createCatalogClient, toolDetail, type CatalogClient } from "./client/catalog-client.ts";
-import { buildSite, type BuiltSite } from "./support/built-site.ts";
+import {
+  allToolsOf,
+  type CatalogClient,
+  cheapestIn,
+  createCatalogClient,
+  toolDetail,
+} from "./client/catalog-client.ts";
+import { type BuiltSite, buildSite } from "./support/built-site.ts";
 import { generateClientTypes } from "./support/client-types.ts";
 
 const clientDir = join(repoRoot, "test/openapi/client");
@@ -62,9 +68,14 @@ describe("typed client (openapi-typescript + openapi-fetch) against the live ser
     await writeFile(join(work, "tsconfig.json"), JSON.stringify(tsconfig, null, 2));
     await writeFile(join(work, "package.json"), JSON.stringify({ type: "module" }));
     const tsc = join(repoRoot, "node_modules/.bin/tsc");
-    const result = await promisify(execFile)(tsc, ["--noEmit", "-p", join(work, "tsconfig.json")], { timeout: 120_000 }).then(
+    const result = await promisify(execFile)(tsc, ["--noEmit", "-p", join(work, "tsconfig.json")], {
+      timeout: 120_000,
+    }).then(
       (r) => ({ code: 0, out: r.stdout + r.stderr }),
-      (e: { code?: number; stdout?: string; stderr?: string }) => ({ code: e.code ?? 1, out: `${e.stdout ?? ""}${e.stderr ?? ""}` }),
+      (e: { code?: number; stdout?: string; stderr?: string }) => ({
+        code: e.code ?? 1,
+        out: `${e.stdout ?? ""}${e.stderr ?? ""}`,
+      }),
     );
     expect(result.out).toBe("");
     expect(result.code).toBe(0);
@@ -84,7 +95,10 @@ describe("typed client (openapi-typescript + openapi-fetch) against the live ser
     for (const category of site.catalog.categories) {
       const tools = await allToolsOf(client, category.slug);
       expectTypeOf(tools).toEqualTypeOf<components["schemas"]["SoftwareSummary"][]>();
-      expect(tools.map((t) => t.slug), category.slug).toEqual(category.tools.map((t) => t.slug));
+      expect(
+        tools.map((t) => t.slug),
+        category.slug,
+      ).toEqual(category.tools.map((t) => t.slug));
     }
   });
 

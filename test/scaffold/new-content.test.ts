@@ -6,13 +6,17 @@ import { cp, readFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build } from "../../scripts/build.ts";
-import { validatorFor } from "../../scripts/schemas/validators.ts";
 import { SLUG_PATTERN } from "../../scripts/content/schema.ts";
 import { slugFromName } from "../../scripts/scaffold/slug.ts";
+import { validatorFor } from "../../scripts/schemas/validators.ts";
 import { fixture, repoRoot, tempDir } from "../helpers/dirs.ts";
 
 function run(command: "new-tool" | "new-category", args: string[]) {
-  const r = spawnSync(process.execPath, ["--import", "tsx", `scripts/scaffold/${command}.ts`, ...args], { cwd: repoRoot, encoding: "utf8", timeout: 30_000 });
+  const r = spawnSync(process.execPath, ["--import", "tsx", `scripts/scaffold/${command}.ts`, ...args], {
+    cwd: repoRoot,
+    encoding: "utf8",
+    timeout: 30_000,
+  });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -76,9 +80,13 @@ describe("new:category and new:tool on a copy of the tiny fixture", () => {
     const out = join(dir.path, "dist");
     const result = await build({ contentDir: content, outDir: out });
     expect(result.tools).toBe(5);
-    const detail = JSON.parse(await readFile(join(out, "v1/software/acme-mail.json"), "utf8")) as { data: { name: string; rating: unknown } };
+    const detail = JSON.parse(await readFile(join(out, "v1/software/acme-mail.json"), "utf8")) as {
+      data: { name: string; rating: unknown };
+    };
     expect(detail.data).toMatchObject({ name: "Acme Mail", rating: null });
-    const best = JSON.parse(await readFile(join(out, "v1/best/email-marketing.json"), "utf8")) as { data: { slug: string }[] };
+    const best = JSON.parse(await readFile(join(out, "v1/best/email-marketing.json"), "utf8")) as {
+      data: { slug: string }[];
+    };
     expect(best.data.map((t) => t.slug)).toEqual(["acme-mail"]);
   });
 
@@ -88,7 +96,9 @@ describe("new:category and new:tool on a copy of the tiny fixture", () => {
     const r = run("new-tool", ["--name", "ACME mail", "--content", content]);
     expect(r.status).toBe(1);
     expect(r.stdout).toBe("");
-    expect(r.stderr.trim().split("\n")).toEqual([`${path} already exists: not overwritten (choose another --name or --slug)`]);
+    expect(r.stderr.trim().split("\n")).toEqual([
+      `${path} already exists: not overwritten (choose another --name or --slug)`,
+    ]);
     expect(await readFile(path, "utf8")).toBe(before);
   });
 
@@ -103,7 +113,11 @@ describe("new:category and new:tool on a copy of the tiny fixture", () => {
   it("--slug chooses the file name; a bad --slug, a missing --name or an unknown flag is one line, exit 2", () => {
     expect(run("new-category", ["--name", "Social Media", "--slug", "social", "--content", content]).status).toBe(0);
     expect(existsSync(join(content, "categories/social.json"))).toBe(true);
-    for (const args of [["--name", "X", "--slug", "Not A Slug"], ["--content", content], ["--name", "X", "--nmae", "Y"]]) {
+    for (const args of [
+      ["--name", "X", "--slug", "Not A Slug"],
+      ["--content", content],
+      ["--name", "X", "--nmae", "Y"],
+    ]) {
       const r = run("new-tool", args);
       expect(r.status, args.join(" ")).toBe(2);
       expect(r.stderr.trim().split("\n"), args.join(" ")).toHaveLength(1);

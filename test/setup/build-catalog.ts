@@ -35,7 +35,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
     await mkdir(dirname(join(distDir, file)), { recursive: true });
     await writeFile(join(distDir, file), JSON.stringify({ canary: CANARY }));
   }
-  console.log(`conformance: built ${result.files} files from ${contentDir} (${result.tools} tools) in ${result.seconds.toFixed(1)} s`);
+  console.log(
+    `conformance: built ${result.files} files from ${contentDir} (${result.tools} tools) in ${result.seconds.toFixed(1)} s`,
+  );
   project.provide("distDir", distDir);
   project.provide("contentDir", contentDir);
   return () => rm(workDir, { recursive: true, force: true });

@@ -22,9 +22,19 @@ export async function tamperPage(path: string): Promise<void> {
   await writeFile(path, JSON.stringify(body));
 }
 
-export const TAMPERED_PROBLEMS = ["/data/0/slug: must match pattern", "/data/0/rating: must be <= 5", "/meta/total: must be >= 0", "/meta/limit: must be <= 100"];
+export const TAMPERED_PROBLEMS = [
+  "/data/0/slug: must match pattern",
+  "/data/0/rating: must be <= 5",
+  "/meta/total: must be >= 0",
+  "/meta/limit: must be <= 100",
+];
 
 export function run(argv: string[], cwd = repoRoot) {
-  const result = spawnSync(argv[0]!, argv.slice(1), { cwd, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" }, timeout: 120_000 });
+  const result = spawnSync(argv[0]!, argv.slice(1), {
+    cwd,
+    encoding: "utf8",
+    env: { ...process.env, NO_COLOR: "1" },
+    timeout: 120_000,
+  });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr.replace(/^npm warn .*\n/gm, "") };
 }

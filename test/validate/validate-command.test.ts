@@ -4,9 +4,10 @@ import { join, relative } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildSchemaMap, SCHEMA_MAP_FILE } from "../../scripts/render/schema-table.ts";
 import { fixture, repoRoot, tempDir } from "../helpers/dirs.ts";
-import { builtDist, run, tamperPage, TAMPERED_PROBLEMS } from "./support.ts";
+import { builtDist, run, TAMPERED_PROBLEMS, tamperPage } from "./support.ts";
 
-const validate = (...args: string[]) => run([join(repoRoot, "node_modules/.bin/tsx"), join(repoRoot, "scripts/check-dist/command.ts"), ...args]);
+const validate = (...args: string[]) =>
+  run([join(repoRoot, "node_modules/.bin/tsx"), join(repoRoot, "scripts/check-dist/command.ts"), ...args]);
 
 describe("npm run validate", () => {
   let built: Awaited<ReturnType<typeof builtDist>>;
@@ -20,7 +21,9 @@ describe("npm run validate", () => {
     const table = JSON.parse(await readFile(join(built.dist, "routes.json"), "utf8"));
     expect(map).toEqual(buildSchemaMap(table));
     const schemas = new Set(map.entries.map((e: { schema: string | null }) => e.schema));
-    for (const s of schemas) if (typeof s === "string" && !s.startsWith("https://")) expect(await readFile(join(repoRoot, s as string), "utf8")).toContain("$schema");
+    for (const s of schemas)
+      if (typeof s === "string" && !s.startsWith("https://"))
+        expect(await readFile(join(repoRoot, s as string), "utf8")).toContain("$schema");
   });
 
   it("passes a fresh build (through the dist symlink), and says how many files it checked", async () => {
@@ -51,7 +54,10 @@ describe("npm run validate", () => {
       const json = validate("--dist", relative(repoRoot, copy), "--json");
       expect(json.status).toBe(1);
       const answer = JSON.parse(json.stdout);
-      expect(answer).toMatchObject({ ok: false, problems: expect.arrayContaining([expect.stringMatching(/0\.json: \/meta\/limit: must be <= 100$/)]) });
+      expect(answer).toMatchObject({
+        ok: false,
+        problems: expect.arrayContaining([expect.stringMatching(/0\.json: \/meta\/limit: must be <= 100$/)]),
+      });
       expect(answer.problems).toHaveLength(4);
     } finally {
       await dir.remove();
@@ -71,9 +77,14 @@ describe("npm run validate", () => {
       await rm(join(copy, "v1/categories.json"));
       const { status, stderr } = validate("--dist", copy);
       expect(status).toBe(1);
-      const lines = stderr.trim().split("\n").map((l) => l.slice(copy.length + 1));
+      const lines = stderr
+        .trim()
+        .split("\n")
+        .map((l) => l.slice(copy.length + 1));
       expect(lines[0]).toBe("v1/categories.json: missing");
-      expect(lines).toContain('errors/not_found.json: /error/code: must be one of "software_not_found", "category_not_found", "invalid_limit", "invalid_offset", "offset_out_of_range", "not_found", "method_not_allowed", "bad_request", "service_unavailable"');
+      expect(lines).toContain(
+        'errors/not_found.json: /error/code: must be one of "software_not_found", "category_not_found", "invalid_limit", "invalid_offset", "offset_out_of_range", "not_found", "method_not_allowed", "bad_request", "service_unavailable"',
+      );
       expect(lines).toContain("v1/openapi.json: /openapi: must be an OpenAPI 3.1 version (3.1.x)");
       expect(lines.some((l) => l.startsWith("v1/openapi.json: /paths/~1software/get/responses: "))).toBe(true);
     } finally {
@@ -90,7 +101,9 @@ describe("npm run validate", () => {
     expect(bad.stderr.trim().split("\n")).toHaveLength(1);
     const none = validate("--dist", "/nonexistent-msapi");
     expect(none.status).toBe(1);
-    expect(none.stderr.trim()).toBe("/nonexistent-msapi/schema-map.json not found: run npm run build first (or pass --dist DIR)");
+    expect(none.stderr.trim()).toBe(
+      "/nonexistent-msapi/schema-map.json not found: run npm run build first (or pass --dist DIR)",
+    );
     const noneJson = validate("--dist", "/nonexistent-msapi", "--json");
     expect(noneJson.status).toBe(1);
     expect(JSON.parse(noneJson.stdout)).toEqual({ ok: false, error: expect.stringContaining("not found") });

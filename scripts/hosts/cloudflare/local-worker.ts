@@ -3,8 +3,8 @@
 import { readFile, realpath } from "node:fs/promises";
 import { join } from "node:path";
 import type { Miniflare, MiniflareOptions } from "miniflare";
-import { ASSETS_BINDING, R2_BINDING, WORKER_FILE, WRANGLER_ASSETS_CONFIG, WRANGLER_R2_CONFIG } from "./adapter.ts";
 import { UserError } from "../../cli/command.ts";
+import { ASSETS_BINDING, R2_BINDING, WORKER_FILE, WRANGLER_ASSETS_CONFIG, WRANGLER_R2_CONFIG } from "./adapter.ts";
 import type { UploadTarget } from "./upload-r2.ts";
 import { localUploadTarget, UPLOADER_BINDING, UPLOADER_NAME, UPLOADER_SOURCE } from "./uploader-worker.ts";
 
@@ -33,7 +33,13 @@ export interface LocalWorker {
 interface WranglerConfig {
   main: string;
   compatibility_date: string;
-  assets?: { directory: string; binding: string; run_worker_first?: boolean; html_handling?: string; not_found_handling?: string };
+  assets?: {
+    directory: string;
+    binding: string;
+    run_worker_first?: boolean;
+    html_handling?: string;
+    not_found_handling?: string;
+  };
   r2_buckets?: { binding: string; bucket_name: string }[];
 }
 
@@ -49,13 +55,22 @@ async function readConfig(distDir: string, name: string): Promise<WranglerConfig
   try {
     text = await readFile(join(distDir, name), "utf8");
   } catch {
-    throw new UserError(`${join(distDir, name)} is missing: build first (npm run build), with this version of the project`);
+    throw new UserError(
+      `${join(distDir, name)} is missing: build first (npm run build), with this version of the project`,
+    );
   }
   return JSON.parse(text.replace(/^\/\/.*\n/, "")) as WranglerConfig;
 }
 
 /** Miniflare options equivalent to the generated wrangler config. */
-export async function miniflareOptions({ distDir, mode, r2Persist, port = 8787, host = "127.0.0.1", uploader = false }: LocalWorkerOptions): Promise<MiniflareOptions> {
+export async function miniflareOptions({
+  distDir,
+  mode,
+  r2Persist,
+  port = 8787,
+  host = "127.0.0.1",
+  uploader = false,
+}: LocalWorkerOptions): Promise<MiniflareOptions> {
   // One generation folder for the whole run, even if dist/ is a symlink republished meanwhile.
   const root = await realpath(distDir).catch(() => {
     throw new UserError(`${distDir} does not exist: build first (npm run build)`);
@@ -64,7 +79,9 @@ export async function miniflareOptions({ distDir, mode, r2Persist, port = 8787, 
   const base = {
     // The module's text, not its path: Miniflare names modules relative to the working directory, and workerd
     // refuses a name with `..` (a build outside the project, e.g. in /tmp).
-    modules: [{ type: "ESModule", path: "worker.js", contents: await readFile(join(root, config.main ?? WORKER_FILE), "utf8") }],
+    modules: [
+      { type: "ESModule", path: "worker.js", contents: await readFile(join(root, config.main ?? WORKER_FILE), "utf8") },
+    ],
     compatibilityDate: config.compatibility_date,
     cf: false,
     port,
@@ -78,11 +95,17 @@ export async function miniflareOptions({ distDir, mode, r2Persist, port = 8787, 
     const worker = { ...api, r2Buckets: { [R2_BINDING]: bucket.bucket_name } };
     if (!uploader) return { ...shared, ...worker };
     // The first worker answers on the port; the uploader is reached only through miniflare.getWorker().
-    const upload = { name: UPLOADER_NAME, modules: [{ type: "ESModule" as const, path: "uploader.js", contents: UPLOADER_SOURCE }], compatibilityDate: base.compatibilityDate, r2Buckets: { [UPLOADER_BINDING]: bucket.bucket_name } };
+    const upload = {
+      name: UPLOADER_NAME,
+      modules: [{ type: "ESModule" as const, path: "uploader.js", contents: UPLOADER_SOURCE }],
+      compatibilityDate: base.compatibilityDate,
+      r2Buckets: { [UPLOADER_BINDING]: bucket.bucket_name },
+    };
     return { ...shared, workers: [{ name: "api", ...worker }, upload] };
   }
   const assets = config.assets;
-  if (!assets || assets.binding !== ASSETS_BINDING) throw new UserError(`${WRANGLER_ASSETS_CONFIG} has no ${ASSETS_BINDING} assets binding`);
+  if (!assets || assets.binding !== ASSETS_BINDING)
+    throw new UserError(`${WRANGLER_ASSETS_CONFIG} has no ${ASSETS_BINDING} assets binding`);
   return {
     ...base,
     assets: {
@@ -114,7 +137,9 @@ export async function startLocalWorker(options: LocalWorkerOptions): Promise<Loc
     miniflare,
     uploadTarget: async () => {
       if (!options.uploader) throw new Error("startLocalWorker: uploadTarget() needs { uploader: true }");
-      return localUploadTarget((await miniflare.getWorker(UPLOADER_NAME)) as unknown as Parameters<typeof localUploadTarget>[0]);
+      return localUploadTarget(
+        (await miniflare.getWorker(UPLOADER_NAME)) as unknown as Parameters<typeof localUploadTarget>[0],
+      );
     },
     close: () => miniflare.dispose(),
   };

@@ -1,11 +1,12 @@
 // Cloudflare R2 over its S3-compatible API (https://<ACCOUNT_ID>.r2.cloudflarestorage.com), signed with SigV4 by
 // aws4fetch: PUT per object with the ETag as x-amz-meta-<key> (R2 turns x-amz-meta-* into the customMetadata the
 // Worker reads), DeleteObjects per 1,000 keys, GET for the upload state.
-import { AwsClient } from "aws4fetch";
+
 import { createHash } from "node:crypto";
-import { R2_META } from "./worker/stores.ts";
+import { AwsClient } from "aws4fetch";
 import { UserError } from "../../cli/command.ts";
 import type { UploadTarget } from "./upload-r2.ts";
+import { R2_META } from "./worker/stores.ts";
 
 export interface RemoteR2Options {
   /** e.g. https://<ACCOUNT_ID>.r2.cloudflarestorage.com */
@@ -22,7 +23,8 @@ export const REMOTE_ENV = ["R2_ACCOUNT_ID", "R2_ACCESS_KEY_ID", "R2_SECRET_ACCES
 /** The remote options from the environment; a missing variable is a one-line UserError naming it. */
 export function remoteOptionsFromEnv(bucket: string, env: NodeJS.ProcessEnv = process.env): RemoteR2Options {
   const missing = REMOTE_ENV.find((name) => !env[name]);
-  if (missing) throw new UserError(`--remote needs ${missing} in the environment (${REMOTE_ENV.join(", ")}; docs/cloudflare.md)`);
+  if (missing)
+    throw new UserError(`--remote needs ${missing} in the environment (${REMOTE_ENV.join(", ")}; docs/cloudflare.md)`);
   return {
     endpoint: `https://${env.R2_ACCOUNT_ID}.r2.cloudflarestorage.com`,
     bucket,
@@ -31,7 +33,8 @@ export function remoteOptionsFromEnv(bucket: string, env: NodeJS.ProcessEnv = pr
   };
 }
 
-const xmlEscape = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&apos;");
+const xmlEscape = (s: string) =>
+  s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&apos;");
 
 /** The DeleteObjects request body (quiet: only failures are listed in the answer). */
 export function deleteObjectsXml(keys: string[]): string {
@@ -45,11 +48,18 @@ function s3Error(what: string, status: number, body: string): Error {
   return new Error(`R2 ${what}: ${status}${code ? ` ${code}` : ""}${message ? ` (${message})` : ""}`);
 }
 
-export function remoteR2Target({ endpoint, bucket, accessKeyId, secretAccessKey, retries = 5 }: RemoteR2Options): UploadTarget {
+export function remoteR2Target({
+  endpoint,
+  bucket,
+  accessKeyId,
+  secretAccessKey,
+  retries = 5,
+}: RemoteR2Options): UploadTarget {
   const client = new AwsClient({ accessKeyId, secretAccessKey, service: "s3", region: "auto", retries });
   const base = endpoint.replace(/\/+$/, "");
   // Path-style: /<bucket>/<key>, each segment percent-encoded.
-  const objectUrl = (key: string) => `${base}/${encodeURIComponent(bucket)}/${key.split("/").map(encodeURIComponent).join("/")}`;
+  const objectUrl = (key: string) =>
+    `${base}/${encodeURIComponent(bucket)}/${key.split("/").map(encodeURIComponent).join("/")}`;
   const putOne = async (key: string, body: Uint8Array, etag: string | undefined) => {
     const headers: Record<string, string> = { "Content-Length": String(body.byteLength) };
     if (etag !== undefined) headers[`x-amz-meta-${R2_META.etag}`] = etag;
@@ -81,7 +91,8 @@ export function remoteR2Target({ endpoint, bucket, accessKeyId, secretAccessKey,
       const text = await res.text();
       if (res.status !== 200) throw s3Error(`DeleteObjects of ${keys.length} keys`, res.status, text);
       // A 200 may still list keys it could not delete.
-      if (/<Error>/.test(text)) throw s3Error(`DeleteObjects of ${keys.length} keys`, res.status, text.slice(text.indexOf("<Error>")));
+      if (/<Error>/.test(text))
+        throw s3Error(`DeleteObjects of ${keys.length} keys`, res.status, text.slice(text.indexOf("<Error>")));
     },
   };
 }

@@ -2,16 +2,28 @@
 // run on Cloudflare: Workers Static Assets by default, or `--r2` to fill a local R2 bucket from dist/ and serve that.
 import { realpath } from "node:fs/promises";
 import { resolve } from "node:path";
-import { isMain, parseCommandArgs, runCommand, UserError, type CommandSpec } from "../../cli/command.ts";
+import { type CommandSpec, isMain, parseCommandArgs, runCommand, UserError } from "../../cli/command.ts";
 import { startLocalWorker } from "./local-worker.ts";
 import { describePlan, measurePublished, planFor } from "./plan.ts";
 import { publishedFiles, uploadToR2 } from "./upload-r2.ts";
 
 const options = {
   dist: { type: "string", default: "dist", valueName: "DIR", description: "the build to serve" },
-  r2: { type: "boolean", default: false, description: "serve from a local R2 bucket, first filled from dist/ (changed objects only)" },
-  "as-is": { type: "boolean", default: false, description: "with --r2: serve the local bucket as it is, without filling it from dist/ first" },
-  persist: { type: "string", valueName: "DIR", description: "where the local R2 bucket lives (default: DIR.r2 beside dist/)" },
+  r2: {
+    type: "boolean",
+    default: false,
+    description: "serve from a local R2 bucket, first filled from dist/ (changed objects only)",
+  },
+  "as-is": {
+    type: "boolean",
+    default: false,
+    description: "with --r2: serve the local bucket as it is, without filling it from dist/ first",
+  },
+  persist: {
+    type: "string",
+    valueName: "DIR",
+    description: "where the local R2 bucket lives (default: DIR.r2 beside dist/)",
+  },
 } as const;
 
 export const START_CLOUDFLARE: CommandSpec<typeof options> = {
@@ -25,7 +37,8 @@ export const START_CLOUDFLARE: CommandSpec<typeof options> = {
 
 function portFromEnv(): number {
   const port = Number(process.env.PORT ?? 8787);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UserError(`PORT=${process.env.PORT} is no port number`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new UserError(`PORT=${process.env.PORT} is no port number`);
   return port;
 }
 
@@ -41,15 +54,27 @@ async function main(): Promise<void> {
   if (!values["as-is"]) {
     const size = await measurePublished(root, await publishedFiles(root));
     console.log(describePlan(size));
-    if (!values.r2 && planFor(size) === "r2") throw new UserError(`${values.dist}/ is too large for Static Assets: use --r2`);
+    if (!values.r2 && planFor(size) === "r2")
+      throw new UserError(`${values.dist}/ is too large for Static Assets: use --r2`);
   }
   const persist = resolve(values.persist ?? `${distDir}.r2`);
-  const worker = await startLocalWorker({ distDir: root, mode: values.r2 ? "r2" : "assets", r2Persist: persist, port, host: process.env.HOST ?? "127.0.0.1", uploader: values.r2 });
+  const worker = await startLocalWorker({
+    distDir: root,
+    mode: values.r2 ? "r2" : "assets",
+    r2Persist: persist,
+    port,
+    host: process.env.HOST ?? "127.0.0.1",
+    uploader: values.r2,
+  });
   if (values.r2 && !values["as-is"]) {
     const summary = await uploadToR2(root, await worker.uploadTarget());
-    console.log(`local R2 (${persist}): sent ${summary.sent.toLocaleString("en-US")}, deleted ${summary.deleted.toLocaleString("en-US")}, unchanged ${summary.unchanged.toLocaleString("en-US")} in ${summary.seconds.toFixed(1)} s`);
+    console.log(
+      `local R2 (${persist}): sent ${summary.sent.toLocaleString("en-US")}, deleted ${summary.deleted.toLocaleString("en-US")}, unchanged ${summary.unchanged.toLocaleString("en-US")} in ${summary.seconds.toFixed(1)} s`,
+    );
   }
-  console.log(`Cloudflare Worker (${values.r2 ? "R2" : "Static Assets"}) serving ${values.dist}/ at ${worker.url} (Ctrl-C stops it)`);
+  console.log(
+    `Cloudflare Worker (${values.r2 ? "R2" : "Static Assets"}) serving ${values.dist}/ at ${worker.url} (Ctrl-C stops it)`,
+  );
   const stop = () => {
     worker.close().finally(() => process.exit(0));
   };

@@ -2,12 +2,13 @@
 // The bucket keeps a small state object (UPLOAD_STATE_KEY: key → ETag of what was sent); every published file is
 // hashed (the hash is the Node server's ETag, stored as the object's custom metadata so the Worker never hashes),
 // objects whose hash differs are sent, keys no longer built are deleted, and the state is written last.
-import fg from "fast-glob";
+
 import { readFile, realpath } from "node:fs/promises";
 import { join } from "node:path";
-import { publishedPathFilter } from "./adapter.ts";
-import { loadRouteTable } from "../../api/load-route-table.ts";
+import fg from "fast-glob";
 import { etagOf } from "../../api/etag-node.ts";
+import { loadRouteTable } from "../../api/load-route-table.ts";
+import { publishedPathFilter } from "./adapter.ts";
 
 /** Never served: the resolver answers no dotfile. Written after every object, so a failed upload is redone. */
 export const UPLOAD_STATE_KEY = ".upload-state.json";
@@ -79,7 +80,11 @@ export async function publishedFiles(distDir: string): Promise<string[]> {
   return files.filter(publishedPathFilter(table)).sort();
 }
 
-export async function uploadToR2(distDir: string, target: UploadTarget, { full = false, onProgress }: UploadOptions = {}): Promise<UploadSummary> {
+export async function uploadToR2(
+  distDir: string,
+  target: UploadTarget,
+  { full = false, onProgress }: UploadOptions = {},
+): Promise<UploadSummary> {
   const started = performance.now();
   // One generation for the whole upload, even if dist/ is republished meanwhile.
   const root = await realpath(distDir);

@@ -3,17 +3,25 @@
 // changed objects only, deleting removed ones.
 import { readFile, realpath } from "node:fs/promises";
 import { join, resolve } from "node:path";
+import { type CommandSpec, formatCount, isMain, parseCommandArgs, runCommand, UserError } from "../../cli/command.ts";
 import { R2_BINDING, WRANGLER_R2_CONFIG } from "./adapter.ts";
-import { formatCount, isMain, parseCommandArgs, runCommand, UserError, type CommandSpec } from "../../cli/command.ts";
 import { startLocalWorker } from "./local-worker.ts";
 import { remoteOptionsFromEnv, remoteR2Target } from "./remote-r2.ts";
-import { uploadToR2, type UploadSummary, type UploadTarget } from "./upload-r2.ts";
+import { type UploadSummary, type UploadTarget, uploadToR2 } from "./upload-r2.ts";
 
 const options = {
   dist: { type: "string", default: "dist", valueName: "DIR", description: "the build to upload" },
   persist: { type: "string", valueName: "DIR", description: "the local R2 folder (default: DIR.r2 beside dist/)" },
-  remote: { type: "boolean", default: false, description: "upload to Cloudflare R2 (S3 API; needs R2_ACCOUNT_ID, R2_ACCESS_KEY_ID, R2_SECRET_ACCESS_KEY)" },
-  bucket: { type: "string", valueName: "NAME", description: "with --remote: the bucket (default: the one in dist/wrangler.r2.jsonc)" },
+  remote: {
+    type: "boolean",
+    default: false,
+    description: "upload to Cloudflare R2 (S3 API; needs R2_ACCOUNT_ID, R2_ACCESS_KEY_ID, R2_SECRET_ACCESS_KEY)",
+  },
+  bucket: {
+    type: "string",
+    valueName: "NAME",
+    description: "with --remote: the bucket (default: the one in dist/wrangler.r2.jsonc)",
+  },
   full: { type: "boolean", default: false, description: "send every object, ignoring what the bucket says it has" },
   json: { type: "boolean", default: false, description: "print the summary as one JSON object" },
 } as const;
@@ -42,7 +50,9 @@ async function configuredBucket(distDir: string): Promise<string> {
   const text = await readFile(file, "utf8").catch(() => {
     throw new UserError(`${file} is missing: build first (npm run build), or name the bucket with --bucket`);
   });
-  const name = (JSON.parse(text.replace(/^\/\/.*\n/, "")) as { r2_buckets?: { binding: string; bucket_name: string }[] }).r2_buckets?.find((b) => b.binding === R2_BINDING)?.bucket_name;
+  const name = (
+    JSON.parse(text.replace(/^\/\/.*\n/, "")) as { r2_buckets?: { binding: string; bucket_name: string }[] }
+  ).r2_buckets?.find((b) => b.binding === R2_BINDING)?.bucket_name;
   if (!name) throw new UserError(`${file} names no ${R2_BINDING} bucket: use --bucket`);
   return name;
 }

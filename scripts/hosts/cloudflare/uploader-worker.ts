@@ -3,8 +3,9 @@
 // trip (~113 objects/s); one request per batch is not.
 // Batch body: a 4-byte big-endian header length, the header (JSON: [{ k: key, n: bytes, e?: etag }]), then the
 // objects' bytes one after the other.
-import { R2_META } from "./worker/stores.ts";
+
 import type { UploadObject, UploadTarget } from "./upload-r2.ts";
+import { R2_META } from "./worker/stores.ts";
 
 export const UPLOADER_NAME = "r2-uploader";
 export const UPLOADER_BINDING = "BUCKET";
@@ -51,7 +52,13 @@ export default {
 
 /** One request body for a batch of objects. */
 export function encodeBatch(objects: UploadObject[]): Uint8Array {
-  const header = new TextEncoder().encode(JSON.stringify(objects.map((o) => (o.etag === undefined ? { k: o.key, n: o.body.byteLength } : { k: o.key, n: o.body.byteLength, e: o.etag }))));
+  const header = new TextEncoder().encode(
+    JSON.stringify(
+      objects.map((o) =>
+        o.etag === undefined ? { k: o.key, n: o.body.byteLength } : { k: o.key, n: o.body.byteLength, e: o.etag },
+      ),
+    ),
+  );
   const total = 4 + header.byteLength + objects.reduce((sum, o) => sum + o.body.byteLength, 0);
   const out = new Uint8Array(total);
   new DataView(out.buffer).setUint32(0, header.byteLength);
@@ -65,15 +72,22 @@ export function encodeBatch(objects: UploadObject[]): Uint8Array {
 }
 
 interface FetcherLike {
-  fetch(url: string, init?: { method?: string; body?: Uint8Array | string }): Promise<{ status: number; text(): Promise<string> }>;
+  fetch(
+    url: string,
+    init?: { method?: string; body?: Uint8Array | string },
+  ): Promise<{ status: number; text(): Promise<string> }>;
 }
 
 /** The uploader Worker (started by startLocalWorker with `uploader: true`) as an upload target. */
 export function localUploadTarget(uploader: FetcherLike): UploadTarget {
   const call = async (what: string, path: string, body?: Uint8Array | string) => {
-    const res = await uploader.fetch(`http://uploader${path}`, body === undefined ? undefined : { method: "POST", body });
+    const res = await uploader.fetch(
+      `http://uploader${path}`,
+      body === undefined ? undefined : { method: "POST", body },
+    );
     const text = await res.text();
-    if (res.status !== 200 && !(res.status === 404 && path.startsWith("/get"))) throw new Error(`local R2 ${what}: ${res.status} ${text}`);
+    if (res.status !== 200 && !(res.status === 404 && path.startsWith("/get")))
+      throw new Error(`local R2 ${what}: ${res.status} ${text}`);
     return res.status === 404 ? null : text;
   };
   return {

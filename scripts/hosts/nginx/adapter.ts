@@ -7,9 +7,10 @@
 // internal location under /./api-body/, a prefix no request can reach because nginx resolves dot segments. Requests
 // nginx rejects itself (undecodable path, bad request line, oversized headers) reach /./api-rejected, which answers the
 // way the route table does, so no nginx HTML page is ever sent.
-import type { OutputFile } from "../../render/output.ts";
-import type { Route, RouteTable } from "../../api/route-table.ts";
+
 import { errorBodies } from "../../api/error-bodies.ts";
+import type { Route, RouteTable } from "../../api/route-table.ts";
+import type { OutputFile } from "../../render/output.ts";
 import { block, mapBlock, quote, word } from "./conf.ts";
 import { assetName, decisionMaps, fileTemplate, headerMaps } from "./maps.ts";
 
@@ -53,7 +54,10 @@ const PRIVATE_CODE_OFFSET = 70;
 /** `error_page` + `return` that answer `status` with a body file (a path template with $variables is fine). */
 function answerWith(status: number, file: string): { errorPage: string; ret: string } {
   const code = CLOSES_CONNECTION.has(status) ? status + PRIVATE_CODE_OFFSET : status;
-  return { errorPage: `error_page ${code} ${code === status ? "" : `=${status} `}${word(`${BODY_PREFIX}/${file}`)};`, ret: `return ${code};` };
+  return {
+    errorPage: `error_page ${code} ${code === status ? "" : `=${status} `}${word(`${BODY_PREFIX}/${file}`)};`,
+    ret: `return ${code};`,
+  };
 }
 
 /** Where a file is served: one that vanished or cannot be read answers not_found, never a 5xx (as the Node server). */
@@ -76,9 +80,16 @@ function routeLocations(route: Route, table: RouteTable): string[] {
   return route.try.map((candidate, step) => {
     const file = fileTemplate(route, candidate.file);
     const next = step + 1 < route.try.length ? name(step + 1) : `@api_error_${route.fallback}`;
-    if (candidate.status === 200) return block(`location ${name(step)}`, [fileErrorPage(table), `try_files ${word(`/${file}`)} ${next};`]);
+    if (candidate.status === 200)
+      return block(`location ${name(step)}`, [fileErrorPage(table), `try_files ${word(`/${file}`)} ${next};`]);
     const { errorPage, ret } = answerWith(candidate.status, file);
-    return block(`location ${name(step)}`, [errorPage, `if (-f ${word(`$document_root/${file}`)}) {`, `    ${ret}`, "}", jump(next)]);
+    return block(`location ${name(step)}`, [
+      errorPage,
+      `if (-f ${word(`$document_root/${file}`)}) {`,
+      `    ${ret}`,
+      "}",
+      jump(next),
+    ]);
   });
 }
 
@@ -134,10 +145,16 @@ export function nginxServerConf(table: RouteTable): string {
     `error_page ${NGINX_REROUTED.join(" ")} = ${REJECTED};`,
     `error_page ${NGINX_NOT_FOUND.join(" ")} =404 ${BODY_PREFIX}/${table.errors.not_found.file};`,
     "",
-    block("location /", ["# /. is a directory, never a file: try_files always goes on to the named location the maps chose", jump("@api_$api_action")]),
+    block("location /", [
+      "# /. is a directory, never a file: try_files always goes on to the named location the maps chose",
+      jump("@api_$api_action"),
+    ]),
     block(`location = ${REJECTED}`, ["internal;", jump("@api_$api_rejected_action")]),
     block("location @api_preflight", ["return 204;"]),
-    block("location @api_bad_request", ["# framing nginx could not read: one JSON 400, and the connection closes", `return 400 ${quote(errorBodies(table.basePath).bad_request)};`]),
+    block("location @api_bad_request", [
+      "# framing nginx could not read: one JSON 400, and the connection closes",
+      `return 400 ${quote(errorBodies(table.basePath).bad_request)};`,
+    ]),
     ...errorLocations(table),
     ...table.assets.map((asset, i) =>
       block(`location @api_${assetName(i)}`, [
@@ -148,7 +165,12 @@ export function nginxServerConf(table: RouteTable): string {
       ]),
     ),
     ...table.routes.flatMap((route) => routeLocations(route, table)),
-    block(`location ^~ ${BODY_PREFIX}/`, ["internal;", "etag off;", "recursive_error_pages off;", `rewrite ${quote(`^${BODY_PREFIX.replace(".", "\\.")}(/.*)$`)} $1 break;`]),
+    block(`location ^~ ${BODY_PREFIX}/`, [
+      "internal;",
+      "etag off;",
+      "recursive_error_pages off;",
+      `rewrite ${quote(`^${BODY_PREFIX.replace(".", "\\.")}(/.*)$`)} $1 break;`,
+    ]),
   ]);
   return [
     [

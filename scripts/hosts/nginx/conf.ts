@@ -4,7 +4,8 @@
 export const quote = (text: string) => `"${text.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`;
 
 /** Quoted only when needed, so simple keys and values stay readable. `$var` stays a variable either way. */
-export const word = (text: string) => (/^[A-Za-z0-9_./!@$-]+$/.test(text) && !text.startsWith("~") ? text : quote(text));
+export const word = (text: string) =>
+  /^[A-Za-z0-9_./!@$-]+$/.test(text) && !text.startsWith("~") ? text : quote(text);
 
 /** An nginx variable name from parts: letters, digits and underscores only. */
 export function variable(...parts: string[]): string {
@@ -30,7 +31,8 @@ export function mapBlock(m: MapBlock): string {
   lines.push(`map ${word(m.source)} $${m.target} {`);
   if (m.volatile) lines.push("    volatile;");
   if (m.default !== undefined) lines.push(`    default ${word(m.default)};`);
-  for (const [key, value] of m.entries) lines.push(`    ${key.startsWith("~") || key === "" ? quote(key) : word(key)} ${word(value)};`);
+  for (const [key, value] of m.entries)
+    lines.push(`    ${key.startsWith("~") || key === "" ? quote(key) : word(key)} ${word(value)};`);
   lines.push("}");
   return lines.join("\n");
 }

@@ -2,7 +2,7 @@
 // lazily evaluated variables, plus the per-status header values. Every regex reads the raw request line ($request):
 // it survives error_page redirects and parse errors, where $request_method and $request_uri do not.
 import type { Route, RouteTable } from "../../api/route-table.ts";
-import { variable, type MapBlock } from "./conf.ts";
+import { type MapBlock, variable } from "./conf.ts";
 import {
   DECODABLE_SEGMENT,
   encodedLiteral,
@@ -36,7 +36,10 @@ export const routeVar = (route: Route, name: string) => variable(route.operation
 export function fileTemplate(route: Route, template: string): string {
   const known = new Set([...Object.keys(route.params), ...route.query.map((q) => q.name), ...Object.keys(route.vars)]);
   return template.replace(/\{(\w+)\}/g, (_, name: string) => {
-    if (!known.has(name)) throw new Error(`nginx adapter: ${route.operation}: template ${template} uses {${name}}, which the route does not define`);
+    if (!known.has(name))
+      throw new Error(
+        `nginx adapter: ${route.operation}: template ${template} uses {${name}}, which the route does not define`,
+      );
     return `\${${routeVar(route, name)}}`;
   });
 }
@@ -50,7 +53,8 @@ function rawPathRegexes(table: RouteTable, route: Route): { valid: string; match
     const param = PLACEHOLDER.exec(segment)?.[1];
     if (!param) return { valid: encodedLiteral(segment), matched: encodedLiteral(segment) };
     const pattern = route.params[param];
-    if (pattern === undefined) throw new Error(`nginx adapter: ${route.operation}: {${param}} has no pattern in params`);
+    if (pattern === undefined)
+      throw new Error(`nginx adapter: ${route.operation}: {${param}} has no pattern in params`);
     const unsafe = unsafeForDecodedUri(pattern);
     if (unsafe) throw new Error(`nginx adapter: ${route.operation}: pattern of {${param}} ${unsafe}`);
     return { valid: encodedSegmentPattern(pattern), matched: DECODABLE_SEGMENT };
@@ -64,7 +68,9 @@ function pathParamMaps(table: RouteTable, route: Route, capture: () => string): 
   const segments = [...segmentsOf(table.basePath), ...segmentsOf(route.path)];
   return Object.keys(route.params).map((param) => {
     const name = capture();
-    const regex = segments.map((s) => (PLACEHOLDER.exec(s)?.[1] === param ? `(?<${name}>[^/]+)` : PLACEHOLDER.test(s) ? "[^/]+" : escapeRegex(s)));
+    const regex = segments.map((s) =>
+      PLACEHOLDER.exec(s)?.[1] === param ? `(?<${name}>[^/]+)` : PLACEHOLDER.test(s) ? "[^/]+" : escapeRegex(s),
+    );
     return {
       comment: `${route.operation}: {${param}}, decoded`,
       source: "$uri",
@@ -134,7 +140,10 @@ function queryMaps(route: Route, capture: () => string): MapBlock[] {
   });
   for (const [name, spec] of Object.entries(route.vars)) {
     const param = route.query.find((q) => q.name === spec.param);
-    if (!param) throw new Error(`nginx adapter: ${route.operation}: var ${name} reads ${spec.param}, which is no query parameter`);
+    if (!param)
+      throw new Error(
+        `nginx adapter: ${route.operation}: var ${name} reads ${spec.param}, which is no query parameter`,
+      );
     const present = spec.present.replace(/\{(\w+)\}/g, (_, p: string) => `\${${routeVar(route, p)}}`);
     maps.push({
       comment: `${route.operation}: {${name}}`,
@@ -155,7 +164,8 @@ export function decisionMaps(table: RouteTable): MapBlock[] {
   const served = table.methods.filter((m) => m !== "OPTIONS");
   const maps: MapBlock[] = [
     {
-      comment: "the raw request line, only when it is METHOD SP target SP HTTP/x.y (no HTTP/0.9, no spaces in the target)",
+      comment:
+        "the raw request line, only when it is METHOD SP target SP HTTP/x.y (no HTTP/0.9, no spaces in the target)",
       source: "$request",
       target: "api_method",
       entries: [[`~^(?<${method}>[^ ]+) [^ ]+ HTTP/[0-9]\\.[0-9]$`, `$${method}`]],
@@ -184,19 +194,20 @@ export function decisionMaps(table: RouteTable): MapBlock[] {
       default: "invalid",
     },
     {
-      comment: "the docs assets at their exact raw path, then P1–P3, P7: the raw path against each route; `!id` = the error that answers",
+      comment:
+        "the docs assets at their exact raw path, then P1–P3, P7: the raw path against each route; `!id` = the error that answers",
       source: "$api_path",
       target: "api_route",
       entries: [
         ...table.assets.map((asset, i): [string, string] => [exactly(asset.path), assetName(i)]),
         ...table.routes.flatMap((route) => {
-        const { valid, matched } = rawPathRegexes(table, route);
-        return valid === matched
-          ? [[`~${valid}`, route.operation] as [string, string]]
-          : [
-              [`~${valid}`, route.operation] as [string, string],
-              [`~${matched}`, `!${route.fallback}`] as [string, string],
-            ];
+          const { valid, matched } = rawPathRegexes(table, route);
+          return valid === matched
+            ? [[`~${valid}`, route.operation] as [string, string]]
+            : [
+                [`~${valid}`, route.operation] as [string, string],
+                [`~${matched}`, `!${route.fallback}`] as [string, string],
+              ];
         }),
       ],
       default: "!not_found",
@@ -257,13 +268,32 @@ export function headerMaps(table: RouteTable): { header: string; variable: strin
     out.push({
       header,
       variable: name,
-      map: { comment, source: "$status", target: name, volatile: true, entries: statuses.map((s): [string, string] => [s, value]), default: "" },
+      map: {
+        comment,
+        source: "$status",
+        target: name,
+        volatile: true,
+        entries: statuses.map((s): [string, string] => [s, value]),
+        default: "",
+      },
     });
   const contentType = Object.entries(table.headers.all).find(([k]) => k.toLowerCase() === "content-type");
   if (contentType)
-    byStatus(contentType[0], "api_bodyless_content_type", ["204"], contentType[1], "H1: nginx drops Content-Type from a 204; put it back (a 304 has none)");
+    byStatus(
+      contentType[0],
+      "api_bodyless_content_type",
+      ["204"],
+      contentType[1],
+      "H1: nginx drops Content-Type from a 204; put it back (a 304 has none)",
+    );
   Object.entries(table.headers.success).forEach(([header, value], i) => {
-    byStatus(header, variable("success", String(i)), ["200", "304"], value, `H3: ${header} on successful responses only`);
+    byStatus(
+      header,
+      variable("success", String(i)),
+      ["200", "304"],
+      value,
+      `H3: ${header} on successful responses only`,
+    );
   });
   Object.entries(table.headers.preflight).forEach(([header, value], i) => {
     byStatus(header, variable("preflight", String(i)), ["204"], value, `P5: ${header} on the preflight answer`);
@@ -284,6 +314,7 @@ export function headerMaps(table: RouteTable): { header: string; variable: strin
     },
   });
   byStatus("Allow", "api_allow", ["405"], table.methods.join(", "), "P6");
-  for (const { header } of out) if (!/^[A-Za-z0-9-]+$/.test(header)) throw new Error(`nginx adapter: header name ${header} is not a token`);
+  for (const { header } of out)
+    if (!/^[A-Za-z0-9-]+$/.test(header)) throw new Error(`nginx adapter: header name ${header} is not a token`);
   return out;
 }

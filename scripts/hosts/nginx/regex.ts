@@ -39,7 +39,13 @@ function classBody(codes: number[]): string {
   for (let i = 0; i < codes.length; ) {
     let j = i;
     while (j + 1 < codes.length && codes[j + 1] === codes[j]! + 1) j++;
-    out += j - i >= 2 ? `${esc(codes[i]!)}-${esc(codes[j]!)}` : codes.slice(i, j + 1).map(esc).join("");
+    out +=
+      j - i >= 2
+        ? `${esc(codes[i]!)}-${esc(codes[j]!)}`
+        : codes
+            .slice(i, j + 1)
+            .map(esc)
+            .join("");
     i = j + 1;
   }
   return out;
@@ -67,7 +73,8 @@ export function encodedChar(codes: number[]): string {
   const sorted = [...new Set(codes)].sort((a, b) => a - b);
   if (sorted.length === 0) throw new Error("nginx adapter: a character class that matches no ASCII character");
   const raw = sorted.filter(rawAllowed);
-  const rawPart = raw.length === 1 ? escapeRegex(String.fromCharCode(raw[0]!)) : raw.length > 1 ? `[${classBody(raw)}]` : "";
+  const rawPart =
+    raw.length === 1 ? escapeRegex(String.fromCharCode(raw[0]!)) : raw.length > 1 ? `[${classBody(raw)}]` : "";
   return `(?:${rawPart ? `${rawPart}|` : ""}${escapesFor(sorted)})`;
 }
 
@@ -76,7 +83,8 @@ export function encodedLiteral(text: string): string {
   return [...text]
     .map((ch) => {
       const code = ch.charCodeAt(0);
-      if (ch.length !== 1 || code > 0x7f) throw new Error(`nginx adapter: non-ASCII path text ${JSON.stringify(text)} is not supported`);
+      if (ch.length !== 1 || code > 0x7f)
+        throw new Error(`nginx adapter: non-ASCII path text ${JSON.stringify(text)} is not supported`);
       return encodedChar([code]);
     })
     .join("");
@@ -89,7 +97,9 @@ const NON_ASCII_PROBES = [0x80, 0xa0, 0xe9, 0xff, 0x100, 0x4e2d, 0xd83d, 0xfeff]
 function atomCodes(atom: string, pattern: string): number[] {
   const re = new RegExp(`^(?:${atom})$`);
   if (NON_ASCII_PROBES.some((c) => re.test(String.fromCharCode(c))))
-    throw new Error(`nginx adapter: pattern ${pattern}: ${atom} matches non-ASCII characters, which nginx sees as UTF-8 bytes`);
+    throw new Error(
+      `nginx adapter: pattern ${pattern}: ${atom} matches non-ASCII characters, which nginx sees as UTF-8 bytes`,
+    );
   const codes: number[] = [];
   for (let c = 0; c < 0x80; c++) if (re.test(String.fromCharCode(c))) codes.push(c);
   return codes;
@@ -115,12 +125,14 @@ export function encodedSegmentPattern(pattern: string): string {
       i += quantifier[0].length;
     } else if (ch === "(") {
       const group = /^\((?:\?:|\?<[A-Za-z_]\w*>)?/.exec(rest)![0];
-      if (rest.startsWith("(?") && group === "(") throw new Error(`nginx adapter: pattern ${pattern}: lookarounds are not supported`);
+      if (rest.startsWith("(?") && group === "(")
+        throw new Error(`nginx adapter: pattern ${pattern}: lookarounds are not supported`);
       out += "(?:";
       depth++;
       i += group.length;
     } else if (ch === ")" || ch === "|") {
-      if (ch === "|" && depth === 0) throw new Error(`nginx adapter: pattern ${pattern}: top-level | with anchors is ambiguous; group it`);
+      if (ch === "|" && depth === 0)
+        throw new Error(`nginx adapter: pattern ${pattern}: top-level | with anchors is ambiguous; group it`);
       if (ch === ")") depth--;
       out += ch;
       i++;

@@ -2,16 +2,16 @@
 // `PORT=8080 npx tsx scripts/hosts/nginx/start.ts [--dist DIR]`; HOST (default 127.0.0.1) picks the interface.
 // nginx runs in the foreground with a temporary prefix (pid, temp files, the copied config): nothing outside it and
 // dist/ is touched, and the prefix is removed on exit.
-import { spawn, type ChildProcess } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { accessSync, constants, existsSync, rmSync } from "node:fs";
 import { copyFile, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { createConnection } from "node:net";
 import { tmpdir } from "node:os";
 import { delimiter, join, resolve } from "node:path";
+import { isMain, parseCommandArgs, runCommand, UserError } from "../../cli/command.ts";
+import { freePort } from "../free-port.ts";
 import { NGINX_MAIN_CONF, NGINX_PID_FILE, NGINX_SERVER_CONF, NGINX_SITE_CONF } from "./adapter.ts";
 import { quote } from "./conf.ts";
-import { freePort } from "../free-port.ts";
-import { isMain, parseCommandArgs, runCommand, UserError } from "../../cli/command.ts";
 
 export interface NginxOptions {
   distDir: string;
@@ -69,12 +69,20 @@ const exited = (child: ChildProcess) =>
   });
 
 /** Ready once nginx wrote its pid file (it does so only after binding) and the port accepts connections. */
-async function waitUntilListening(child: ChildProcess, prefix: string, host: string, port: number, log: () => string): Promise<void> {
+async function waitUntilListening(
+  child: ChildProcess,
+  prefix: string,
+  host: string,
+  port: number,
+  log: () => string,
+): Promise<void> {
   const deadline = Date.now() + READY_TIMEOUT_MS;
   const pidFile = join(prefix, NGINX_PID_FILE);
   while (Date.now() < deadline) {
     if (child.exitCode !== null || child.signalCode !== null)
-      throw new Error(`nginx exited (${child.exitCode ?? child.signalCode}) before listening${log() ? `:\n${log()}` : " (its messages are above)"}`);
+      throw new Error(
+        `nginx exited (${child.exitCode ?? child.signalCode}) before listening${log() ? `:\n${log()}` : " (its messages are above)"}`,
+      );
     const pid = await readFile(pidFile, "utf8").catch(() => "");
     if (pid.trim() === String(child.pid) && (await canConnect(host, port))) return;
     await new Promise((r) => setTimeout(r, 50));
@@ -90,11 +98,15 @@ async function preparePrefix(distDir: string, host: string, port: number, header
   const prefix = await mkdtemp(join(tmpdir(), "api-nginx-"));
   await copyFile(join(distDir, NGINX_MAIN_CONF), join(prefix, "nginx.conf"));
   const serverConf = await readFile(join(distDir, NGINX_SERVER_CONF), "utf8");
-  const timed = headerTimeout === undefined ? serverConf : serverConf.replace(/client_header_timeout \S+;/, `client_header_timeout ${headerTimeout}s;`);
+  const timed =
+    headerTimeout === undefined
+      ? serverConf
+      : serverConf.replace(/client_header_timeout \S+;/, `client_header_timeout ${headerTimeout}s;`);
   await writeFile(join(prefix, "server.conf"), timed);
   const root = resolve(distDir);
   // nginx would read `$` in root as a variable
-  if (root.includes("$")) throw new Error(`nginx: the dist path ${root} holds a $, which nginx's root directive reads as a variable`);
+  if (root.includes("$"))
+    throw new Error(`nginx: the dist path ${root} holds a $, which nginx's root directive reads as a variable`);
   await writeFile(join(prefix, NGINX_SITE_CONF), `listen ${listenAddress(host, port)};\nroot ${quote(root)};\n`);
   return prefix;
 }
@@ -102,7 +114,17 @@ async function preparePrefix(distDir: string, host: string, port: number, header
 /** The arguments that run one prefix in the foreground; workers run as root only when nginx is started as root. */
 export function nginxArgs(prefix: string, testOnly = false): string[] {
   const globals = ["daemon off;", ...(process.getuid?.() === 0 ? ["user root;"] : [])].join(" ");
-  return ["-p", `${prefix}/`, "-c", join(prefix, "nginx.conf"), "-e", "stderr", "-g", globals, ...(testOnly ? ["-t", "-q"] : [])];
+  return [
+    "-p",
+    `${prefix}/`,
+    "-c",
+    join(prefix, "nginx.conf"),
+    "-e",
+    "stderr",
+    "-g",
+    globals,
+    ...(testOnly ? ["-t", "-q"] : []),
+  ];
 }
 
 /** Checks the built config with `nginx -t` against a prefix like the one startNginx uses. Resolves with nginx's output. */
@@ -122,11 +144,21 @@ export async function testNginxConfig(distDir: string): Promise<{ ok: boolean; o
   }
 }
 
-export async function startNginx({ distDir, port = 8080, host = "127.0.0.1", stderr, headerTimeout }: NginxOptions): Promise<RunningNginx> {
+export async function startNginx({
+  distDir,
+  port = 8080,
+  host = "127.0.0.1",
+  stderr,
+  headerTimeout,
+}: NginxOptions): Promise<RunningNginx> {
   const nginx = findNginx();
-  if (!nginx) throw new Error("nginx is not installed: install it (e.g. apt-get install nginx-light) or set NGINX_BIN to its path");
+  if (!nginx)
+    throw new Error(
+      "nginx is not installed: install it (e.g. apt-get install nginx-light) or set NGINX_BIN to its path",
+    );
   for (const file of [NGINX_MAIN_CONF, NGINX_SERVER_CONF, "routes.json"])
-    if (!existsSync(join(distDir, file))) throw new Error(`${join(distDir, file)} is missing: run \`npm run build\` first`);
+    if (!existsSync(join(distDir, file)))
+      throw new Error(`${join(distDir, file)} is missing: run \`npm run build\` first`);
   // port 0: pick one; another process may take it first, so try a few times
   for (let attempt = 1; ; attempt++) {
     const chosen = port === 0 ? await freePort(host) : port;
@@ -163,7 +195,8 @@ export async function startNginx({ distDir, port = 8080, host = "127.0.0.1", std
 
 const command = {
   usage: "npm run start:nginx --",
-  summary: "Serves a built dist/ with the real nginx, configured only by dist/nginx/*.conf (generated from the route table).",
+  summary:
+    "Serves a built dist/ with the real nginx, configured only by dist/nginx/*.conf (generated from the route table).",
   options: { dist: { type: "string", default: "dist", valueName: "DIR", description: "the build to serve" } },
   notes: ["environment: PORT (default 8080), HOST (default 127.0.0.1), NGINX_BIN (the nginx binary)"],
 } as const;
@@ -172,7 +205,8 @@ async function main(): Promise<void> {
   const values = parseCommandArgs(command);
   const distDir = resolve(values.dist);
   const port = Number(process.env.PORT ?? 8080);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UserError(`PORT must be a whole number from 0 to 65535, got "${process.env.PORT}"`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new UserError(`PORT must be a whole number from 0 to 65535, got "${process.env.PORT}"`);
   if (!findNginx()) throw new UserError("nginx is not installed: apt-get install nginx-light, or set NGINX_BIN");
   const server = await startNginx({ distDir, port, host: process.env.HOST ?? "127.0.0.1", stderr: "inherit" });
   const { basePath } = JSON.parse(await readFile(join(distDir, "routes.json"), "utf8")) as { basePath: string };

@@ -5,13 +5,15 @@ import type { RunningServer, ServerOptions } from "./start-server.ts";
 /** PORT and HOST from the environment, as every serving command reads them. */
 export function listenAddressFromEnv(defaultPort = 3000): { port: number; host: string } {
   const port = Number(process.env.PORT ?? defaultPort);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UserError(`PORT must be a whole number from 0 to 65535, got "${process.env.PORT}"`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new UserError(`PORT must be a whole number from 0 to 65535, got "${process.env.PORT}"`);
   return { port, host: process.env.HOST ?? "localhost" };
 }
 
 /** A failure to start listening (a taken port, a refused port, a missing build) as the one line a user can act on. */
 export function startFailure(err: { code?: string; message: string }, port: number | undefined): UserError {
-  if (err.code === "EADDRINUSE") return new UserError(`Port ${port} is already in use: stop what runs there, or set PORT=<another port>.`);
+  if (err.code === "EADDRINUSE")
+    return new UserError(`Port ${port} is already in use: stop what runs there, or set PORT=<another port>.`);
   if (err.code === "EACCES") return new UserError(`Not allowed to listen on port ${port}: choose PORT above 1023.`);
   return new UserError(err.message);
 }

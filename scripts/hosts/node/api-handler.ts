@@ -9,11 +9,25 @@
 import { existsSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { join } from "node:path";
-import { answerHeaders, planAnswer, sendsBody, type AnswerHeaders, type Plan } from "../../api/answer-policy.ts";
+import { type AnswerHeaders, answerHeaders, type Plan, planAnswer, sendsBody } from "../../api/answer-policy.ts";
 import { loadRouteTable } from "../../api/load-route-table.ts";
-import { decisionOf, createResolver, type Decision, type Resolution, type Resolver } from "../../api/resolve-request.ts";
-import { CODINGS, fill, HOST_ERROR_STATUS, layout, type ErrorId, type HostErrorId, type RouteTable } from "../../api/route-table.ts";
-import { FileCache, FilesUnavailable, type CachedFile } from "./file-cache.ts";
+import {
+  createResolver,
+  type Decision,
+  decisionOf,
+  type Resolution,
+  type Resolver,
+} from "../../api/resolve-request.ts";
+import {
+  CODINGS,
+  type ErrorId,
+  fill,
+  HOST_ERROR_STATUS,
+  type HostErrorId,
+  layout,
+  type RouteTable,
+} from "../../api/route-table.ts";
+import { type CachedFile, FileCache, FilesUnavailable } from "./file-cache.ts";
 import { ResolutionCache } from "./resolution-cache.ts";
 
 /** A whole response prepared once: status, flat [name, value, …] headers, body. */
@@ -61,7 +75,10 @@ export async function createApiHandler(root: string, options: HandlerOptions = {
   const table = await loadRouteTable(root);
   // A build with precompressed bodies has them beside openapi.json (always large enough); else none is looked for.
   const openapi = join(root, layout(table.basePath).openapi);
-  const cache = new FileCache(root, { maxBytes: options.cacheBytes, siblings: CODINGS.some((c) => existsSync(openapi + c.suffix)) });
+  const cache = new FileCache(root, {
+    maxBytes: options.cacheBytes,
+    siblings: CODINGS.some((c) => existsSync(openapi + c.suffix)),
+  });
   const headers = answerHeaders(table);
   const errors = await readErrorResponses(root, table, cache, headers);
   const handler: ApiHandler = {
@@ -85,8 +102,14 @@ export async function createApiHandler(root: string, options: HandlerOptions = {
 /** Every error response whole, read once: the handler and the parser-error path answer with the same bytes. */
 async function readErrorResponses(root: string, table: RouteTable, cache: FileCache, headers: AnswerHeaders) {
   const files: [ErrorId | HostErrorId, string][] = [
-    ...(Object.entries(table.errors) as [ErrorId, { file: string }][]).map(([id, e]): [ErrorId, string] => [id, e.file]),
-    ...(Object.keys(HOST_ERROR_STATUS) as HostErrorId[]).map((id): [HostErrorId, string] => [id, fill(layout(table.basePath).error, { id })]),
+    ...(Object.entries(table.errors) as [ErrorId, { file: string }][]).map(([id, e]): [ErrorId, string] => [
+      id,
+      e.file,
+    ]),
+    ...(Object.keys(HOST_ERROR_STATUS) as HostErrorId[]).map((id): [HostErrorId, string] => [
+      id,
+      fill(layout(table.basePath).error, { id }),
+    ]),
   ];
   const errors = new Map<ErrorId | HostErrorId, PrebuiltResponse>();
   for (const [id, file] of files) {
@@ -149,16 +172,26 @@ function withFile(s: Served, req: IncomingMessage, res: ServerResponse, decision
   const known = s.cache.peek(decision.file);
   if (known) return answer(s, req, res, decision, known);
   s.cache.take(decision.file).then(
-    (f) => (f ? answer(s, req, res, decision, f) : handOver(s, req, res, retried, () => answer(s, req, res, decision, null))),
+    (f) =>
+      f ? answer(s, req, res, decision, f) : handOver(s, req, res, retried, () => answer(s, req, res, decision, null)),
     (e) => failed(s, req, res, e),
   );
 }
 
 /** The policy's plan for this request, sent. */
-function answer(s: Served, req: IncomingMessage, res: ServerResponse, decision: Decision, file: CachedFile | null): void {
+function answer(
+  s: Served,
+  req: IncomingMessage,
+  res: ServerResponse,
+  decision: Decision,
+  file: CachedFile | null,
+): void {
   // A body read for this response alone goes back to its pool once the response is handed to the kernel.
   if (file?.release) res.once("finish", file.release);
-  const plan = planAnswer(decision, file, { ifNoneMatch: headerOf(req, "if-none-match"), acceptEncoding: file?.codings.length ? headerOf(req, "accept-encoding") : undefined });
+  const plan = planAnswer(decision, file, {
+    ifNoneMatch: headerOf(req, "if-none-match"),
+    acceptEncoding: file?.codings.length ? headerOf(req, "accept-encoding") : undefined,
+  });
   switch (plan.kind) {
     case "preflight":
       return send(req, res, 204, s.headers.preflight(headerOf(req, "access-control-request-headers")).flat(), null);
@@ -166,7 +199,8 @@ function answer(s: Served, req: IncomingMessage, res: ServerResponse, decision: 
       return sendPrebuilt(req, res, s.errors.get(plan.id)!);
     case "file": {
       const f = file!;
-      if (plan.status !== 200 && plan.status !== 304) return send(req, res, plan.status, s.headers.errorFile(f.body.byteLength).flat(), f.body);
+      if (plan.status !== 200 && plan.status !== 304)
+        return send(req, res, plan.status, s.headers.errorFile(f.body.byteLength).flat(), f.body);
       const body = plan.coding ? f.encoded.find((e) => e.name === plan.coding)!.body : f.body;
       const contentType = decision.kind === "file" ? decision.contentType : undefined;
       return send(req, res, plan.status, headersFor(s.headers, f, plan, body.byteLength, contentType), body);
@@ -179,7 +213,13 @@ function answer(s: Served, req: IncomingMessage, res: ServerResponse, decision: 
  * nothing, and a file read once and dropped takes its lists with it. A file is always served with the same type (a
  * route's JSON or an asset's), so the slot is coding × status.
  */
-function headersFor(headers: AnswerHeaders, file: CachedFile, plan: Extract<Plan, { kind: "file" }>, length: number, contentType?: string): string[] {
+function headersFor(
+  headers: AnswerHeaders,
+  file: CachedFile,
+  plan: Extract<Plan, { kind: "file" }>,
+  length: number,
+  contentType?: string,
+): string[] {
   const slots = (file.headers ??= []);
   const slot = (plan.coding ? 1 + file.codings.indexOf(plan.coding) : 0) * 2 + (plan.notModified ? 1 : 0);
   return (slots[slot] ??= headers.success(file, plan, length, contentType).flat());
@@ -199,7 +239,8 @@ function failed(s: Served, req: IncomingMessage, res: ServerResponse, e: unknown
   sendPrebuilt(req, res, s.errors.get(e instanceof FilesUnavailable ? "service_unavailable" : "not_found")!);
 }
 
-const sendPrebuilt = (req: IncomingMessage, res: ServerResponse, r: PrebuiltResponse) => send(req, res, r.status, r.headers, r.body);
+const sendPrebuilt = (req: IncomingMessage, res: ServerResponse, r: PrebuiltResponse) =>
+  send(req, res, r.status, r.headers, r.body);
 
 function send(req: IncomingMessage, res: ServerResponse, status: number, headers: string[], body: Buffer | null): void {
   res.writeHead(status, headers);
@@ -209,7 +250,8 @@ function send(req: IncomingMessage, res: ServerResponse, status: number, headers
 /** One request header by its lower-case name, read from rawHeaders: req.headers would build an object of all. */
 function headerOf(req: IncomingMessage, name: string): string | undefined {
   const raw = req.rawHeaders;
-  for (let i = 0; i < raw.length; i += 2) if (raw[i]!.length === name.length && raw[i]!.toLowerCase() === name) return raw[i + 1];
+  for (let i = 0; i < raw.length; i += 2)
+    if (raw[i]!.length === name.length && raw[i]!.toLowerCase() === name) return raw[i + 1];
   return undefined;
 }
 

@@ -3,7 +3,7 @@
 // "a new build is served" so the others look at once, and stops them all on request.
 import cluster, { type Worker } from "node:cluster";
 import { availableParallelism } from "node:os";
-import { WORKER_CONFIG_ENV, type FromWorker, type ToWorker, type WorkerConfig } from "./cluster-messages.ts";
+import { type FromWorker, type ToWorker, WORKER_CONFIG_ENV, type WorkerConfig } from "./cluster-messages.ts";
 import { workerEntry } from "./worker-bundle.ts";
 
 export interface ClusterOptions {
@@ -25,7 +25,10 @@ export interface RunningCluster {
 
 /** A worker that exits before it listens: its reason, as the worker saw it (a taken port, a missing build). */
 export class WorkerStartFailure extends Error {
-  constructor(readonly code: string | undefined, message: string) {
+  constructor(
+    readonly code: string | undefined,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -48,7 +51,12 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
   cluster.schedulingPolicy = cluster.SCHED_RR;
   cluster.setupPrimary({ exec: entry.exec, execArgv: entry.execArgv });
   // Every worker asks for the same port, 0 included: node:cluster then shares one listening socket among them.
-  const config: WorkerConfig = { distDir: options.distDir, port: options.port, host: options.host, cacheBytes: options.cacheBytes };
+  const config: WorkerConfig = {
+    distDir: options.distDir,
+    port: options.port,
+    host: options.host,
+    cacheBytes: options.cacheBytes,
+  };
   const workers = new Set<Worker>();
   let stopping = false;
 
@@ -68,11 +76,15 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
           listening = true;
           resolve(message);
         } else if (message.type === "failed") failure = new WorkerStartFailure(message.code, message.message);
-        else if (message.type === "switched") for (const other of workers) if (other !== worker) tell(other, { type: "refresh" });
+        else if (message.type === "switched")
+          for (const other of workers) if (other !== worker) tell(other, { type: "refresh" });
       });
       worker.once("exit", (code, signal) => {
         workers.delete(worker);
-        if (!listening) return reject(failure ?? new WorkerStartFailure(undefined, `a server worker exited (${signal ?? code}) before listening`));
+        if (!listening)
+          return reject(
+            failure ?? new WorkerStartFailure(undefined, `a server worker exited (${signal ?? code}) before listening`),
+          );
         if (stopping) return;
         options.log?.(`a server worker exited (${signal ?? code}): starting another`);
         restart();

@@ -1,7 +1,8 @@
 // One server process of `npm run serve -- --workers N`: the same server as a single process, its port shared through
 // node:cluster. It follows each publication itself (B5); its primary only starts, restarts and stops it.
+
+import { type FromWorker, type ToWorker, WORKER_CONFIG_ENV, type WorkerConfig } from "./cluster-messages.ts";
 import { startServer } from "./start-server.ts";
-import { WORKER_CONFIG_ENV, type FromWorker, type ToWorker, type WorkerConfig } from "./cluster-messages.ts";
 
 const send = (message: FromWorker) => process.send?.(message);
 const config = JSON.parse(process.env[WORKER_CONFIG_ENV] ?? "null") as WorkerConfig | null;

@@ -3,10 +3,10 @@
 // changes, a handler for the new folder is loaded whole (route table, error bodies) and swapped in: every cached body,
 // ETag, miss and resolution of the old build goes with the old handler, never mixed with the new one.
 // A plain folder (no symlink) is served as it is: changes made inside it in place cannot be followed atomically.
-import { watch, type FSWatcher } from "node:fs";
+import { type FSWatcher, watch } from "node:fs";
 import { realpath, stat } from "node:fs/promises";
 import { basename, dirname } from "node:path";
-import { createApiHandler, type ApiHandler, type HandlerOptions } from "./api-handler.ts";
+import { type ApiHandler, createApiHandler, type HandlerOptions } from "./api-handler.ts";
 
 /** The fallback check of the link (two syscalls), for file systems where watching misses an event. */
 export const RECHECK_MS = 300;
@@ -30,7 +30,11 @@ async function identify(distDir: string): Promise<{ root: string; id: string }> 
 }
 
 /** `onSwitch` is told each time a new build starts being served (a cluster's other workers then look at once). */
-export async function followDist(distDir: string, options: Omit<HandlerOptions, "current"> = {}, onSwitch?: () => void): Promise<FollowedDist> {
+export async function followDist(
+  distDir: string,
+  options: Omit<HandlerOptions, "current"> = {},
+  onSwitch?: () => void,
+): Promise<FollowedDist> {
   const load = async (root: string) => createApiHandler(root, { ...options, current: () => refresh() });
   let published = await identify(distDir).catch(() => ({ root: distDir, id: "" }));
   let handler = await load(published.root);

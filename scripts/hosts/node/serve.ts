@@ -1,6 +1,6 @@
 // npm run serve (and the second half of npm start): serves the build published at dist/, following each new one.
 import { resolve } from "node:path";
-import { isMain, parseCommandArgs, runCommand, UserError, type CommandSpec } from "../../cli/command.ts";
+import { type CommandSpec, isMain, parseCommandArgs, runCommand, UserError } from "../../cli/command.ts";
 import { listenAddressFromEnv, startFailure, startServerForUser, stopOnSignals, urlLines } from "./announce.ts";
 import { CACHE_BYTES, DEFAULT_WORKERS, startCluster, WorkerStartFailure } from "./cluster-primary.ts";
 
@@ -10,7 +10,8 @@ const options = {
     type: "string",
     default: String(DEFAULT_WORKERS),
     valueName: "N",
-    description: "server processes sharing the port (one per core, at most 2 by default); 1 serves from this process alone",
+    description:
+      "server processes sharing the port (one per core, at most 2 by default); 1 serves from this process alone",
   },
 } as const;
 
@@ -26,7 +27,8 @@ export const SERVE: CommandSpec<typeof options> = {
 async function main(): Promise<void> {
   const values = parseCommandArgs(SERVE);
   const workers = Number(values.workers);
-  if (!/^\d+$/.test(values.workers) || workers < 1 || workers > 64) throw new UserError(`--workers must be a whole number from 1 to 64, got "${values.workers}"`, 2);
+  if (!/^\d+$/.test(values.workers) || workers < 1 || workers > 64)
+    throw new UserError(`--workers must be a whole number from 1 to 64, got "${values.workers}"`, 2);
   const distDir = resolve(values.dist);
   const address = listenAddressFromEnv();
   if (workers === 1) {
@@ -35,7 +37,13 @@ async function main(): Promise<void> {
     return stopOnSignals(() => server.close());
   }
   const log = (line: string) => console.error(line);
-  const server = await startCluster({ distDir, ...address, workers, cacheBytes: Math.floor(CACHE_BYTES / workers), log }).catch((e) => {
+  const server = await startCluster({
+    distDir,
+    ...address,
+    workers,
+    cacheBytes: Math.floor(CACHE_BYTES / workers),
+    log,
+  }).catch((e) => {
     throw e instanceof WorkerStartFailure ? startFailure(e, address.port) : e;
   });
   for (const line of urlLines(server)) console.log(line);

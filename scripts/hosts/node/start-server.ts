@@ -1,10 +1,9 @@
 // The Node host: one HTTP server over the build published at --dist, following each new publication (B5).
-import { createServer, STATUS_CODES, type Server } from "node:http";
+import { createServer, type Server, STATUS_CODES } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { resolve } from "node:path";
-import { followDist } from "./follow-dist.ts";
-
 import type { PrebuiltResponse } from "./api-handler.ts";
+import { followDist } from "./follow-dist.ts";
 
 export interface ServerOptions {
   distDir: string;
@@ -63,7 +62,14 @@ function writeRaw(socket: Socket, { status, headers, body }: PrebuiltResponse, w
   socket.end(withBody ? Buffer.concat([Buffer.from(head), body]) : head);
 }
 
-export async function startServer({ distDir, port = 3000, host = "127.0.0.1", timeouts, cacheBytes, onSwitch }: ServerOptions): Promise<RunningServer> {
+export async function startServer({
+  distDir,
+  port = 3000,
+  host = "127.0.0.1",
+  timeouts,
+  cacheBytes,
+  onSwitch,
+}: ServerOptions): Promise<RunningServer> {
   const dist = await followDist(resolve(distDir), { cacheBytes }, onSwitch);
   const t = { ...DEFAULT_TIMEOUTS, ...timeouts };
   // Without a Host header Node would answer a bare 400 itself; the route table answers instead.
@@ -87,7 +93,9 @@ export async function startServer({ distDir, port = 3000, host = "127.0.0.1", ti
     // A client too slow to send its request is dropped, as nginx drops it.
     if (code === "ERR_HTTP_REQUEST_TIMEOUT" || code === "HPE_HEADER_TIMEOUT") return socket.destroy();
     const handler = dist.current();
-    const response = handler.errorResponse(FRAMING_ERRORS.has(code) ? "bad_request" : code === "HPE_INVALID_METHOD" ? "method_not_allowed" : "not_found");
+    const response = handler.errorResponse(
+      FRAMING_ERRORS.has(code) ? "bad_request" : code === "HPE_INVALID_METHOD" ? "method_not_allowed" : "not_found",
+    );
     const isHead = (err as { rawPacket?: Buffer }).rawPacket?.toString("latin1", 0, 5) === "HEAD "; // P4: no body
     writeRaw(socket, response, !isHead);
   });

@@ -22,6 +22,9 @@ export async function workerEntry(): Promise<WorkerEntry> {
   } catch {
     // The primary's own flags load tsx (node --import tsx, or the tsx command's loader); else ask for it.
     const viaTsx = process.execArgv.some((a) => a.includes("tsx"));
-    return { exec: SOURCE, execArgv: [...(viaTsx ? process.execArgv : [...process.execArgv, "--import", "tsx"]), ...WORKER_FLAGS] };
+    return {
+      exec: SOURCE,
+      execArgv: [...(viaTsx ? process.execArgv : [...process.execArgv, "--import", "tsx"]), ...WORKER_FLAGS],
+    };
   }
 }

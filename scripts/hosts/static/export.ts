@@ -1,13 +1,14 @@
 // npm run export: copies what a file-only host should serve from a build into a folder of its own, to upload as
 // it is (GitHub Pages, S3, Cloudflare Pages, Netlify). routes.json, the build manifest and every other host's
 // config stay behind, so nothing internal is downloadable.
-import fg from "fast-glob";
+
 import { constants } from "node:fs";
 import { copyFile, mkdir, readdir, readFile, realpath, stat } from "node:fs/promises";
 import { dirname, join, relative, resolve, sep } from "node:path";
-import { isMain, parseCommandArgs, runCommand, UserError, type CommandSpec } from "../../cli/command.ts";
-import { isPublishHost, PUBLISH_HOSTS, publishedFileFilter, type PublishHost } from "./published-files.ts";
+import fg from "fast-glob";
 import { layout, type RouteTable } from "../../api/route-table.ts";
+import { type CommandSpec, isMain, parseCommandArgs, runCommand, UserError } from "../../cli/command.ts";
+import { isPublishHost, PUBLISH_HOSTS, type PublishHost, publishedFileFilter } from "./published-files.ts";
 
 const options = {
   dist: { type: "string", default: "dist", valueName: "DIR", description: "the build to export from" },
@@ -57,7 +58,8 @@ async function realPathOf(path: string): Promise<string> {
 async function checkOut(out: string, from: string): Promise<void> {
   const inside = (a: string, b: string) => a === b || a.startsWith(b + sep);
   const outReal = await realPathOf(out);
-  if (inside(outReal, from) || inside(from, outReal)) throw new UserError(`--out ${out} overlaps the build ${from}: choose a folder outside it`);
+  if (inside(outReal, from) || inside(from, outReal))
+    throw new UserError(`--out ${out} overlaps the build ${from}: choose a folder outside it`);
   const entries = await readdir(out).catch((e: NodeJS.ErrnoException) => {
     if (e.code === "ENOENT") return [];
     if (e.code === "ENOTDIR") throw new UserError(`--out ${out} is a file: choose a folder`);
@@ -74,12 +76,16 @@ export async function exportBuild(dist: string, out: string, host: PublishHost):
   const tablePath = join(from, layout("/").routeTable);
   const table = JSON.parse(
     await readFile(tablePath, "utf8").catch(() => {
-      throw new UserError(`${dist} has no ${layout("/").routeTable}: it is not a build of this project (run npm run build)`);
+      throw new UserError(
+        `${dist} has no ${layout("/").routeTable}: it is not a build of this project (run npm run build)`,
+      );
     }),
   ) as RouteTable;
   await checkOut(out, from);
   const published = publishedFileFilter(table, host);
-  const files = (await fg("**", { cwd: from, dot: true, onlyFiles: true, followSymbolicLinks: false })).filter(published).sort();
+  const files = (await fg("**", { cwd: from, dot: true, onlyFiles: true, followSymbolicLinks: false }))
+    .filter(published)
+    .sort();
   let bytes = 0;
   const dirs = new Set<string>();
   for (const file of files) {
@@ -98,11 +104,16 @@ export async function exportBuild(dist: string, out: string, host: PublishHost):
 
 async function main(): Promise<void> {
   const values = parseCommandArgs(EXPORT);
-  if (!values.out) throw new UserError("--out DIR is required: the folder to publish (usage: npm run export -- --out DIR)", 2);
-  if (!isPublishHost(values.host)) throw new UserError(`unknown --host ${values.host}: one of ${Object.keys(PUBLISH_HOSTS).join(", ")}`, 2);
+  if (!values.out)
+    throw new UserError("--out DIR is required: the folder to publish (usage: npm run export -- --out DIR)", 2);
+  if (!isPublishHost(values.host))
+    throw new UserError(`unknown --host ${values.host}: one of ${Object.keys(PUBLISH_HOSTS).join(", ")}`, 2);
   const result = await exportBuild(resolve(values.dist), resolve(values.out), values.host);
   if (values.json) console.log(JSON.stringify({ ok: true, ...result, out: values.out }));
-  else console.log(`exported ${result.files.toLocaleString("en-US")} files (${(result.bytes / 1e6).toFixed(1)} MB) for ${values.host} from ${values.dist}/ to ${values.out}/`);
+  else
+    console.log(
+      `exported ${result.files.toLocaleString("en-US")} files (${(result.bytes / 1e6).toFixed(1)} MB) for ${values.host} from ${values.dist}/ to ${values.out}/`,
+    );
 }
 
 if (isMain(import.meta.url)) await runCommand(main, { json: () => process.argv.includes("--json") });

@@ -8,9 +8,10 @@
 // never a later rule. Rules are forced (`!`), so a file at the requested path never shadows them, except a rule
 // for a path that is its own file (dropped as a loop if forced); the docs assets come first, and the last rule
 // answers not_found for everything else (routes.json, host configs, errors/, page files by their path).
-import type { OutputFile } from "../../render/output.ts";
-import type { RouteTable } from "../../api/route-table.ts";
+
 import { errorBodies } from "../../api/error-bodies.ts";
+import type { RouteTable } from "../../api/route-table.ts";
+import type { OutputFile } from "../../render/output.ts";
 import { errorUrl, querySubsets, staticTarget, successTemplates } from "./static-routes.ts";
 
 export const NETLIFY_REDIRECTS = "_redirects";
@@ -33,7 +34,9 @@ export function netlifyRedirects(table: RouteTable): string {
   // The docs page and its files, at exactly their paths (checked before the API, as in the table).
   for (const asset of table.assets) {
     const to = `/${asset.file}`;
-    lines.push(to === asset.path ? selfRule(asset.path, errorUrl(table, "not_found")) : rule(asset.path, {}, to, "200!"));
+    lines.push(
+      to === asset.path ? selfRule(asset.path, errorUrl(table, "not_found")) : rule(asset.path, {}, to, "200!"),
+    );
   }
   for (const route of table.routes) {
     const subsets = route.query.length > 0 ? querySubsets(route) : [[]];
@@ -59,7 +62,8 @@ export function netlifyRedirects(table: RouteTable): string {
 function commonFolder(files: string[]): string {
   const dirs = files.map((file) => file.split("/").slice(0, -1));
   const common: string[] = [];
-  for (let i = 0; dirs.every((d) => d[i] !== undefined && !d[i]!.includes("{") && d[i] === dirs[0]![i]); i++) common.push(dirs[0]![i]!);
+  for (let i = 0; dirs.every((d) => d[i] !== undefined && !d[i]!.includes("{") && d[i] === dirs[0]![i]); i++)
+    common.push(dirs[0]![i]!);
   return common.length === 0 ? "" : `${common.join("/")}/`;
 }
 
@@ -76,8 +80,13 @@ export function netlifyHeaderBlocks(table: RouteTable): [path: string, headers: 
   const errors = commonFolder(Object.values(table.errors).map((e) => e.file));
   const apart = (a: string, b: string) => a !== "" && b !== "" && !a.startsWith(b) && !b.startsWith(a);
   const assetPaths = table.assets.map((a) => a.path);
-  if (!apart(api, errors) || [...assetPaths, `/${NETLIFY_404_PAGE}`].some((p) => p.startsWith(`/${api}`) || p.startsWith(`/${errors}`))) {
-    throw new Error(`netlify: the API folder "${api}", the error folder "${errors}" and the docs files must not overlap`);
+  if (
+    !apart(api, errors) ||
+    [...assetPaths, `/${NETLIFY_404_PAGE}`].some((p) => p.startsWith(`/${api}`) || p.startsWith(`/${errors}`))
+  ) {
+    throw new Error(
+      `netlify: the API folder "${api}", the error folder "${errors}" and the docs files must not overlap`,
+    );
   }
   const blocks: [string, Record<string, string>][] = [
     ["/*", everywhere],
@@ -86,16 +95,15 @@ export function netlifyHeaderBlocks(table: RouteTable): [path: string, headers: 
     [`/${NETLIFY_404_PAGE}`, json],
   ];
   // By request path only: a block for index.html would also type the hidden /index.html (a JSON 404) as HTML.
-  for (const asset of table.assets) blocks.push([asset.path, { [typeName]: asset.contentType, ...table.headers.success }]);
+  for (const asset of table.assets)
+    blocks.push([asset.path, { [typeName]: asset.contentType, ...table.headers.success }]);
   return blocks;
 }
 
 export function netlifyHeaders(table: RouteTable): string {
-  return (
-    `${netlifyHeaderBlocks(table)
-      .map(([path, headers]) => [path, ...Object.entries(headers).map(([k, v]) => `  ${k}: ${v}`)].join("\n"))
-      .join("\n\n")}\n`
-  );
+  return `${netlifyHeaderBlocks(table)
+    .map(([path, headers]) => [path, ...Object.entries(headers).map(([k, v]) => `  ${k}: ${v}`)].join("\n"))
+    .join("\n\n")}\n`;
 }
 
 export function netlifyAdapter(table: RouteTable): OutputFile[] {

@@ -6,9 +6,10 @@
 // so rewrites cannot hide files. `public` is therefore the base-path folder (dist/v1): routes.json, host
 // configs and errors/ lie outside it and are never served, and rewrite targets (below /v1) never match a
 // rewrite source (which all start with /v1), so serve-handler's chained rewrites stop after one.
-import type { OutputFile } from "../../render/output.ts";
-import type { RouteTable } from "../../api/route-table.ts";
+
 import { errorBodies } from "../../api/error-bodies.ts";
+import type { RouteTable } from "../../api/route-table.ts";
+import type { OutputFile } from "../../render/output.ts";
 import { staticTarget, successTemplates } from "./static-routes.ts";
 
 /** serve reads this name from the folder it serves. */
@@ -56,7 +57,10 @@ export function serveConfig(table: RouteTable): ServeConfig {
     const target = staticTarget(table, route, [], (name) => `:${name}`);
     return target ? [{ source: target.path, destination: belowPublic(table, target.file) }] : [];
   });
-  const success = successTemplates(table).map((file) => ({ source: glob(belowPublic(table, file)), headers: headerList(table.headers.success) }));
+  const success = successTemplates(table).map((file) => ({
+    source: glob(belowPublic(table, file)),
+    headers: headerList(table.headers.success),
+  }));
   return {
     public: servePublicDir(table),
     // cleanUrls would 301 /index and *.html paths; trailingSlash stays unset, so no slash redirect either (P2).
@@ -65,7 +69,11 @@ export function serveConfig(table: RouteTable): ServeConfig {
     // serve-handler serves dotfiles like any file (P7). A dot path without an extension is rewritten onto the
     // served folder, which is never listed: the JSON 404. A dot path with an extension is looked up before any
     // rewrite, so only a redirect (checked first, any status) stops it: a 404 "redirect", with an empty body.
-    redirects: ["**/.*.*", "**/.*/**/*.*"].map((source) => ({ source, destination: table.basePath, type: 404 as const })),
+    redirects: ["**/.*.*", "**/.*/**/*.*"].map((source) => ({
+      source,
+      destination: table.basePath,
+      type: 404 as const,
+    })),
     rewrites: [...["**/.*", "**/.*/**"].map((source) => ({ source, destination: "/" })), ...rewrites],
     // Rules add up per file: every file (the 404 page too) gets headers.all, the API files also Cache-Control.
     headers: [{ source: "**", headers: headerList(table.headers.all) }, ...success],

@@ -27,11 +27,23 @@ export function queryArbitrary(catalog: Catalog): fc.Arbitrary<string> {
   );
   const category = fc.oneof(
     { arbitrary: fc.constantFrom(...slugs), weight: 3 },
-    fc.constantFrom(...slugs).chain((s) => fc.constantFrom(s.toUpperCase(), encodeFirst(s, false), `${s}x`, `category%2F${s}`, `..%2f${s}`)),
+    fc
+      .constantFrom(...slugs)
+      .chain((s) => fc.constantFrom(s.toUpperCase(), encodeFirst(s, false), `${s}x`, `category%2F${s}`, `..%2f${s}`)),
     fc.constantFrom("nope", "", "all", "../all", "..%2fall"),
     junk,
   );
-  const unknownName = fc.constantFrom("LIMIT", "Limit", "OFFSET", "Category", "foo", "%6cimit", "limit[]", "", "utm_source");
+  const unknownName = fc.constantFrom(
+    "LIMIT",
+    "Limit",
+    "OFFSET",
+    "Category",
+    "foo",
+    "%6cimit",
+    "limit[]",
+    "",
+    "utm_source",
+  );
   const piece = fc
     .tuple(
       fc.oneof(
@@ -51,29 +63,71 @@ export function pathArbitrary(catalog: Catalog, { separators }: { separators: bo
   const base = catalog.basePath;
   const tools = catalog.tools.map((t) => t.slug);
   const categories = catalog.categories.map((c) => c.slug);
-  const word = fc.constantFrom("software", "categories", "best", "openapi.json", "pages", "all", "category", "20", "0.json", "routes.json", "errors", "not_found.json", ".env", base.slice(1), "SOFTWARE", "index.html");
+  const word = fc.constantFrom(
+    "software",
+    "categories",
+    "best",
+    "openapi.json",
+    "pages",
+    "all",
+    "category",
+    "20",
+    "0.json",
+    "routes.json",
+    "errors",
+    "not_found.json",
+    ".env",
+    base.slice(1),
+    "SOFTWARE",
+    "index.html",
+  );
   const mutate = (s: string) =>
-    fc.constantFrom(s, s, s, s.toUpperCase(), encodeFirst(s, false), encodeFirst(s, true), `${s}.json`, `${s}-x`, `${s}%20`);
+    fc.constantFrom(
+      s,
+      s,
+      s,
+      s.toUpperCase(),
+      encodeFirst(s, false),
+      encodeFirst(s, true),
+      `${s}.json`,
+      `${s}-x`,
+      `${s}%20`,
+    );
   const odd = separators
     ? fc.constantFrom("%2f", "a%2Fb", "%5c", "x%5Cy", "%00", "%0d%0a", "%2e", "..%2f", "%2e%2e%2f")
     : fc.constantFrom("", "%zz", "%", "%e9", "%C3%A9", "%20", "~", "-", "_", "a:b", "@x");
   /** a slug-ish segment: real slugs (mostly of the right kind), mutated, odd, or a real slug with an odd piece inside */
   const slugish = (right: string[]) => {
-    const real = fc.oneof({ arbitrary: fc.constantFrom(...right), weight: 4 }, fc.constantFrom(...tools, ...categories));
-    return fc.oneof({ arbitrary: real, weight: 4 }, real.chain(mutate), odd, fc.tuple(real, odd).map(([s, o]) => `${s}${o}${s}`));
+    const real = fc.oneof(
+      { arbitrary: fc.constantFrom(...right), weight: 4 },
+      fc.constantFrom(...tools, ...categories),
+    );
+    return fc.oneof(
+      { arbitrary: real, weight: 4 },
+      real.chain(mutate),
+      odd,
+      fc.tuple(real, odd).map(([s, o]) => `${s}${o}${s}`),
+    );
   };
   const endpoint = (name: string) => fc.oneof({ arbitrary: fc.constant(name), weight: 4 }, mutate(name));
   const rest = fc.oneof(
     fc.tuple(endpoint("software"), fc.option(slugish(tools))).map(([w, s]) => (s === null ? `/${w}` : `/${w}/${s}`)),
-    fc.tuple(endpoint("best"), fc.option(slugish(categories), { freq: 6 })).map(([w, s]) => (s === null ? `/${w}` : `/${w}/${s}`)),
+    fc
+      .tuple(endpoint("best"), fc.option(slugish(categories), { freq: 6 }))
+      .map(([w, s]) => (s === null ? `/${w}` : `/${w}/${s}`)),
     endpoint("categories").map((w) => `/${w}`),
     endpoint("openapi.json").map((w) => `/${w}`),
     fc.array(fc.oneof(word, slugish(tools)), { maxLength: 4 }).map((segments) => segments.map((x) => `/${x}`).join("")),
   );
-  const prefix = fc.oneof({ arbitrary: fc.constant(base), weight: 9 }, fc.constantFrom("", "/v2", base.toUpperCase(), `${base}x`));
+  const prefix = fc.oneof(
+    { arbitrary: fc.constant(base), weight: 9 },
+    fc.constantFrom("", "/v2", base.toUpperCase(), `${base}x`),
+  );
   const apiPath = fc.tuple(prefix, rest, fc.constantFrom("", "", "", "/", "//")).map(([p, r, tail]) => p + r + tail);
   if (catalog.assets.length === 0) return apiPath;
   // the docs assets, exact or nearly (served only at exactly their raw path)
-  const asset = fc.constantFrom(...catalog.assets.map((a) => a.path)).chain((p) => fc.constantFrom(p, p, `${p}/`, `/${p}`, p.toUpperCase(), `${p}x`));
+  const asset = fc
+    .constantFrom(...catalog.assets.map((a) => a.path))
+    .chain((p) => fc.constantFrom(p, p, `${p}/`, `/${p}`, p.toUpperCase(), `${p}x`));
   return fc.oneof({ arbitrary: apiPath, weight: 12 }, asset);
 }

@@ -2,4 +2,11 @@
 export const CANARY = "CONFORMANCE-CANARY-do-not-serve-5b1e";
 
 /** paths below dist/ */
-export const CANARY_FILES = [".env", ".canary.json", "v1/.env", "v1/software/.canary.json", "v1/best/.canary.json", "v1/software/pages/all/.canary.json"];
+export const CANARY_FILES = [
+  ".env",
+  ".canary.json",
+  "v1/.env",
+  "v1/software/.canary.json",
+  "v1/best/.canary.json",
+  "v1/software/pages/all/.canary.json",
+];

@@ -17,7 +17,8 @@ export function expectCommonHeaders(r: AnyReply, contentType = "application/json
   const where = `${label(r)} (${r.status})`;
   const type = header(r, "content-type");
   // a 304 describes no representation: Content-Type may be left out (RFC 9110 §15.4.5), but never be wrong
-  if (!(r.status === 304 && type === null)) expect(normaliseType(type ?? ABSENT), `${where}: H1 Content-Type`).toBe(normaliseType(contentType));
+  if (!(r.status === 304 && type === null))
+    expect(normaliseType(type ?? ABSENT), `${where}: H1 Content-Type`).toBe(normaliseType(contentType));
   expect(header(r, "access-control-allow-origin"), `${where}: H2 CORS`).toBe("*");
   expect(header(r, "x-content-type-options"), `${where}: H2 nosniff`).toBe("nosniff");
   expect(header(r, "access-control-allow-credentials"), `${where}: H2 no credentials`).toBeNull();

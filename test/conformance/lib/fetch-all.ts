@@ -26,7 +26,9 @@ export interface Snapshot {
 
 export async function fetchSnapshot(client: Client, catalog: Catalog): Promise<Snapshot> {
   const summaries = await fetchFullList(client, catalog);
-  const details = await mapPool(summaries, POOL, (s) => client.data<{ data: Detail }>(`${catalog.basePath}/software/${s.slug}`));
+  const details = await mapPool(summaries, POOL, (s) =>
+    client.data<{ data: Detail }>(`${catalog.basePath}/software/${s.slug}`),
+  );
   const ranked = catalog.categories.filter((c) => c.members.length > 0);
   const best = await mapPool(ranked, POOL, (c) => client.data<BestList>(`${catalog.basePath}/best/${c.slug}`));
   return {

@@ -13,12 +13,14 @@ export class Client {
 
   async request(target: string, init: RequestInit = {}): Promise<Reply> {
     // redirect "manual": a redirect is an answer to check, never to follow (P2 says no redirect)
-    const res = await fetch(this.origin + target, { redirect: "manual", ...init }).catch((e: Error & { cause?: { code?: string } }) => {
-      // A server may close a kept-alive connection just as the next request goes out on it (RFC 9112 §9.3.1);
-      // undici retries that only for idempotent methods, so the suite retries once on a fresh connection.
-      if (e.cause?.code !== "UND_ERR_SOCKET") throw e;
-      return fetch(this.origin + target, { redirect: "manual", ...init });
-    });
+    const res = await fetch(this.origin + target, { redirect: "manual", ...init }).catch(
+      (e: Error & { cause?: { code?: string } }) => {
+        // A server may close a kept-alive connection just as the next request goes out on it (RFC 9112 §9.3.1);
+        // undici retries that only for idempotent methods, so the suite retries once on a fresh connection.
+        if (e.cause?.code !== "UND_ERR_SOCKET") throw e;
+        return fetch(this.origin + target, { redirect: "manual", ...init });
+      },
+    );
     const text = await res.text();
     return {
       status: res.status,
@@ -42,7 +44,8 @@ export class Client {
   /** GET and parse, expecting 200 */
   async data<T = any>(target: string): Promise<T> {
     const reply = await this.get(target);
-    if (reply.status !== 200) throw new Error(`GET ${target}: expected 200, got ${reply.status}: ${reply.text.slice(0, 300)}`);
+    if (reply.status !== 200)
+      throw new Error(`GET ${target}: expected 200, got ${reply.status}: ${reply.text.slice(0, 300)}`);
     return reply.json() as T;
   }
 }

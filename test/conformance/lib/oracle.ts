@@ -69,7 +69,10 @@ export function predict(rawPath: string, rawQuery: string, catalog: Catalog): Pr
   const path = rawPath.length > 1 && rawPath.endsWith("/") ? rawPath.slice(0, -1) : rawPath; // P2: one trailing slash
   if (!path.startsWith(`${catalog.basePath}/`)) return notFound; // P1: nothing else outside the base path
   // P3: decode each segment; one that cannot be decoded, or is empty, matches nothing
-  const segments = path.slice(catalog.basePath.length + 1).split("/").map(decode);
+  const segments = path
+    .slice(catalog.basePath.length + 1)
+    .split("/")
+    .map(decode);
   if (segments.some((s) => s === null || s === "")) return notFound;
   const [first, second, ...more] = segments as string[];
   if (more.length > 0) return notFound;
@@ -79,7 +82,10 @@ export function predict(rawPath: string, rawQuery: string, catalog: Catalog): Pr
     if (first === "openapi.json") return { status: 200, kind: "openapi" };
     return notFound;
   }
-  if (first === "software") return catalog.toolBySlug.has(second) ? { status: 200, kind: "tool", slug: second } : error(404, "software_not_found");
+  if (first === "software")
+    return catalog.toolBySlug.has(second)
+      ? { status: 200, kind: "tool", slug: second }
+      : error(404, "software_not_found");
   if (first === "best") {
     // O4: unknown and empty categories alike
     const members = catalog.categoryBySlug.get(second)?.members.length ?? 0;

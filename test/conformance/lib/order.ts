@@ -12,7 +12,10 @@ export function compareByName(a: Named, b: Named): number {
 }
 
 /** O3: lowest price first, null prices last, ties by O1. */
-export function compareByPrice(a: Named & { lowestPrice: number | null }, b: Named & { lowestPrice: number | null }): number {
+export function compareByPrice(
+  a: Named & { lowestPrice: number | null },
+  b: Named & { lowestPrice: number | null },
+): number {
   if (a.lowestPrice !== b.lowestPrice) {
     if (a.lowestPrice === null) return 1;
     if (b.lowestPrice === null) return -1;

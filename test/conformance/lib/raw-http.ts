@@ -14,10 +14,19 @@ export interface RawReply {
 export function rawRequest(
   origin: string,
   target: string,
-  { method = "GET", headers = {}, timeoutMs = 5000 }: { method?: string; headers?: Record<string, string>; timeoutMs?: number } = {},
+  {
+    method = "GET",
+    headers = {},
+    timeoutMs = 5000,
+  }: { method?: string; headers?: Record<string, string>; timeoutMs?: number } = {},
 ): Promise<RawReply> {
   const { host } = new URL(origin);
-  const head = [`${method} ${target} HTTP/1.1`, `Host: ${host}`, "Connection: close", ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)];
+  const head = [
+    `${method} ${target} HTTP/1.1`,
+    `Host: ${host}`,
+    "Connection: close",
+    ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+  ];
   return rawSend(origin, Buffer.from(`${head.join("\r\n")}\r\n\r\n`, "latin1"), { timeoutMs, head: method === "HEAD" });
 }
 

@@ -5,7 +5,7 @@ import { once } from "node:events";
 import { rename } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startServer, type RunningServer } from "../../../scripts/hosts/node/start-server.ts";
+import { type RunningServer, startServer } from "../../../scripts/hosts/node/start-server.ts";
 import { repoRoot, tempDir } from "../../helpers/dirs.ts";
 import { copyTiny, editTiny, INSERTED_SLUG, publish, twoBuilds } from "./edit-fixture.ts";
 
@@ -33,7 +33,10 @@ describe("the Node server follows a symlinked dist/ (B5)", () => {
     await dir.remove();
   });
 
-  const totals = async () => Promise.all(limits.map(async (l) => ((await (await fetch(`${api}/software?limit=${l}`)).json()) as Page).meta.total));
+  const totals = async () =>
+    Promise.all(
+      limits.map(async (l) => ((await (await fetch(`${api}/software?limit=${l}`)).json()) as Page).meta.total),
+    );
 
   it("serves the new build within 1 s of the switch: bodies, misses and totals all new, none mixed", async () => {
     // Warm every cache of the old build, misses included.
@@ -69,7 +72,9 @@ describe("the Node server follows a symlinked dist/ (B5)", () => {
     await publish(dist, genB);
     await rename(genA, `${genA}.recycled`);
     const statuses = await Promise.all(
-      ["alpha-mail", "beta-mail", "quill", "zeta-crm", INSERTED_SLUG].map(async (slug) => (await fetch(`${api}/software/${slug}`)).status),
+      ["alpha-mail", "beta-mail", "quill", "zeta-crm", INSERTED_SLUG].map(
+        async (slug) => (await fetch(`${api}/software/${slug}`)).status,
+      ),
     );
     expect(statuses).toEqual([200, 200, 200, 200, 200]);
     await rename(`${genA}.recycled`, genA);
@@ -107,7 +112,10 @@ describe("the Node server follows real `npm run build` rebuilds while serving (B
 
   /** One URL's answer, as "old" or "new" build. */
   const probes: { path: string; isNew: (status: number, body: string) => boolean }[] = [
-    ...[1, 2, 3, 7, 20].map((limit) => ({ path: `/software?limit=${limit}`, isNew: (_: number, body: string) => (JSON.parse(body) as Page).meta.total === 5 })),
+    ...[1, 2, 3, 7, 20].map((limit) => ({
+      path: `/software?limit=${limit}`,
+      isNew: (_: number, body: string) => (JSON.parse(body) as Page).meta.total === 5,
+    })),
     { path: "/software/alpha-mail", isNew: (_: number, body: string) => body.includes('"alpha Mail v2"') },
     { path: `/software/${INSERTED_SLUG}`, isNew: (status: number) => status === 200 },
     { path: "/software?offset=5", isNew: (status: number) => status === 200 },
@@ -142,7 +150,10 @@ describe("the Node server follows real `npm run build` rebuilds while serving (B
 
 /** `npm run build` as a user runs it, in its own process. */
 async function runBuild(content: string, out: string): Promise<void> {
-  const child = spawn("npm", ["run", "--silent", "build", "--", "--content", content, "--out", out], { cwd: repoRoot, stdio: ["ignore", "ignore", "pipe"] });
+  const child = spawn("npm", ["run", "--silent", "build", "--", "--content", content, "--out", out], {
+    cwd: repoRoot,
+    stdio: ["ignore", "ignore", "pipe"],
+  });
   let stderr = "";
   child.stderr.on("data", (c: Buffer) => (stderr += c));
   const [code] = (await once(child, "exit")) as [number | null];

@@ -1,7 +1,8 @@
 // Hostile input on the Node server and nginx, over real sockets: over-long names answer the route's own error, any
 // framing gets one response, and thousands of idle connections neither starve the host nor outlive its timeout.
-import { connect, type Socket } from "node:net";
+
 import { readFile } from "node:fs/promises";
+import { connect, type Socket } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build } from "../../../scripts/build.ts";
@@ -23,7 +24,11 @@ const hosts: { name: string; start(dist: string): Promise<Host> }[] = [
   {
     name: "node",
     async start(dist) {
-      const child = spawnWithLimit("test/hosts/node/lib/serve-child.ts", [dist, String(HEADER_TIMEOUT_S * 1000)], 4 * IDLE_CONNECTIONS);
+      const child = spawnWithLimit(
+        "test/hosts/node/lib/serve-child.ts",
+        [dist, String(HEADER_TIMEOUT_S * 1000)],
+        4 * IDLE_CONNECTIONS,
+      );
       const [, origin] = await child.line(/^listening (\S+)$/);
       return { origin: origin!, stop: () => child.stop() };
     },
@@ -67,17 +72,25 @@ describe.each(hosts)("hostile input: $name", ({ start }) => {
     ];
     for (const [target, status, code] of cases) {
       const reply = await rawRequest(host.origin, target);
-      expect({ target: target.slice(0, 40), status: reply.status, code: errorCode(reply.body) }).toEqual({ target: target.slice(0, 40), status, code });
+      expect({ target: target.slice(0, 40), status: reply.status, code: errorCode(reply.body) }).toEqual({
+        target: target.slice(0, 40),
+        status,
+        code,
+      });
     }
   });
 
   it("any framing gets exactly one response: unreadable framing is one JSON 400, and the connection closes", async () => {
     const { host: authority } = new URL(host.origin);
-    const request = (headers: string, body = "") => Buffer.from(`GET /v1/categories HTTP/1.1\r\nHost: ${authority}\r\n${headers}\r\n${body}`, "latin1");
+    const request = (headers: string, body = "") =>
+      Buffer.from(`GET /v1/categories HTTP/1.1\r\nHost: ${authority}\r\n${headers}\r\n${body}`, "latin1");
     for (const [what, bytes] of [
       ["Transfer-Encoding: xchunked", request("Transfer-Encoding: xchunked\r\n")],
       ["a bad chunk size", request("Transfer-Encoding: chunked\r\n", "zz\r\nabc\r\n0\r\n\r\n")],
-      ["Content-Length with Transfer-Encoding", request("Content-Length: 3\r\nTransfer-Encoding: chunked\r\n", "3\r\nabc\r\n0\r\n\r\n")],
+      [
+        "Content-Length with Transfer-Encoding",
+        request("Content-Length: 3\r\nTransfer-Encoding: chunked\r\n", "3\r\nabc\r\n0\r\n\r\n"),
+      ],
       ["a bad chunk after a good one", request("Transfer-Encoding: chunked\r\n", "1\r\na\r\nxyz\r\n0\r\n\r\n")],
     ] as const) {
       // no Connection: close: the host itself must end the connection after its one answer
@@ -90,7 +103,11 @@ describe.each(hosts)("hostile input: $name", ({ start }) => {
   });
 
   it(`${IDLE_CONNECTIONS} idle connections leave it answering within 100 ms, and are closed after the header timeout`, async () => {
-    const holder = spawnWithLimit("test/hosts/node/lib/hold-idle.ts", [host.origin, String(IDLE_CONNECTIONS)], 2 * IDLE_CONNECTIONS);
+    const holder = spawnWithLimit(
+      "test/hosts/node/lib/hold-idle.ts",
+      [host.origin, String(IDLE_CONNECTIONS)],
+      2 * IDLE_CONNECTIONS,
+    );
     try {
       const [, held] = await holder.line(/^held (\d+)$/);
       expect(Number(held)).toBe(IDLE_CONNECTIONS);
@@ -163,7 +180,10 @@ describe("hostile input: node out of file descriptors", () => {
           expect(JSON.parse(reply.body).error.code).toBe("service_unavailable");
         }
       }
-      expect(starved.some((r) => r.status === 503), "the descriptors really ran out").toBe(true);
+      expect(
+        starved.some((r) => r.status === 503),
+        "the descriptors really ran out",
+      ).toBe(true);
       // Once descriptors are free again, the same files are served.
       for (const s of open.slice(20)) s.destroy();
       await new Promise((r) => setTimeout(r, 300));
@@ -177,7 +197,8 @@ describe("hostile input: node out of file descriptors", () => {
 });
 
 describe("hostile input: node memory under unique long targets", () => {
-  const rssMb = async (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(await readFile(`/proc/${pid}/status`, "utf8"))![1]) / 1024;
+  const rssMb = async (pid: number) =>
+    Number(/VmRSS:\s+(\d+) kB/.exec(await readFile(`/proc/${pid}/status`, "utf8"))![1]) / 1024;
 
   it("12,000 requests with unique 15 KB targets (180 MB of URLs) do not grow its memory for good", async () => {
     const server = spawnWithLimit("test/hosts/node/lib/serve-child.ts", [dist], 1024);
@@ -189,30 +210,34 @@ describe("hostile input: node memory under unique long targets", () => {
       const flood = async (count: number, from: number) => {
         const lanes = 8;
         await Promise.all(
-          Array.from({ length: lanes }, (_, lane) =>
-            new Promise<void>((resolve, reject) => {
-              const socket = connect({ host: hostname, port: Number(port) });
-              let sent = 0;
-              let answered = 0;
-              let buffered = "";
-              const send = () => {
-                const n = from + lane + sent * lanes;
-                sent++;
-                socket.write(`GET /v1/software/${"a".repeat(15_000)}${n.toString(36).replace(/[0-9]/g, (d) => "bcdefghijk"[Number(d)]!)} HTTP/1.1\r\nHost: x\r\n\r\n`);
-              };
-              socket.on("data", (c: Buffer) => {
-                buffered += c.toString("latin1");
-                // each answer is the same software_not_found response: count its status lines
-                for (let at = buffered.indexOf("HTTP/1.1 404"); at >= 0; at = buffered.indexOf("HTTP/1.1 404")) {
-                  buffered = buffered.slice(at + 12);
-                  answered++;
-                  if (answered === count / lanes) return socket.end(resolve);
-                  send();
-                }
-              });
-              socket.on("error", reject);
-              socket.on("connect", send);
-            }),
+          Array.from(
+            { length: lanes },
+            (_, lane) =>
+              new Promise<void>((resolve, reject) => {
+                const socket = connect({ host: hostname, port: Number(port) });
+                let sent = 0;
+                let answered = 0;
+                let buffered = "";
+                const send = () => {
+                  const n = from + lane + sent * lanes;
+                  sent++;
+                  socket.write(
+                    `GET /v1/software/${"a".repeat(15_000)}${n.toString(36).replace(/[0-9]/g, (d) => "bcdefghijk"[Number(d)]!)} HTTP/1.1\r\nHost: x\r\n\r\n`,
+                  );
+                };
+                socket.on("data", (c: Buffer) => {
+                  buffered += c.toString("latin1");
+                  // each answer is the same software_not_found response: count its status lines
+                  for (let at = buffered.indexOf("HTTP/1.1 404"); at >= 0; at = buffered.indexOf("HTTP/1.1 404")) {
+                    buffered = buffered.slice(at + 12);
+                    answered++;
+                    if (answered === count / lanes) return socket.end(resolve);
+                    send();
+                  }
+                });
+                socket.on("error", reject);
+                socket.on("connect", send);
+              }),
           ),
         );
       };

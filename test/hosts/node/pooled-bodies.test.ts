@@ -5,7 +5,7 @@ import { connect } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build } from "../../../scripts/build.ts";
-import { startServer, type RunningServer } from "../../../scripts/hosts/node/start-server.ts";
+import { type RunningServer, startServer } from "../../../scripts/hosts/node/start-server.ts";
 import { fixture, tempDir } from "../../helpers/dirs.ts";
 
 /** Sends `targets` pipelined in one write; resolves with the raw bytes until the server closes. */
@@ -19,7 +19,11 @@ function pipelined(origin: string, targets: string[]): Promise<string> {
     socket.on("end", () => resolve(received));
     socket.on("error", reject);
     const last = targets.length - 1;
-    socket.write(targets.map((t, i) => `GET ${t} HTTP/1.1\r\nHost: x\r\n${i === last ? "Connection: close\r\n" : ""}\r\n`).join(""));
+    socket.write(
+      targets
+        .map((t, i) => `GET ${t} HTTP/1.1\r\nHost: x\r\n${i === last ? "Connection: close\r\n" : ""}\r\n`)
+        .join(""),
+    );
   });
 }
 
@@ -39,11 +43,21 @@ describe("pooled bodies", () => {
   it("pipelined requests for files not cached yet each get their own body, byte for byte", async () => {
     const dist = join(dir.path, "dist");
     // every tool, each asked for twice in the same packet: the first read goes back to the pool, the second is kept
-    const slugs = readdirSync(join(dist, "v1/software")).filter((f) => f.endsWith(".json")).map((f) => f.slice(0, -5));
+    const slugs = readdirSync(join(dist, "v1/software"))
+      .filter((f) => f.endsWith(".json"))
+      .map((f) => f.slice(0, -5));
     expect(slugs.length).toBeGreaterThan(2);
-    const files = slugs.flatMap((slug) => [slug, slug]).map((slug) => ({ target: `${server.basePath}/software/${slug}`, file: `v1/software/${slug}.json` }));
-    const raw = await pipelined(server.url, files.map((f) => f.target));
-    const bodies = raw.split(/HTTP\/1\.1 \d{3} [^\r]*\r\n/).slice(1).map((r) => r.slice(r.indexOf("\r\n\r\n") + 4));
+    const files = slugs
+      .flatMap((slug) => [slug, slug])
+      .map((slug) => ({ target: `${server.basePath}/software/${slug}`, file: `v1/software/${slug}.json` }));
+    const raw = await pipelined(
+      server.url,
+      files.map((f) => f.target),
+    );
+    const bodies = raw
+      .split(/HTTP\/1\.1 \d{3} [^\r]*\r\n/)
+      .slice(1)
+      .map((r) => r.slice(r.indexOf("\r\n\r\n") + 4));
     expect(bodies).toEqual(files.map((f) => readFileSync(join(dist, f.file), "utf8")));
   });
 });

@@ -5,8 +5,8 @@ import { request } from "node:http";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tempDir } from "../../helpers/dirs.ts";
-import { publish, twoBuilds } from "./edit-fixture.ts";
 import { serveProcess, waitFor } from "../../helpers/serve-process.ts";
+import { publish, twoBuilds } from "./edit-fixture.ts";
 
 /** One GET on a connection of its own: the primary hands each new connection to the next worker in turn. */
 function getFresh(url: string): Promise<{ status: number; body: string }> {
@@ -59,7 +59,8 @@ const alive = (pid: number) => {
   }
 };
 
-const serve = (dist: string, workers: number) => serveProcess(["--dist", dist, "--workers", String(workers)], { PORT: "0", HOST: "127.0.0.1" });
+const serve = (dist: string, workers: number) =>
+  serveProcess(["--dist", dist, "--workers", String(workers)], { PORT: "0", HOST: "127.0.0.1" });
 
 describe.runIf(existsSync("/proc/self/stat"))("npm run serve -- --workers 2", () => {
   let dir: Awaited<ReturnType<typeof tempDir>>;
@@ -79,7 +80,8 @@ describe.runIf(existsSync("/proc/self/stat"))("npm run serve -- --workers 2", ()
       expect(api).not.toMatch(/:0\//);
       const workers = workersOf(run.child.pid!);
       expect(workers).toHaveLength(2);
-      const name = async () => (JSON.parse((await getFresh(`${api}/software/alpha-mail`)).body) as { data: { name: string } }).data.name;
+      const name = async () =>
+        (JSON.parse((await getFresh(`${api}/software/alpha-mail`)).body) as { data: { name: string } }).data.name;
       // six fresh connections, handed out in turn: three to each worker
       const names = async () => Promise.all(Array.from({ length: 6 }, name));
       expect(new Set(await names())).toEqual(new Set(["alpha Mail"]));

@@ -1,10 +1,10 @@
 // A freshly built site for the OpenAPI tests: dist/ of a catalog, the catalog itself (the oracle) and its route table.
 import { join } from "node:path";
+import { buildRouteTable, layout, type RouteTable } from "../../../scripts/api/route-table.ts";
 import { build } from "../../../scripts/build.ts";
 import { loadContent } from "../../../scripts/content/load.ts";
 import { validateContent } from "../../../scripts/content/validate.ts";
-import { deriveCatalog, type Catalog } from "../../../scripts/model/derive.ts";
-import { buildRouteTable, layout, type RouteTable } from "../../../scripts/api/route-table.ts";
+import { type Catalog, deriveCatalog } from "../../../scripts/model/derive.ts";
 import { fixture, tempDir } from "../../helpers/dirs.ts";
 
 export interface BuiltSite {

@@ -1,8 +1,8 @@
 // Child processes of the live tests: a free port on 127.0.0.1, and Prism's validating proxy started and stopped by pid.
-import { spawn, type ChildProcess } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { join } from "node:path";
-import { repoRoot } from "../../helpers/dirs.ts";
 import { freePort } from "../../../scripts/hosts/free-port.ts";
+import { repoRoot } from "../../helpers/dirs.ts";
 
 export { freePort };
 
@@ -31,15 +31,22 @@ export interface Prism {
 export async function startPrism(document: string, upstream: string, timeoutMs = 60_000): Promise<Prism> {
   const port = await freePort();
   const bin = join(repoRoot, "node_modules/.bin/prism");
-  const child = spawn(bin, ["proxy", document, upstream, "--port", String(port), "--host", "127.0.0.1", "--cors=false", "--errors=false"], {
-    stdio: ["ignore", "pipe", "pipe"],
-    env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0" },
-  });
+  const child = spawn(
+    bin,
+    ["proxy", document, upstream, "--port", String(port), "--host", "127.0.0.1", "--cors=false", "--errors=false"],
+    {
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0" },
+    },
+  );
   let output = "";
   child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
   const ready = new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`prism did not start within ${timeoutMs} ms:\n${output}`)), timeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`prism did not start within ${timeoutMs} ms:\n${output}`)),
+      timeoutMs,
+    );
     const check = () => {
       if (output.includes("Prism is listening")) {
         clearTimeout(timer);

@@ -1,11 +1,24 @@
 // The answer policy alone, without a server: what each kind of decision is answered with. The conformance suite checks
 // the same rules over HTTP on every host; this names the rule that broke.
 import { describe, expect, it } from "vitest";
-import { answerHeaders, codedEtag, ifNoneMatchHits, pickCoding, planAnswer, sendsBody, type FileFacts } from "../../../scripts/api/answer-policy.ts";
+import {
+  answerHeaders,
+  codedEtag,
+  type FileFacts,
+  ifNoneMatchHits,
+  pickCoding,
+  planAnswer,
+  sendsBody,
+} from "../../../scripts/api/answer-policy.ts";
 import type { Decision } from "../../../scripts/api/resolve-request.ts";
 import { buildRouteTable } from "../../../scripts/api/route-table.ts";
 
-const table = buildRouteTable({ siteUrl: "https://site.example", apiBaseUrl: "https://api.example", basePath: "/v1", cacheMaxAge: 300 });
+const table = buildRouteTable({
+  siteUrl: "https://site.example",
+  apiBaseUrl: "https://api.example",
+  basePath: "/v1",
+  cacheMaxAge: 300,
+});
 const headers = answerHeaders(table);
 const page: Decision = { kind: "file", file: "v1/software/pages/all/20/0.json", status: 200, success: true };
 const plain: FileFacts = { etag: '"abc"', codings: [] };
@@ -15,7 +28,11 @@ const names = (pairs: [string, string][]) => pairs.map(([name]) => name);
 describe("planAnswer", () => {
   it("a preflight is 204, an error its route-table status", () => {
     expect(planAnswer({ kind: "preflight" }, null, {})).toEqual({ kind: "preflight", status: 204 });
-    expect(planAnswer({ kind: "error", id: "method_not_allowed" }, null, {})).toEqual({ kind: "error", id: "method_not_allowed", status: 405 });
+    expect(planAnswer({ kind: "error", id: "method_not_allowed" }, null, {})).toEqual({
+      kind: "error",
+      id: "method_not_allowed",
+      status: 405,
+    });
     expect(planAnswer({ kind: "error", id: "invalid_limit" }, null, {})).toMatchObject({ status: 400 });
   });
 
@@ -24,9 +41,23 @@ describe("planAnswer", () => {
   });
 
   it("If-None-Match naming the file is 304; a file with an error status never is", () => {
-    expect(planAnswer(page, plain, { ifNoneMatch: 'W/"abc"' })).toEqual({ kind: "file", status: 304, notModified: true, coding: undefined });
-    const outOfRange: Decision = { kind: "file", file: "errors/offset_out_of_range/all.json", status: 400, success: false };
-    expect(planAnswer(outOfRange, plain, { ifNoneMatch: "*" })).toEqual({ kind: "file", status: 400, notModified: false });
+    expect(planAnswer(page, plain, { ifNoneMatch: 'W/"abc"' })).toEqual({
+      kind: "file",
+      status: 304,
+      notModified: true,
+      coding: undefined,
+    });
+    const outOfRange: Decision = {
+      kind: "file",
+      file: "errors/offset_out_of_range/all.json",
+      status: 400,
+      success: false,
+    };
+    expect(planAnswer(outOfRange, plain, { ifNoneMatch: "*" })).toEqual({
+      kind: "file",
+      status: 400,
+      notModified: false,
+    });
   });
 
   it("a client accepting brotli gets the br sibling; its ETag also answers 304", () => {
@@ -65,11 +96,19 @@ describe("answerHeaders", () => {
     expect(notAllowed.headers).toContainEqual(["Allow", "GET, HEAD, OPTIONS"]);
     expect(notAllowed.headers).toContainEqual(["Content-Length", "12"]);
     expect(headers.error("service_unavailable", 1).headers).toContainEqual(["Retry-After", "1"]);
-    expect(names(headers.error("not_found", 1).headers)).toEqual(["Content-Type", "Access-Control-Allow-Origin", "X-Content-Type-Options", "Content-Length"]);
+    expect(names(headers.error("not_found", 1).headers)).toEqual([
+      "Content-Type",
+      "Access-Control-Allow-Origin",
+      "X-Content-Type-Options",
+      "Content-Length",
+    ]);
   });
 
   it("the preflight echoes Access-Control-Request-Headers, or *", () => {
-    expect(headers.preflight("x-trace, authorization")).toContainEqual(["Access-Control-Allow-Headers", "x-trace, authorization"]);
+    expect(headers.preflight("x-trace, authorization")).toContainEqual([
+      "Access-Control-Allow-Headers",
+      "x-trace, authorization",
+    ]);
     expect(headers.preflight(null)).toContainEqual(["Access-Control-Allow-Headers", "*"]);
   });
 
@@ -79,7 +118,17 @@ describe("answerHeaders", () => {
     expect(names(notModified)).not.toContain("Content-Length");
     expect(notModified).toContainEqual(["Cache-Control", "public, max-age=300"]);
     const br = headers.success(coded, { notModified: false, coding: "br" }, 40);
-    expect(br).toEqual(expect.arrayContaining([["ETag", '"abc-br"'], ["Content-Encoding", "br"], ["Vary", "Accept-Encoding"], ["Content-Length", "40"]]));
-    expect(headers.success(plain, { notModified: false }, 3, "text/html; charset=utf-8")).toContainEqual(["Content-Type", "text/html; charset=utf-8"]);
+    expect(br).toEqual(
+      expect.arrayContaining([
+        ["ETag", '"abc-br"'],
+        ["Content-Encoding", "br"],
+        ["Vary", "Accept-Encoding"],
+        ["Content-Length", "40"],
+      ]),
+    );
+    expect(headers.success(plain, { notModified: false }, 3, "text/html; charset=utf-8")).toContainEqual([
+      "Content-Type",
+      "text/html; charset=utf-8",
+    ]);
   });
 });

@@ -1,8 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { buildRouteTable, compileTemplate, fill } from "../../../scripts/api/route-table.ts";
 import { createResolver } from "../../../scripts/api/resolve-request.ts";
+import { buildRouteTable, compileTemplate, fill } from "../../../scripts/api/route-table.ts";
 
-const site = { siteUrl: "https://site.example", apiBaseUrl: "https://api.site.example", basePath: "/v1", cacheMaxAge: 60 };
+const site = {
+  siteUrl: "https://site.example",
+  apiBaseUrl: "https://api.site.example",
+  basePath: "/v1",
+  cacheMaxAge: 60,
+};
 
 describe("route-table templates: one implementation for the build and every host", () => {
   it("fills every placeholder, repeated ones included", () => {

@@ -1,33 +1,83 @@
 // The growth chart from a small results object: well-formed SVG, one series per measure, one bar per host.
-import { XMLParser, XMLValidator } from "fast-xml-parser";
+
 import { spawnSync } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { describe, expect, it } from "vitest";
-import { chartInput, formatBytes, formatCount, formatSeconds, growthChartSvg } from "../../../scripts/bench/chart-svg.ts";
+import {
+  chartInput,
+  formatBytes,
+  formatCount,
+  formatSeconds,
+  growthChartSvg,
+} from "../../../scripts/bench/chart-svg.ts";
 import type { ResultsFile } from "../../../scripts/bench/results-file.ts";
 import { repoRoot, tempDir } from "../../helpers/dirs.ts";
 
 const build = (n: number, files: number, bytes: number, seconds: number, tarSeconds: number | null) => ({
-  n, skipped: null, files, bytes, seconds, reportedSeconds: seconds, peakRssBytes: 1e8, written: files, tarSeconds, ratio: tarSeconds && seconds / tarSeconds,
+  n,
+  skipped: null,
+  files,
+  bytes,
+  seconds,
+  reportedSeconds: seconds,
+  peakRssBytes: 1e8,
+  written: files,
+  tarSeconds,
+  ratio: tarSeconds && seconds / tarSeconds,
 });
-const host = (name: string, kind: "router" | "static" | "ceiling", requestsPerSecond: number, extra: { skipped?: string; wrongStatuses?: string[] } = {}) => ({
-  name, kind, skipped: extra.skipped ?? null, wrongStatuses: extra.wrongStatuses ?? [], rounds: [requestsPerSecond], requestsPerSecond,
+const host = (
+  name: string,
+  kind: "router" | "static" | "ceiling",
+  requestsPerSecond: number,
+  extra: { skipped?: string; wrongStatuses?: string[] } = {},
+) => ({
+  name,
+  kind,
+  skipped: extra.skipped ?? null,
+  wrongStatuses: extra.wrongStatuses ?? [],
+  rounds: [requestsPerSecond],
+  requestsPerSecond,
 });
 
 const results = {
-  machine: { cpus: 2, cpuModel: "Test CPU", memoryBytes: 1, platform: "linux", release: "x", node: "v20.0.0", nginx: null },
+  machine: {
+    cpus: 2,
+    cpuModel: "Test CPU",
+    memoryBytes: 1,
+    platform: "linux",
+    release: "x",
+    node: "v20.0.0",
+    nginx: null,
+  },
   build: {
     generatedAt: "2026-01-02T03:04:05.000Z",
     buildArgs: [],
-    results: [build(500, 140_000, 1.8e9, 13.6, 14.1), build(100, 28_700, 194e6, 3.0, 3.2), { ...build(5000, 0, 0, 0, null), skipped: "disk too small", files: null, bytes: null, seconds: null }],
+    results: [
+      build(500, 140_000, 1.8e9, 13.6, 14.1),
+      build(100, 28_700, 194e6, 3.0, 3.2),
+      { ...build(5000, 0, 0, 0, null), skipped: "disk too small", files: null, bytes: null, seconds: null },
+    ],
   },
   serve: {
     generatedAt: "2026-01-02T03:04:05.000Z",
     buildArgs: [],
     results: {
-      n: 500, skipped: null, connections: 20, durationSeconds: 5, rounds: 1, acceptEncoding: null, meanBodyBytes: 1, ceilingBodyBytes: 1, requests: [],
-      hosts: [host("npx serve", "router", 2185, { wrongStatuses: ["a", "b"] }), host("node server", "router", 36216), host("nginx plain", "static", 0, { skipped: "nginx is not installed" })],
+      n: 500,
+      skipped: null,
+      connections: 20,
+      durationSeconds: 5,
+      rounds: 1,
+      acceptEncoding: null,
+      meanBodyBytes: 1,
+      ceilingBodyBytes: 1,
+      requests: [],
+      hosts: [
+        host("npx serve", "router", 2185, { wrongStatuses: ["a", "b"] }),
+        host("node server", "router", 36216),
+        host("nginx plain", "static", 0, { skipped: "nginx is not installed" }),
+      ],
     },
   },
 } as unknown as ResultsFile;
@@ -37,7 +87,9 @@ type Node = Record<string, unknown>;
 function findAll(node: unknown, tag: string): Node[] {
   if (Array.isArray(node)) return node.flatMap((n) => findAll(n, tag));
   if (node === null || typeof node !== "object") return [];
-  return Object.entries(node as Node).flatMap(([k, v]) => (k === tag ? (Array.isArray(v) ? v : [v]) : []).concat(findAll(v, tag)) as Node[]);
+  return Object.entries(node as Node).flatMap(
+    ([k, v]) => (k === tag ? (Array.isArray(v) ? v : [v]) : []).concat(findAll(v, tag)) as Node[],
+  );
 }
 
 describe("growth chart (docs/growth.svg)", () => {
@@ -52,7 +104,7 @@ describe("growth chart (docs/growth.svg)", () => {
     expect(root["@xmlns"]).toBe("http://www.w3.org/2000/svg");
     expect(Number(root["@width"])).toBeGreaterThan(0);
     expect(root["@viewBox"]).toMatch(/^0 0 \d+ [\d.]+$/);
-    expect(svg).toContain("<title id=\"chart-title\">");
+    expect(svg).toContain('<title id="chart-title">');
     expect(svg).not.toMatch(/<script|href=|url\(/);
   });
 
@@ -98,7 +150,12 @@ describe("growth chart (docs/growth.svg)", () => {
   });
 
   it("formats numbers the way a reader says them", () => {
-    expect([formatCount(950), formatCount(28_744), formatCount(281_544), formatCount(1_400_000)]).toEqual(["950", "28.7k", "282k", "1.4M"]);
+    expect([formatCount(950), formatCount(28_744), formatCount(281_544), formatCount(1_400_000)]).toEqual([
+      "950",
+      "28.7k",
+      "282k",
+      "1.4M",
+    ]);
     expect([formatBytes(194_127_537), formatBytes(4_280_028_875)]).toEqual(["194 MB", "4.3 GB"]);
     expect([formatSeconds(3.01), formatSeconds(23.9)]).toEqual(["3 s", "24 s"]);
   });
@@ -109,7 +166,12 @@ describe("growth chart (docs/growth.svg)", () => {
       const resultsPath = join(dir.path, "results.json");
       await import("node:fs/promises").then((fs) => fs.writeFile(resultsPath, JSON.stringify(results)));
       const out = join(dir.path, "growth.svg");
-      const run = (args: string[]) => spawnSync(process.execPath, ["--import", "tsx", "scripts/bench/chart.ts", ...args], { cwd: repoRoot, encoding: "utf8", timeout: 30_000 });
+      const run = (args: string[]) =>
+        spawnSync(process.execPath, ["--import", "tsx", "scripts/bench/chart.ts", ...args], {
+          cwd: repoRoot,
+          encoding: "utf8",
+          timeout: 30_000,
+        });
       const ok = run(["--results", resultsPath, "--out", out]);
       expect(ok.status, ok.stderr).toBe(0);
       expect(await readFile(out, "utf8")).toBe(svg);

@@ -11,7 +11,10 @@ describe("requireWithCodeCache", () => {
   beforeEach(async () => {
     dir = await tempDir("msapi-code-cache-");
     file = join(dir.path, "module.cjs");
-    await writeFile(file, `const { join } = require("node:path");\nexports.twice = (n) => n * 2;\nexports.joined = join("a", "b");\nexports.self = __filename;\n`);
+    await writeFile(
+      file,
+      `const { join } = require("node:path");\nexports.twice = (n) => n * 2;\nexports.joined = join("a", "b");\nexports.self = __filename;\n`,
+    );
   });
   afterEach(() => dir.remove());
 

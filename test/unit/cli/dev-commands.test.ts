@@ -17,7 +17,11 @@ const COMMANDS = {
 } as const;
 
 function run(command: keyof typeof COMMANDS, args: string[]) {
-  const r = spawnSync(process.execPath, ["--import", "tsx", COMMANDS[command], ...args], { cwd: repoRoot, encoding: "utf8", timeout: 30_000 });
+  const r = spawnSync(process.execPath, ["--import", "tsx", COMMANDS[command], ...args], {
+    cwd: repoRoot,
+    encoding: "utf8",
+    timeout: 30_000,
+  });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -50,7 +54,12 @@ describe("bad values and refused folders", () => {
   afterAll(() => dir?.remove());
 
   it("bench: a bad size, step or count is a one-line usage error (exit 2) before anything is built", () => {
-    for (const args of [["--sizes", "0"], ["--sizes", "1e3"], ["--only", "deploy"], ["--rounds", "two"]]) {
+    for (const args of [
+      ["--sizes", "0"],
+      ["--sizes", "1e3"],
+      ["--only", "deploy"],
+      ["--rounds", "two"],
+    ]) {
       let error: unknown;
       try {
         parseBenchOptions(args);

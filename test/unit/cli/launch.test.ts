@@ -17,7 +17,11 @@ describe("the command launcher", () => {
       (r) => ({ code: 0, ...r }),
       (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
     );
-  const writeGreeting = (word: string) => writeFile(join(project, "scripts/lib/greeting.ts"), `export const greeting: string = ${JSON.stringify(word)};\nexport const here = import.meta.url;\n`);
+  const writeGreeting = (word: string) =>
+    writeFile(
+      join(project, "scripts/lib/greeting.ts"),
+      `export const greeting: string = ${JSON.stringify(word)};\nexport const here = import.meta.url;\n`,
+    );
 
   beforeAll(async () => {
     dir = await tempDir("msapi-launch-");
@@ -25,9 +29,11 @@ describe("the command launcher", () => {
     await mkdir(join(project, "scripts/cli"), { recursive: true });
     await mkdir(join(project, "scripts/lib"), { recursive: true });
     await mkdir(join(project, "node_modules"), { recursive: true });
-    for (const f of ["launch.mjs", "bundle-cache.mjs", "file-hashes.mjs", "project-cache.mjs"]) await copyFile(join(repoRoot, "scripts/cli", f), join(project, "scripts/cli", f));
+    for (const f of ["launch.mjs", "bundle-cache.mjs", "file-hashes.mjs", "project-cache.mjs"])
+      await copyFile(join(repoRoot, "scripts/cli", f), join(project, "scripts/cli", f));
     await writeFile(join(project, "package-lock.json"), "{}");
-    for (const pkg of ["esbuild", "@esbuild", "tsx"]) await symlink(join(repoRoot, "node_modules", pkg), join(project, "node_modules", pkg));
+    for (const pkg of ["esbuild", "@esbuild", "tsx"])
+      await symlink(join(repoRoot, "node_modules", pkg), join(project, "node_modules", pkg));
     await writeFile(
       join(project, "scripts/hello.ts"),
       [
@@ -43,7 +49,12 @@ describe("the command launcher", () => {
   it("runs the command from a cached bundle: its own arguments, entry point and module URLs, no loader note", async () => {
     const run = await launch("--flag", "x");
     expect(run.stderr).toBe("");
-    expect(JSON.parse(run.stdout)).toEqual({ greeting: "hello", here: `file://${project}/scripts/lib/greeting.ts`, main: true, args: ["--flag", "x"] });
+    expect(JSON.parse(run.stdout)).toEqual({
+      greeting: "hello",
+      here: `file://${project}/scripts/lib/greeting.ts`,
+      main: true,
+      args: ["--flag", "x"],
+    });
     const cached = await readdir(join(project, "node_modules/.cache/msapi"));
     expect(cached.filter((f) => f.endsWith(".mjs"))).toHaveLength(1);
   });
@@ -69,7 +80,9 @@ describe("the command launcher", () => {
     await writeFile(join(project, "scripts/lib/greeting.ts"), "export const greeting = ;\n");
     const run = await launch();
     expect(run.code).not.toBe(0);
-    expect(run.stderr.split("\n")[0]).toMatch(/^note: running scripts\/hello\.ts through tsx \(no bundle: Build failed with 1 error:\)$/);
+    expect(run.stderr.split("\n")[0]).toMatch(
+      /^note: running scripts\/hello\.ts through tsx \(no bundle: Build failed with 1 error:\)$/,
+    );
     await writeGreeting("fixed");
     const fixed = await launch();
     expect([fixed.stderr, JSON.parse(fixed.stdout).greeting]).toEqual(["", "fixed"]);

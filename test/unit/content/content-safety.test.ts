@@ -66,7 +66,9 @@ describe("content files are read safely (C1–C4)", () => {
     const started = performance.now();
     const messages = await messagesOf(dir);
     const seconds = (performance.now() - started) / 1000;
-    expect(messages).toEqual([`${relative(process.cwd(), path)}: shortDescription: longer than the limit of 300 characters (has 52428800)`]);
+    expect(messages).toEqual([
+      `${relative(process.cwd(), path)}: shortDescription: longer than the limit of 300 characters (has 52428800)`,
+    ]);
     console.log(`50 MB field: loaded and refused in ${seconds.toFixed(2)} s`);
     expect(seconds).toBeLessThan(5);
 

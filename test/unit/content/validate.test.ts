@@ -10,7 +10,9 @@ async function errorsOf(name: string): Promise<string[]> {
   const result = validateContent(await loadContent(dir));
   if (result.ok) throw new Error(`${name} validated`);
   // Messages name files relative to the working directory; make them relative to the fixture.
-  return result.errors.map((e) => formatContentError({ ...e, file: relative(dir, e.file.startsWith("/") ? e.file : `${process.cwd()}/${e.file}`) }));
+  return result.errors.map((e) =>
+    formatContentError({ ...e, file: relative(dir, e.file.startsWith("/") ? e.file : `${process.cwd()}/${e.file}`) }),
+  );
 }
 
 describe("bad content: every error names the file and the field path", () => {
@@ -18,10 +20,16 @@ describe("bad content: every error names the file and the field path", () => {
     ["wrong-type", ["tools/acme.json: pricingPlans[1].price: expected number or null, got string"]],
     ["missing-field", ["tools/acme.json: shortDescription: required field is missing"]],
     ["unknown-field", ["tools/acme.json: pricingPlans[0].cost: unknown field (not allowed here)"]],
-    ["bad-enum", ['tools/acme.json: pricingPlans[1].billing: expected one of "monthly", "annual", "custom", got "weekly"']],
+    [
+      "bad-enum",
+      ['tools/acme.json: pricingPlans[1].billing: expected one of "monthly", "annual", "custom", got "weekly"'],
+    ],
     ["bad-url", ['tools/acme.json: websiteUrl: expected a valid uri, got "acme dot example"']],
     ["bad-date", ['tools/acme.json: pricingLastVerified: expected a valid date, got "2026-02-30"']],
-    ["bad-rating", ["tools/acme.json: rating: expected a number from 0 to 5 with at most one decimal (like 4.5), got 4.25"]],
+    [
+      "bad-rating",
+      ["tools/acme.json: rating: expected a number from 0 to 5 with at most one decimal (like 4.5), got 4.25"],
+    ],
     ["rating-range", ["tools/acme.json: rating: must be <= 5, got 5.5"]],
     ["bad-slug", ['tools/acme.json: slug: "Acme_Mail" does not match ^[a-z0-9]+(?:-[a-z0-9]+)*$']],
     ["slug-mismatch", ['tools/acme.json: slug: "acme-mail" must equal the file name "acme"']],
@@ -30,7 +38,10 @@ describe("bad content: every error names the file and the field path", () => {
     ["pick-unknown", ['categories/email.json: topToolPick: unknown tool "nobody"']],
     ["pick-outside", ['categories/email.json: topToolPick: tool "acme" is not in category "email"']],
     ["bad-site", ["site.json: siteUrl: required field is missing", "site.json: cacheMaxAge: must be >= 0, got -1"]],
-    ["invalid-json", ["tools/acme.json: invalid JSON: Expected double-quoted property name in JSON at line 1, column 24"]],
+    [
+      "invalid-json",
+      ["tools/acme.json: invalid JSON: Expected double-quoted property name in JSON at line 1, column 24"],
+    ],
     // C1: strict UTF-8, nothing replaced.
     ["not-utf8", ["tools/acme.json: is not valid UTF-8: save content files as UTF-8"]],
     ["utf16", ["tools/acme.json: is UTF-16 text: save content files as UTF-8"]],

@@ -58,7 +58,9 @@ describe("incremental builds", () => {
     const result = await build({ contentDir: content, outDir: dist });
     expect(result.written).toBeGreaterThan(4);
     for (const slug of ["beta-mail", "quill"])
-      expect(JSON.parse(await readFile(join(dist, `v1/software/${slug}.json`), "utf8")).data.url).toBe(`https://catalog.example.org/software/${slug}`);
+      expect(JSON.parse(await readFile(join(dist, `v1/software/${slug}.json`), "utf8")).data.url).toBe(
+        `https://catalog.example.org/software/${slug}`,
+      );
     await expectSameAsFullBuild();
   });
 
@@ -73,7 +75,10 @@ describe("incremental builds", () => {
 
   it("a tool inserted mid-list rewrites every page of its lists (meta.total changes) and adds the new offset", async () => {
     const tool = JSON.parse(await readFile(join(content, "tools/beta-mail.json"), "utf8"));
-    await writeFile(join(content, "tools/bravo.json"), JSON.stringify({ ...tool, name: "Bravo", slug: "bravo", categories: ["seo"] }));
+    await writeFile(
+      join(content, "tools/bravo.json"),
+      JSON.stringify({ ...tool, name: "Bravo", slug: "bravo", categories: ["seo"] }),
+    );
     const result = await build({ contentDir: content, outDir: dist });
     // "all" goes 4 → 5 tools, "seo" 1 → 2: 100 × (5+1) + 100 × (2+1) pages; plus the new detail, /best/seo,
     // /categories (seo is now listed), the two offset_out_of_range bodies whose totals changed, and openapi.json
@@ -96,7 +101,10 @@ describe("incremental builds", () => {
   });
 
   it("with --compress, precompressed siblings follow their bodies: rewritten, and removed when a body shrinks below 1 KB", async () => {
-    await edit("tools/quill.json", (t) => (t.shortDescription = "Changed, and long enough to move several pages across the 1 KB line. ".repeat(3)));
+    await edit(
+      "tools/quill.json",
+      (t) => (t.shortDescription = "Changed, and long enough to move several pages across the 1 KB line. ".repeat(3)),
+    );
     await build({ contentDir: content, outDir: dist, compress: true, full: true });
     // The next build starts from the generation before the published one: make both hold the long text.
     expect((await build({ contentDir: content, outDir: dist, compress: true })).mode).toBe("incremental");

@@ -1,7 +1,7 @@
 import { lstat, mkdir, readdir, readFile, readlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { writeOutput, type SiteOutput } from "../../../scripts/io/write-output.ts";
+import { type SiteOutput, writeOutput } from "../../../scripts/io/write-output.ts";
 import { tempDir } from "../../helpers/dirs.ts";
 import { hashTree } from "../../helpers/tree.ts";
 
@@ -45,7 +45,9 @@ describe("writeOutput: the one writer of dist/", () => {
     await writeOutput(dist, site([file("a.json", "{}"), file("b.json", '{"b":1}')]), options);
     expect(checked).toEqual(["b.json"]);
     const published = await readlink(dist);
-    await expect(writeOutput(dist, site([file("a.json", '{"a":1}', false), file("b.json", '{"b":1}')]), options)).rejects.toThrow(/a\.json breaks its schema/);
+    await expect(
+      writeOutput(dist, site([file("a.json", '{"a":1}', false), file("b.json", '{"b":1}')]), options),
+    ).rejects.toThrow(/a\.json breaks its schema/);
     expect(await readlink(dist)).toBe(published);
     expect(await readFile(join(dist, "a.json"), "utf8")).toBe("{}");
   });
@@ -79,7 +81,10 @@ describe("writeOutput: the one writer of dist/", () => {
 
   it("checks the lists whose pages it writes, naming the items that changed; an unchanged list is not checked again", async () => {
     const calls: [number, "all" | number[]][] = [];
-    const withChecks = (items: string[]) => ({ ...site([], items), checkList: (list: number, changed: "all" | number[]) => void calls.push([list, changed]) });
+    const withChecks = (items: string[]) => ({
+      ...site([], items),
+      checkList: (list: number, changed: "all" | number[]) => void calls.push([list, changed]),
+    });
     await writeOutput(dist, withChecks(['{"a":1}', '{"b":2}']), options);
     // A build brings the generation before the published one up to date: the same change once more, then nothing.
     await writeOutput(dist, withChecks(['{"a":1}', '{"b":3}']), options);
@@ -117,8 +122,12 @@ describe("writeOutput: the one writer of dist/", () => {
 
   it("a page is its items between the envelope, with meta for its slice", async () => {
     await writeOutput(dist, site([]), options);
-    expect(await readFile(join(dist, "pages/all/2/1.json"), "utf8")).toBe('{"data":[{"b":2}],"meta":{"total":2,"limit":2,"offset":1,"category":null}}');
-    expect(await readFile(join(dist, "pages/all/1/2.json"), "utf8")).toBe('{"data":[],"meta":{"total":2,"limit":1,"offset":2,"category":null}}');
+    expect(await readFile(join(dist, "pages/all/2/1.json"), "utf8")).toBe(
+      '{"data":[{"b":2}],"meta":{"total":2,"limit":2,"offset":1,"category":null}}',
+    );
+    expect(await readFile(join(dist, "pages/all/1/2.json"), "utf8")).toBe(
+      '{"data":[],"meta":{"total":2,"limit":1,"offset":2,"category":null}}',
+    );
   });
 
   it("a failure while writing leaves the previous tree byte-identical and no temporary folder", async () => {

@@ -28,7 +28,12 @@ function tool(slug: string, name: string, extra: Partial<ToolContent> = {}): Too
   };
 }
 
-const site = { siteUrl: "https://site.example/", apiBaseUrl: "https://api.site.example", basePath: "/v1", cacheMaxAge: 300 };
+const site = {
+  siteUrl: "https://site.example/",
+  apiBaseUrl: "https://api.site.example",
+  basePath: "/v1",
+  cacheMaxAge: 300,
+};
 
 describe("D2 prices are derived from the plans", () => {
   it.each([
@@ -53,7 +58,14 @@ describe("O1 order by name", () => {
       { name: "Zeta", slug: "zeta" },
     ];
     // Digits < letters < non-ASCII in code units; localeCompare would put É beside E.
-    expect([...names].sort(compareByName).map((n) => n.slug)).toEqual(["360reach", "alpha-1", "alpha-2", "beta", "zeta", "emailer"]);
+    expect([...names].sort(compareByName).map((n) => n.slug)).toEqual([
+      "360reach",
+      "alpha-1",
+      "alpha-2",
+      "beta",
+      "zeta",
+      "emailer",
+    ]);
   });
 
   it("O3 puts null prices last and breaks ties by O1", () => {

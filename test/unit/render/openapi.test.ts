@@ -1,15 +1,16 @@
 // The built OpenAPI description (P8): valid OpenAPI 3.1, generated from the same schemas as schemas/responses/, and
 // in step with the route table, the error bodies and the built response bodies of the catalog.
+
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
 import { createConfig, lintFromString } from "@redocly/openapi-core";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import fg from "fast-glob";
-import { readFile } from "node:fs/promises";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEFAULT_LIMIT, fill, layout, MAX_LIMIT, type ErrorId } from "../../../scripts/api/route-table.ts";
+import { DEFAULT_LIMIT, type ErrorId, fill, layout, MAX_LIMIT } from "../../../scripts/api/route-table.ts";
 import { repoRoot } from "../../helpers/dirs.ts";
-import { buildSite, type BuiltSite } from "../../openapi/support/built-site.ts";
+import { type BuiltSite, buildSite } from "../../openapi/support/built-site.ts";
 
 // A parsed JSON document, walked by key: `any` keeps the walking readable.
 type Json = Record<string, any>;
@@ -21,9 +22,21 @@ describe("OpenAPI description of the built catalog", () => {
   let text: string;
   let doc: Json;
   const readDist = async (path: string) => JSON.parse(await readFile(join(site.distDir, path), "utf8")) as Json;
-  const deref = (node: Json): Json => (typeof node.$ref === "string" ? deref(node.$ref.slice(2).split("/").reduce((n: Json, k: string) => n[k], doc)) : node);
+  const deref = (node: Json): Json =>
+    typeof node.$ref === "string"
+      ? deref(
+          node.$ref
+            .slice(2)
+            .split("/")
+            .reduce((n: Json, k: string) => n[k], doc),
+        )
+      : node;
   const operations = (): [string, string, Json][] =>
-    Object.entries(doc.paths as Record<string, Json>).map(([path, item]) => [item.get.operationId as string, path, item.get as Json]);
+    Object.entries(doc.paths as Record<string, Json>).map(([path, item]) => [
+      item.get.operationId as string,
+      path,
+      item.get as Json,
+    ]);
 
   beforeAll(async () => {
     site = await buildSite();
@@ -37,11 +50,18 @@ describe("OpenAPI description of the built catalog", () => {
     expect(doc.openapi).toBe("3.1.0");
     expect(doc.info.version).toBe("1.0.0");
     expect(doc.info.title).toBeTruthy();
-    expect(doc.servers).toEqual([expect.objectContaining({ url: `${site.catalog.site.apiBaseUrl.replace(/\/+$/, "")}${site.catalog.site.basePath}` })]);
+    expect(doc.servers).toEqual([
+      expect.objectContaining({
+        url: `${site.catalog.site.apiBaseUrl.replace(/\/+$/, "")}${site.catalog.site.basePath}`,
+      }),
+    ]);
   });
 
   it("parses as OpenAPI 3.1: no structural problem, every $ref resolves", async () => {
-    const config = await createConfig({ extends: [], rules: { struct: "error", "no-unresolved-refs": "error" } } as never);
+    const config = await createConfig({
+      extends: [],
+      rules: { struct: "error", "no-unresolved-refs": "error" },
+    } as never);
     const problems = await lintFromString({ source: text, absoluteRef: site.openapiPath, config });
     expect(problems.map((p) => `${p.ruleId}: ${p.message} at ${p.location[0]?.pointer}`)).toEqual([]);
   });
@@ -50,7 +70,9 @@ describe("OpenAPI description of the built catalog", () => {
     const expected: Json = {};
     for (const file of await fg("responses/*.schema.json", { cwd: join(repoRoot, "schemas") })) {
       // A schema file refers to its own $defs; in the description the same schemas live under components.
-      const schema = JSON.parse((await readFile(join(repoRoot, "schemas", file), "utf8")).replaceAll('"#/$defs/', '"#/components/schemas/')) as Json;
+      const schema = JSON.parse(
+        (await readFile(join(repoRoot, "schemas", file), "utf8")).replaceAll('"#/$defs/', '"#/components/schemas/'),
+      ) as Json;
       Object.assign(expected, schema.$defs);
     }
     expect(Object.keys(expected).length).toBeGreaterThan(0);
@@ -58,7 +80,11 @@ describe("OpenAPI description of the built catalog", () => {
   });
 
   it("documents every operation of the route table, by the same operationId", () => {
-    expect(operations().map(([id]) => id).sort()).toEqual(site.table.routes.map((r) => r.operation).sort());
+    expect(
+      operations()
+        .map(([id]) => id)
+        .sort(),
+    ).toEqual(site.table.routes.map((r) => r.operation).sort());
     for (const [id, path] of operations()) {
       const route = site.table.routes.find((r) => r.operation === id)!;
       expect(path.replace(/\{\w+\}/g, "{}"), id).toBe(route.path.replace(/\{\w+\}/g, "{}"));
@@ -88,9 +114,11 @@ describe("OpenAPI description of the built catalog", () => {
         reachable.set(String(status), (reachable.get(String(status)) ?? new Set()).add(code));
       };
       const errorFile = (id: ErrorId) => site.table.errors[id];
-      for (const q of route.query) for (const id of [q.error, q.repeatedError]) await add(errorFile(id).status, errorFile(id).file);
+      for (const q of route.query)
+        for (const id of [q.error, q.repeatedError]) await add(errorFile(id).status, errorFile(id).file);
       const hasParams = Object.keys(route.params).length > 0;
-      if (hasParams || route.query.length > 0) await add(errorFile(route.fallback).status, errorFile(route.fallback).file);
+      if (hasParams || route.query.length > 0)
+        await add(errorFile(route.fallback).status, errorFile(route.fallback).file);
       if (hasParams) await add(404, errorFile("not_found").file);
       for (const c of route.try.filter((t) => t.status !== 200)) await add(c.status, fill(c.file, { filter: "all" }));
 
@@ -123,11 +151,14 @@ describe("OpenAPI description of the built catalog", () => {
 
   it("examples are the built bodies of this catalog (lists cut to their first items, meta kept)", async () => {
     const files = layout(site.table.basePath);
-    const media = (opId: string, status: string) => deref(operations().find(([id]) => id === opId)![2].responses[status]).content["application/json"];
+    const media = (opId: string, status: string) =>
+      deref(operations().find(([id]) => id === opId)![2].responses[status]).content["application/json"];
     const list = media("listSoftware", "200").examples;
     expect(list.firstPage.value).toEqual(await readDist(fill(files.page, { filter: "all", limit: 2, offset: 0 })));
     const category = list.byCategory.value.meta.category as string;
-    expect(list.byCategory.value).toEqual(await readDist(fill(files.page, { filter: `category/${category}`, limit: 2, offset: 0 })));
+    expect(list.byCategory.value).toEqual(
+      await readDist(fill(files.page, { filter: `category/${category}`, limit: 2, offset: 0 })),
+    );
     const tool = media("getSoftware", "200").examples.firstTool.value;
     expect(tool.data.slug).toBe(site.catalog.tools[0]!.slug);
     expect(tool).toEqual(await readDist(fill(files.tool, { slug: tool.data.slug })));
@@ -139,9 +170,15 @@ describe("OpenAPI description of the built catalog", () => {
     const bestBuilt = await readDist(fill(files.best, { slug: best.meta.category }));
     expect(best.meta).toEqual(bestBuilt.meta);
     expect(bestBuilt.data.slice(0, best.data.length)).toEqual(best.data);
-    for (const [status, byCode] of Object.entries({ "400": media("listSoftware", "400").examples, "404": media("getSoftware", "404").examples })) {
+    for (const [status, byCode] of Object.entries({
+      "400": media("listSoftware", "400").examples,
+      "404": media("getSoftware", "404").examples,
+    })) {
       for (const [name, example] of Object.entries(byCode as Record<string, Json>)) {
-        const file = name === "offset_out_of_range" ? fill(files.offsetOutOfRange, { filter: "all" }) : site.table.errors[name as ErrorId].file;
+        const file =
+          name === "offset_out_of_range"
+            ? fill(files.offsetOutOfRange, { filter: "all" })
+            : site.table.errors[name as ErrorId].file;
         expect(example.value, `${status} ${name}`).toEqual(await readDist(file));
       }
     }

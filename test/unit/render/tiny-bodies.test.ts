@@ -1,7 +1,8 @@
 // The built bodies of a tiny catalog, pinned: any change to a body shows up here as a diff to review.
-import fg from "fast-glob";
+
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
+import fg from "fast-glob";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build } from "../../../scripts/build.ts";
 import { fixture, tempDir } from "../../helpers/dirs.ts";
@@ -16,8 +17,12 @@ describe("tiny fixture catalog", () => {
 
   it("builds these bodies (every non-page body, and a few pages)", async () => {
     const dist = join(out.path, "dist");
-    const files = (await fg(["v1/**/*.json", "errors/**/*.json"], { cwd: dist, ignore: ["v1/software/pages/**", "v1/openapi.json"] })).sort();
-    const pages = ["all/20/0", "all/2/1", "all/1/4", "category/email/2/2", "category/podcasts/20/0"].map((p) => `v1/software/pages/${p}.json`);
+    const files = (
+      await fg(["v1/**/*.json", "errors/**/*.json"], { cwd: dist, ignore: ["v1/software/pages/**", "v1/openapi.json"] })
+    ).sort();
+    const pages = ["all/20/0", "all/2/1", "all/1/4", "category/email/2/2", "category/podcasts/20/0"].map(
+      (p) => `v1/software/pages/${p}.json`,
+    );
     const bodies: Record<string, string> = {};
     // Raw text, not parsed: the exact bytes and the contract's field order (H5) are what is pinned.
     for (const f of [...files, ...pages]) bodies[f] = await readFile(join(dist, f), "utf8");

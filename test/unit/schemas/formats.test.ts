@@ -5,7 +5,9 @@ import { describe, expect, it } from "vitest";
 import { formats, PLAIN_HTTP_URI } from "../../../scripts/schemas/formats.cjs";
 import { seeded } from "../../helpers/seeded.ts";
 
-const { fullFormats } = createRequire(import.meta.url)("ajv-formats/dist/formats") as { fullFormats: { uri: (s: string) => boolean } };
+const { fullFormats } = createRequire(import.meta.url)("ajv-formats/dist/formats") as {
+  fullFormats: { uri: (s: string) => boolean };
+};
 const uri = formats.uri as (s: string) => boolean;
 
 describe("the uri format", () => {
@@ -37,7 +39,7 @@ describe("the uri format", () => {
     const next = seeded(12);
     // Mostly characters an address may hold, some that it may hold only in places (: @ / ? # %), a few never.
     const common = "aZ09fF-._~!$&'()*+,;=:@/?#%";
-    const rare = "[] \"<>\\^`{|}\u00e9";
+    const rare = '[] "<>\\^`{|}\u00e9';
     const pick = (chars: string) => chars[Math.floor(next() * chars.length)];
     let accepted = 0;
     for (let i = 0; i < 20_000; i++) {

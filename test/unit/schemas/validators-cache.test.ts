@@ -2,8 +2,8 @@
 // must judge exactly as freshly compiled ones do, errors and their details included.
 import { readdir } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadValidators } from "../../../scripts/schemas/validators.ts";
 import { SCHEMA_FILE_NAMES } from "../../../scripts/schemas/schema-files.ts";
+import { loadValidators } from "../../../scripts/schemas/validators.ts";
 import { tempDir } from "../../helpers/dirs.ts";
 
 const badTool = {

@@ -83,7 +83,8 @@ export function r2Store(bucket: R2BucketLike): FileStore {
     async read(file, wantBody) {
       const object = wantBody ? await bucket.get(file) : await bucket.head(file);
       if (!object) return null;
-      let bytes = "arrayBuffer" in object ? await (object as { arrayBuffer(): Promise<ArrayBuffer> }).arrayBuffer() : null;
+      let bytes =
+        "arrayBuffer" in object ? await (object as { arrayBuffer(): Promise<ArrayBuffer> }).arrayBuffer() : null;
       let etag = object.customMetadata?.[R2_META.etag];
       // Uploaded by another tool: hash the bytes, as the Node server does.
       if (etag === undefined) {

@@ -2,10 +2,10 @@
 // the Worker only reads the resolved file from Workers Static Assets (binding ASSETS) or from R2 (binding BUCKET) and
 // writes the answer. Bundled with the table by scripts/hosts/cloudflare/adapter.ts.
 // Runs in workerd: Web APIs only, no node: imports.
-import { answerHeaders, planAnswer, sendsBody, type FileFacts, type HeaderPairs } from "../../../api/answer-policy.ts";
+import { answerHeaders, type FileFacts, type HeaderPairs, planAnswer, sendsBody } from "../../../api/answer-policy.ts";
 import { createResolver } from "../../../api/resolve-request.ts";
 import type { ErrorId, RouteTable } from "../../../api/route-table.ts";
-import { storeFor, type Env, type FileMeta, type FileStore, type Read } from "./stores.ts";
+import { type Env, type FileMeta, type FileStore, type Read, storeFor } from "./stores.ts";
 
 export type { Env } from "./stores.ts";
 
@@ -66,8 +66,10 @@ export function createWorker(table: RouteTable, errorBodies: Record<ErrorId, str
         const r = await resolver.resolve(method, request.url, (file) => lookup(store, file, wantBody));
         const facts: FileFacts | null = r.kind === "file" ? { etag: r.found.meta.etag, codings: [] } : null;
         const plan = planAnswer(r, facts, { ifNoneMatch });
-        if (plan.kind === "preflight") return respond(method, 204, headers.preflight(request.headers.get("access-control-request-headers")), null);
-        if (plan.kind === "error" || r.kind !== "file") return error(method, plan.kind === "error" ? plan.id : "not_found");
+        if (plan.kind === "preflight")
+          return respond(method, 204, headers.preflight(request.headers.get("access-control-request-headers")), null);
+        if (plan.kind === "error" || r.kind !== "file")
+          return error(method, plan.kind === "error" ? plan.id : "not_found");
         const { meta } = r.found;
         if (plan.notModified) return respond(method, 304, headers.success(facts!, plan, 0), null);
         // The body when it is sent: read with the metadata, or now (a HEAD needs none).

@@ -1,5 +1,5 @@
 // Child processes for the hostile-input tests: each with its own descriptor limit (`ulimit -n`), read line by line.
-import { spawn, type ChildProcess } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { repoRoot } from "../../../helpers/dirs.ts";
 
@@ -14,10 +14,17 @@ export interface Child {
 /** `node --import tsx <script> …args` under `ulimit -n <nofile>` (or as high as the hard limit allows). */
 export function spawnWithLimit(script: string, args: string[], nofile: number): Child {
   const quoted = [script, ...args].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(" ");
-  const child = spawn("sh", ["-c", `ulimit -n ${nofile} 2>/dev/null || ulimit -n "$(ulimit -Hn)"; exec "${process.execPath}" --import tsx ${quoted}`], {
-    cwd: repoRoot,
-    stdio: ["pipe", "pipe", "inherit"],
-  });
+  const child = spawn(
+    "sh",
+    [
+      "-c",
+      `ulimit -n ${nofile} 2>/dev/null || ulimit -n "$(ulimit -Hn)"; exec "${process.execPath}" --import tsx ${quoted}`,
+    ],
+    {
+      cwd: repoRoot,
+      stdio: ["pipe", "pipe", "inherit"],
+    },
+  );
   const lines: string[] = [];
   let buffered = "";
   const waiters = new Set<() => void>();

@@ -3,6 +3,10 @@
 import { startServer } from "../../../../scripts/hosts/node/start-server.ts";
 
 const [distDir, headers] = process.argv.slice(2);
-const server = await startServer({ distDir: distDir!, port: 0, timeouts: headers ? { headers: Number(headers), request: 2 * Number(headers) } : {} });
+const server = await startServer({
+  distDir: distDir!,
+  port: 0,
+  timeouts: headers ? { headers: Number(headers), request: 2 * Number(headers) } : {},
+});
 console.log(`listening ${server.url}`);
 process.once("SIGTERM", () => void server.close().then(() => process.exit(0)));

@@ -2,11 +2,16 @@
 // fake bindings (no workerd here: the conformance suite runs the real one). What matters below: the bundle is
 // self-contained and byte-identical per table, only what the resolver can answer with is published, and the
 // Worker's ETag is the Node server's for the same bytes, from Static Assets (hashed) and R2 (custom metadata).
-import fg from "fast-glob";
+
 import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
+import fg from "fast-glob";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { errorBodies } from "../../../../scripts/api/error-bodies.ts";
+import { etagOf } from "../../../../scripts/api/etag-node.ts";
+import type { RouteTable } from "../../../../scripts/api/route-table.ts";
+import { build } from "../../../../scripts/build.ts";
 import {
   assetsIgnore,
   bundleWorker,
@@ -16,13 +21,9 @@ import {
   WRANGLER_ASSETS_CONFIG,
   WRANGLER_R2_CONFIG,
 } from "../../../../scripts/hosts/cloudflare/adapter.ts";
-import { R2_META, type Env } from "../../../../scripts/hosts/cloudflare/worker/stores.ts";
-import { createWorker } from "../../../../scripts/hosts/cloudflare/worker/worker.ts";
-import { build } from "../../../../scripts/build.ts";
 import { describePlan, planFor } from "../../../../scripts/hosts/cloudflare/plan.ts";
-import { errorBodies } from "../../../../scripts/api/error-bodies.ts";
-import type { RouteTable } from "../../../../scripts/api/route-table.ts";
-import { etagOf } from "../../../../scripts/api/etag-node.ts";
+import { type Env, R2_META } from "../../../../scripts/hosts/cloudflare/worker/stores.ts";
+import { createWorker } from "../../../../scripts/hosts/cloudflare/worker/worker.ts";
 import { fixture, tempDir } from "../../../helpers/dirs.ts";
 
 let dir: Awaited<ReturnType<typeof tempDir>>;
@@ -61,17 +62,21 @@ const assetsEnv = (reads: string[] = []): Env => ({
 const r2Env = (withMetadata: boolean): Env => {
   const metadata = (body: Buffer): Record<string, string> => (withMetadata ? { [R2_META.etag]: etagOf(body) } : {});
   return {
-  BUCKET: {
-    async head(key) {
-      const body = await readFile(join(dist, key)).catch(() => null);
-      return body && { size: body.byteLength, customMetadata: metadata(body) };
+    BUCKET: {
+      async head(key) {
+        const body = await readFile(join(dist, key)).catch(() => null);
+        return body && { size: body.byteLength, customMetadata: metadata(body) };
+      },
+      async get(key) {
+        const body = await readFile(join(dist, key)).catch(() => null);
+        if (!body) return null;
+        return {
+          size: body.byteLength,
+          customMetadata: metadata(body),
+          arrayBuffer: async () => new Uint8Array(body).buffer,
+        };
+      },
     },
-    async get(key) {
-      const body = await readFile(join(dist, key)).catch(() => null);
-      if (!body) return null;
-      return { size: body.byteLength, customMetadata: metadata(body), arrayBuffer: async () => new Uint8Array(body).buffer };
-    },
-  },
   };
 };
 
@@ -91,7 +96,13 @@ describe("cloudflare adapter files", () => {
     const files = Object.fromEntries(cloudflareAdapter(table).map((f) => [f.path, String(f.body)]));
     const assets = jsonc(files[WRANGLER_ASSETS_CONFIG]!);
     expect(assets.main).toBe(WORKER_FILE);
-    expect(assets.assets).toMatchObject({ directory: ".", binding: "ASSETS", run_worker_first: true, html_handling: "none", not_found_handling: "none" });
+    expect(assets.assets).toMatchObject({
+      directory: ".",
+      binding: "ASSETS",
+      run_worker_first: true,
+      html_handling: "none",
+      not_found_handling: "none",
+    });
     const r2 = jsonc(files[WRANGLER_R2_CONFIG]!);
     expect(r2.assets).toBeUndefined();
     expect(r2.r2_buckets).toEqual([expect.objectContaining({ binding: "BUCKET" })]);
@@ -102,17 +113,35 @@ describe("cloudflare adapter files", () => {
     const isPublished = publishedPathFilter(table);
     const published = all.filter((f) => isPublished(f));
     const hidden = all.filter((f) => !isPublished(f));
-    for (const f of ["routes.json", ".build-manifest.json", WORKER_FILE, WRANGLER_ASSETS_CONFIG, ".assetsignore", "_redirects", "_headers", "serve.json"]) {
+    for (const f of [
+      "routes.json",
+      ".build-manifest.json",
+      WORKER_FILE,
+      WRANGLER_ASSETS_CONFIG,
+      ".assetsignore",
+      "_redirects",
+      "_headers",
+      "serve.json",
+    ]) {
       expect(hidden, f).toContain(f);
     }
     expect(hidden.filter((f) => f.startsWith("nginx/")).length).toBeGreaterThan(0);
     for (const a of table.assets) expect(published, a.file).toContain(a.file);
     for (const e of Object.values(table.errors)) expect(published, e.file).toContain(e.file);
-    expect(published.every((f) => f.startsWith(`${table.basePath.slice(1)}/`) || f.startsWith("errors/") || table.assets.some((a) => a.file === f))).toBe(true);
+    expect(
+      published.every(
+        (f) =>
+          f.startsWith(`${table.basePath.slice(1)}/`) ||
+          f.startsWith("errors/") ||
+          table.assets.some((a) => a.file === f),
+      ),
+    ).toBe(true);
     expect(isPublished("v1/software/.env")).toBe(false);
     expect(isPublished("v1/openapi.json.br")).toBe(false);
     // .assetsignore says the same in gitignore syntax: everything, then the published roots back in.
-    expect(assetsIgnore(table).split("\n")).toEqual(expect.arrayContaining(["/*", "!/v1/", "!/errors/", "!/index.html", "!/docs/", ".*", "*.br", "*.gz"]));
+    expect(assetsIgnore(table).split("\n")).toEqual(
+      expect.arrayContaining(["/*", "!/v1/", "!/errors/", "!/index.html", "!/docs/", ".*", "*.br", "*.gz"]),
+    );
   });
 
   it("the plan follows the published file count and the per-file limit", () => {
@@ -126,7 +155,8 @@ describe("cloudflare adapter files", () => {
 
 describe("the Worker module over fake bindings", () => {
   const worker = () => createWorker(table, errorBodies(table.basePath));
-  const get = (env: Env, path: string, init: RequestInit = {}) => worker().fetch(new Request(`https://api.example${path}`, init), env);
+  const get = (env: Env, path: string, init: RequestInit = {}) =>
+    worker().fetch(new Request(`https://api.example${path}`, init), env);
   // a list page, a tool, the categories, the docs page (an asset with its own type)
   const targets = () => ["/v1/categories", "/v1/software?limit=2", "/v1/software/alpha-mail", "/"];
 
@@ -163,7 +193,10 @@ describe("the Worker module over fake bindings", () => {
     const post = await get(assetsEnv(reads), "/v1/software", { method: "POST" });
     expect(post.status).toBe(405);
     expect(post.headers.get("allow")).toBe("GET, HEAD, OPTIONS");
-    const options = await get(assetsEnv(reads), "/v1/software", { method: "OPTIONS", headers: { "Access-Control-Request-Headers": "x-api-key" } });
+    const options = await get(assetsEnv(reads), "/v1/software", {
+      method: "OPTIONS",
+      headers: { "Access-Control-Request-Headers": "x-api-key" },
+    });
     expect(options.status).toBe(204);
     expect(options.headers.get("access-control-allow-headers")).toBe("x-api-key");
     expect(reads).toEqual([]);
@@ -188,7 +221,15 @@ describe("the Worker module over fake bindings", () => {
   /** The file the resolver picks for a target (errors excluded). */
   async function createResolverFile(target: string): Promise<string> {
     const { createResolver } = await import("../../../../scripts/api/resolve-request.ts");
-    const r = await createResolver(table).resolve("GET", target, async (f) => (await readFile(join(dist, f)).then(() => true, () => null)));
+    const r = await createResolver(table).resolve(
+      "GET",
+      target,
+      async (f) =>
+        await readFile(join(dist, f)).then(
+          () => true,
+          () => null,
+        ),
+    );
     if (r.kind !== "file") throw new Error(`${target} resolves to ${r.kind}`);
     return r.file;
   }

@@ -10,10 +10,10 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { etagOf } from "../../../../scripts/api/etag-node.ts";
 import { build } from "../../../../scripts/build.ts";
 import { remoteOptionsFromEnv, remoteR2Target } from "../../../../scripts/hosts/cloudflare/remote-r2.ts";
-import { publishedFiles, uploadToR2, UPLOAD_STATE_KEY } from "../../../../scripts/hosts/cloudflare/upload-r2.ts";
-import { etagOf } from "../../../../scripts/api/etag-node.ts";
+import { publishedFiles, UPLOAD_STATE_KEY, uploadToR2 } from "../../../../scripts/hosts/cloudflare/upload-r2.ts";
 import { fixture, tempDir } from "../../../helpers/dirs.ts";
 
 const KEY_ID = "AKIDEXAMPLE0123";
@@ -32,22 +32,33 @@ interface Recorded {
 const hmac = (key: Buffer | string, data: string) => createHmac("sha256", key).update(data).digest();
 const sha256 = (data: string | Buffer) => createHash("sha256").update(data).digest("hex");
 /** S3's URI encoding: every byte but A-Z a-z 0-9 - _ . ~ */
-const uriEncode = (s: string) => encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+const uriEncode = (s: string) =>
+  encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
 /** SigV4 recomputed from the request as received. */
 function checkSignature(req: IncomingMessage): string | null {
   const auth = req.headers.authorization ?? "";
-  const m = /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/auto\/s3\/aws4_request, ?SignedHeaders=([a-z0-9;-]+), ?Signature=([0-9a-f]{64})$/.exec(auth);
+  const m =
+    /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/auto\/s3\/aws4_request, ?SignedHeaders=([a-z0-9;-]+), ?Signature=([0-9a-f]{64})$/.exec(
+      auth,
+    );
   if (!m) return `Authorization shape: ${auth}`;
   const [, keyId, date, signed, signature] = m as unknown as [string, string, string, string, string];
   if (keyId !== KEY_ID) return `key id ${keyId}`;
   const amzDate = String(req.headers["x-amz-date"]);
   if (!amzDate.startsWith(date)) return `x-amz-date ${amzDate}`;
   const names = signed.split(";");
-  for (const required of ["host", "x-amz-date", "x-amz-content-sha256"]) if (!names.includes(required)) return `${required} not signed`;
+  for (const required of ["host", "x-amz-date", "x-amz-content-sha256"])
+    if (!names.includes(required)) return `${required} not signed`;
   const url = new URL(req.url!, "http://x");
-  const path = url.pathname.split("/").map((s) => uriEncode(decodeURIComponent(s))).join("/");
-  const query = [...url.searchParams].map(([k, v]) => `${uriEncode(k)}=${uriEncode(v)}`).sort().join("&");
+  const path = url.pathname
+    .split("/")
+    .map((s) => uriEncode(decodeURIComponent(s)))
+    .join("/");
+  const query = [...url.searchParams]
+    .map(([k, v]) => `${uriEncode(k)}=${uriEncode(v)}`)
+    .sort()
+    .join("&");
   const headers = names.map((n) => `${n}:${String(req.headers[n] ?? "").trim()}\n`).join("");
   const canonical = [req.method, path, query, headers, signed, String(req.headers["x-amz-content-sha256"])].join("\n");
   const scope = `${date}/auto/s3/aws4_request`;
@@ -66,15 +77,26 @@ function fakeR2() {
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
       const body = Buffer.concat(chunks);
-      requests.push({ method: req.method!, url: req.url!, headers: req.headers, body, badSignature: checkSignature(req) });
+      requests.push({
+        method: req.method!,
+        url: req.url!,
+        headers: req.headers,
+        body,
+        badSignature: checkSignature(req),
+      });
       const url = new URL(req.url!, "http://x");
       const [, bucket, ...rest] = url.pathname.split("/");
       const key = rest.map(decodeURIComponent).join("/");
-      const xml = (status: number, text: string) => res.writeHead(status, { "Content-Type": "application/xml" }).end(text);
+      const xml = (status: number, text: string) =>
+        res.writeHead(status, { "Content-Type": "application/xml" }).end(text);
       if (bucket !== BUCKET) return xml(404, "<Error><Code>NoSuchBucket</Code></Error>");
       if (req.method === "PUT") {
         if (state.refuse) return xml(403, "<Error><Code>AccessDenied</Code><Message>Access Denied</Message></Error>");
-        const meta = Object.fromEntries(Object.entries(req.headers).filter(([h]) => h.startsWith("x-amz-meta-")).map(([h, v]) => [h.slice(11), String(v)]));
+        const meta = Object.fromEntries(
+          Object.entries(req.headers)
+            .filter(([h]) => h.startsWith("x-amz-meta-"))
+            .map(([h, v]) => [h.slice(11), String(v)]),
+        );
         objects.set(key, { body, meta });
         return res.writeHead(200, { ETag: `"${createHash("md5").update(body).digest("hex")}"` }).end();
       }
@@ -83,8 +105,10 @@ function fakeR2() {
         return object ? res.writeHead(200).end(object.body) : xml(404, "<Error><Code>NoSuchKey</Code></Error>");
       }
       if (req.method === "POST" && url.searchParams.has("delete")) {
-        if (req.headers["content-md5"] !== createHash("md5").update(body).digest("base64")) return xml(400, "<Error><Code>InvalidDigest</Code></Error>");
-        for (const [, k] of body.toString("utf8").matchAll(/<Key>([^<]*)<\/Key>/g)) objects.delete(k!.replace(/&amp;/g, "&").replace(/&lt;/g, "<"));
+        if (req.headers["content-md5"] !== createHash("md5").update(body).digest("base64"))
+          return xml(400, "<Error><Code>InvalidDigest</Code></Error>");
+        for (const [, k] of body.toString("utf8").matchAll(/<Key>([^<]*)<\/Key>/g))
+          objects.delete(k!.replace(/&amp;/g, "&").replace(/&lt;/g, "<"));
         return xml(200, "<DeleteResult></DeleteResult>");
       }
       xml(400, "<Error><Code>NotImplemented</Code></Error>");
@@ -115,18 +139,23 @@ afterAll(async () => {
   await dir?.remove();
 });
 
-const target = () => remoteR2Target({ endpoint, bucket: BUCKET, accessKeyId: KEY_ID, secretAccessKey: SECRET, retries: 0 });
+const target = () =>
+  remoteR2Target({ endpoint, bucket: BUCKET, accessKeyId: KEY_ID, secretAccessKey: SECRET, retries: 0 });
 
 it("sends every object signed with its ETag as x-amz-meta-etag, then only deletions, each in the S3 request shape", async () => {
   const keys = await publishedFiles(dist);
   const first = await uploadToR2(dist, target());
   expect(first).toMatchObject({ first: true, sent: keys.length, deleted: 0 });
-  expect(r2.requests.filter((r) => r.badSignature !== null).map((r) => `${r.method} ${r.url}: ${r.badSignature}`)).toEqual([]);
+  expect(
+    r2.requests.filter((r) => r.badSignature !== null).map((r) => `${r.method} ${r.url}: ${r.badSignature}`),
+  ).toEqual([]);
   // The state read first (404), then one PUT per object, the state written last.
   expect(r2.requests[0]).toMatchObject({ method: "GET", url: `/${BUCKET}/${UPLOAD_STATE_KEY}` });
   expect(r2.requests.at(-1)).toMatchObject({ method: "PUT", url: `/${BUCKET}/${UPLOAD_STATE_KEY}` });
   const puts = r2.requests.filter((r) => r.method === "PUT" && !r.url.endsWith(UPLOAD_STATE_KEY));
-  expect(puts.map((r) => r.url.slice(BUCKET.length + 2)).sort()).toEqual(keys.map((k) => k.split("/").map(encodeURIComponent).join("/")).sort());
+  expect(puts.map((r) => r.url.slice(BUCKET.length + 2)).sort()).toEqual(
+    keys.map((k) => k.split("/").map(encodeURIComponent).join("/")).sort(),
+  );
   for (const key of keys) {
     const bytes = await readFile(join(dist, key));
     expect(r2.objects.get(key), key).toEqual({ body: bytes, meta: { etag: etagOf(bytes) } });
@@ -147,7 +176,9 @@ it("sends every object signed with its ETag as x-amz-meta-etag, then only deleti
   expect(del.url).toBe(`/${BUCKET}?delete`);
   expect(del.badSignature).toBeNull();
   expect(del.headers["content-md5"]).toBe(createHash("md5").update(del.body).digest("base64"));
-  expect(del.body.toString("utf8")).toBe(`<?xml version="1.0" encoding="UTF-8"?>\n<Delete><Quiet>true</Quiet>${removed.map((k) => `<Object><Key>${k}</Key></Object>`).join("")}</Delete>`);
+  expect(del.body.toString("utf8")).toBe(
+    `<?xml version="1.0" encoding="UTF-8"?>\n<Delete><Quiet>true</Quiet>${removed.map((k) => `<Object><Key>${k}</Key></Object>`).join("")}</Delete>`,
+  );
   for (const key of removed) expect(r2.objects.has(key), key).toBe(false);
 }, 60_000);
 
@@ -162,15 +193,25 @@ it("signs keys with characters S3 encodes differently from encodeURIComponent", 
 it("turns an S3 error answer into one line, and a missing credential into one line naming it", async () => {
   r2.state.refuse = true;
   try {
-    await expect(uploadToR2(dist, target(), { full: true })).rejects.toThrow(/^R2 PUT \S+: 403 AccessDenied \(Access Denied\)$/);
+    await expect(uploadToR2(dist, target(), { full: true })).rejects.toThrow(
+      /^R2 PUT \S+: 403 AccessDenied \(Access Denied\)$/,
+    );
   } finally {
     r2.state.refuse = false;
   }
-  expect(() => remoteOptionsFromEnv("b", { R2_ACCOUNT_ID: "abc" })).toThrow(/^--remote needs R2_ACCESS_KEY_ID in the environment/);
-  expect(remoteOptionsFromEnv("b", { R2_ACCOUNT_ID: "abc", R2_ACCESS_KEY_ID: "k", R2_SECRET_ACCESS_KEY: "s" }).endpoint).toBe("https://abc.r2.cloudflarestorage.com");
+  expect(() => remoteOptionsFromEnv("b", { R2_ACCOUNT_ID: "abc" })).toThrow(
+    /^--remote needs R2_ACCESS_KEY_ID in the environment/,
+  );
+  expect(
+    remoteOptionsFromEnv("b", { R2_ACCOUNT_ID: "abc", R2_ACCESS_KEY_ID: "k", R2_SECRET_ACCESS_KEY: "s" }).endpoint,
+  ).toBe("https://abc.r2.cloudflarestorage.com");
   // The command itself: exit 1, one line on stderr, nothing sent anywhere.
   const env = { ...process.env, R2_ACCOUNT_ID: "", R2_ACCESS_KEY_ID: "", R2_SECRET_ACCESS_KEY: "" };
-  const run = await promisify(execFile)(process.execPath, ["--import", "tsx", "scripts/hosts/cloudflare/upload.ts", "--remote", "--dist", dist], { env }).then(
+  const run = await promisify(execFile)(
+    process.execPath,
+    ["--import", "tsx", "scripts/hosts/cloudflare/upload.ts", "--remote", "--dist", dist],
+    { env },
+  ).then(
     () => ({ code: 0, stderr: "" }),
     (e: { code: number; stderr: string }) => e,
   );

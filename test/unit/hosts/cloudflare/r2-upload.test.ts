@@ -4,10 +4,10 @@
 import { cp, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { build } from "../../../../scripts/build.ts";
-import { startLocalWorker, type LocalWorker } from "../../../../scripts/hosts/cloudflare/local-worker.ts";
-import { publishedFiles, uploadToR2, type UploadTarget } from "../../../../scripts/hosts/cloudflare/upload-r2.ts";
 import { etagOf } from "../../../../scripts/api/etag-node.ts";
+import { build } from "../../../../scripts/build.ts";
+import { type LocalWorker, startLocalWorker } from "../../../../scripts/hosts/cloudflare/local-worker.ts";
+import { publishedFiles, type UploadTarget, uploadToR2 } from "../../../../scripts/hosts/cloudflare/upload-r2.ts";
 import { fixture, tempDir } from "../../../helpers/dirs.ts";
 
 let dir: Awaited<ReturnType<typeof tempDir>>;
@@ -15,7 +15,10 @@ let content: string;
 let dist: string;
 let worker: LocalWorker;
 let target: UploadTarget;
-let bucket: { get(key: string): Promise<unknown>; head(key: string): Promise<{ customMetadata?: Record<string, string> } | null> };
+let bucket: {
+  get(key: string): Promise<unknown>;
+  head(key: string): Promise<{ customMetadata?: Record<string, string> } | null>;
+};
 
 beforeAll(async () => {
   dir = await tempDir("cloudflare-r2-");
@@ -23,7 +26,13 @@ beforeAll(async () => {
   dist = join(dir.path, "dist");
   await cp(fixture("tiny"), content, { recursive: true });
   await build({ contentDir: content, outDir: dist });
-  worker = await startLocalWorker({ distDir: dist, mode: "r2", r2Persist: join(dir.path, "r2"), port: 0, uploader: true });
+  worker = await startLocalWorker({
+    distDir: dist,
+    mode: "r2",
+    r2Persist: join(dir.path, "r2"),
+    port: 0,
+    uploader: true,
+  });
   target = await worker.uploadTarget();
   bucket = (await worker.miniflare.getR2Bucket("BUCKET")) as unknown as typeof bucket;
 }, 120_000);

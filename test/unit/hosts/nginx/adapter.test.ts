@@ -2,12 +2,12 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { nginxAdapter, nginxServerConf, NGINX_SERVER_CONF } from "../../../../scripts/hosts/nginx/adapter.ts";
+import { buildRouteTable, type RouteTable } from "../../../../scripts/api/route-table.ts";
 import { loadContent } from "../../../../scripts/content/load.ts";
 import { validateContent } from "../../../../scripts/content/validate.ts";
-import { deriveCatalog } from "../../../../scripts/model/derive.ts";
-import { buildRouteTable, type RouteTable } from "../../../../scripts/api/route-table.ts";
+import { NGINX_SERVER_CONF, nginxAdapter, nginxServerConf } from "../../../../scripts/hosts/nginx/adapter.ts";
 import { findNginx, testNginxConfig } from "../../../../scripts/hosts/nginx/start.ts";
+import { deriveCatalog } from "../../../../scripts/model/derive.ts";
 import { fixture, tempDir } from "../../../helpers/dirs.ts";
 
 async function tinyTable(): Promise<RouteTable> {
@@ -448,7 +448,8 @@ describe("nginx adapter output", () => {
 });
 
 const nginx = findNginx();
-if (!nginx) console.warn("\n!!!!! nginx is NOT installed: the `nginx -t` tests are SKIPPED (they fail under CI=true) !!!!!\n");
+if (!nginx)
+  console.warn("\n!!!!! nginx is NOT installed: the `nginx -t` tests are SKIPPED (they fail under CI=true) !!!!!\n");
 
 describe.skipIf(!nginx && process.env.CI !== "true")("nginx -t", () => {
   let dir: Awaited<ReturnType<typeof tempDir>>;

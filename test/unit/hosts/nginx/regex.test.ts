@@ -2,6 +2,7 @@
 // a raw path segment is decoded with decodeURIComponent (P3), a raw query is split on & and = without decoding (Q1, Q6, Q7).
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { LIMIT_PATTERN } from "../../../../scripts/api/route-table.ts";
 import { SLUG_PATTERN } from "../../../../scripts/content/schema.ts";
 import {
   DECODABLE_SEGMENT,
@@ -12,7 +13,6 @@ import {
   queryValue,
   unsafeForDecodedUri,
 } from "../../../../scripts/hosts/nginx/regex.ts";
-import { LIMIT_PATTERN } from "../../../../scripts/api/route-table.ts";
 
 const runs = { seed: 20261123, numRuns: 3000 };
 const whole = (regex: string) => new RegExp(`^(?:${regex})$`);
@@ -35,7 +35,25 @@ const rawSegment = fc
     fc.oneof(
       fc.constantFrom(..."abcxyz019-._~!$&'()*+,;=:@AZ"),
       fc.tuple(hex, hex).map(([a, b]) => `%${a}${b}`),
-      fc.constantFrom("%2F", "%2f", "%2D", "%2d", "%61", "%7A", "%7a", "%41", "%C3%A9", "%E2%82%AC", "%F0%9F%98%80", "%ED%A0%80", "%C0%AF", "%", "%z", "%zz", "%0"),
+      fc.constantFrom(
+        "%2F",
+        "%2f",
+        "%2D",
+        "%2d",
+        "%61",
+        "%7A",
+        "%7a",
+        "%41",
+        "%C3%A9",
+        "%E2%82%AC",
+        "%F0%9F%98%80",
+        "%ED%A0%80",
+        "%C0%AF",
+        "%",
+        "%z",
+        "%zz",
+        "%0",
+      ),
       fc.constantFrom(" ", "\t", "\x7f", "\xe9", "\x00"),
     ),
     { minLength: 0, maxLength: 6 },
@@ -67,12 +85,15 @@ describe("nginx raw path regexes", () => {
 
   it("P3 a literal segment matches itself and every percent-encoding of its characters, in either hex case", () => {
     const literal = whole(encodedLiteral("openapi.json"));
-    for (const raw of ["openapi.json", "%6Fpenapi.json", "%6fpenapi%2Ejson", "%6F%70%65%6E%61%70%69%2E%6A%73%6F%6E"]) expect(literal.test(raw), raw).toBe(true);
-    for (const raw of ["OPENAPI.JSON", "openapi%2Fjson", "openapixjson", "openapi.json/", "%256Fpenapi.json"]) expect(literal.test(raw), raw).toBe(false);
+    for (const raw of ["openapi.json", "%6Fpenapi.json", "%6fpenapi%2Ejson", "%6F%70%65%6E%61%70%69%2E%6A%73%6F%6E"])
+      expect(literal.test(raw), raw).toBe(true);
+    for (const raw of ["OPENAPI.JSON", "openapi%2Fjson", "openapixjson", "openapi.json/", "%256Fpenapi.json"])
+      expect(literal.test(raw), raw).toBe(false);
   });
 
   it("refuses patterns it cannot rewrite exactly, rather than serving a wrong answer", () => {
-    for (const pattern of ["[a-z]+", "^a|b$", "^(?=a)a$", "^(a)\\1$", "^.$", "^[^a]$"]) expect(() => encodedSegmentPattern(pattern), pattern).toThrow();
+    for (const pattern of ["[a-z]+", "^a|b$", "^(?=a)a$", "^(a)\\1$", "^.$", "^[^a]$"])
+      expect(() => encodedSegmentPattern(pattern), pattern).toThrow();
     expect(unsafeForDecodedUri("^[a-z./]+$")).toBeDefined();
     expect(unsafeForDecodedUri(SLUG_PATTERN)).toBeUndefined();
   });
@@ -83,13 +104,34 @@ function given(query: string, name: string): string[] {
   if (query === "") return [];
   return query
     .split("&")
-    .map((piece) => (piece.includes("=") ? [piece.slice(0, piece.indexOf("=")), piece.slice(piece.indexOf("=") + 1)] : [piece, ""]))
+    .map((piece) =>
+      piece.includes("=") ? [piece.slice(0, piece.indexOf("=")), piece.slice(piece.indexOf("=") + 1)] : [piece, ""],
+    )
     .filter(([n]) => n === name)
     .map(([, v]) => v!);
 }
 
 const rawQuery = fc
-  .array(fc.constantFrom("limit", "LIMIT", "Limit", "limitx", "xlimit", "%6Cimit", "=", "==", "&", "&&", "5", "05", "a", "?", "%26"), { maxLength: 8 })
+  .array(
+    fc.constantFrom(
+      "limit",
+      "LIMIT",
+      "Limit",
+      "limitx",
+      "xlimit",
+      "%6Cimit",
+      "=",
+      "==",
+      "&",
+      "&&",
+      "5",
+      "05",
+      "a",
+      "?",
+      "%26",
+    ),
+    { maxLength: 8 },
+  )
   .map((parts) => parts.join(""));
 
 describe("nginx raw query regexes", () => {

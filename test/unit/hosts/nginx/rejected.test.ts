@@ -6,9 +6,9 @@ import { connect } from "node:net";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { build } from "../../../../scripts/build.ts";
 import type { ErrorId, RouteTable } from "../../../../scripts/api/route-table.ts";
-import { findNginx, startNginx, type RunningNginx } from "../../../../scripts/hosts/nginx/start.ts";
+import { build } from "../../../../scripts/build.ts";
+import { findNginx, type RunningNginx, startNginx } from "../../../../scripts/hosts/nginx/start.ts";
 import { fixture, tempDir } from "../../../helpers/dirs.ts";
 
 interface RawReply {
@@ -32,17 +32,23 @@ function send(origin: string, request: string): Promise<RawReply> {
       if (!raw.subarray(0, 5).equals(Buffer.from("HTTP/"))) return resolve({ headers: {}, body: raw });
       const end = raw.indexOf("\r\n\r\n");
       const [statusLine, ...lines] = raw.subarray(0, end).toString("latin1").split("\r\n");
-      const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(":")).toLowerCase(), l.slice(l.indexOf(":") + 1).trim()]));
+      const headers = Object.fromEntries(
+        lines.map((l) => [l.slice(0, l.indexOf(":")).toLowerCase(), l.slice(l.indexOf(":") + 1).trim()]),
+      );
       resolve({ status: Number(statusLine!.split(" ")[1]), headers, body: raw.subarray(end + 4) });
     });
     socket.end(Buffer.from(request, "latin1"));
   });
 }
 
-const request = (method: string, target: string, extra = "") => `${method} ${target} HTTP/1.1\r\nHost: api.test\r\n${extra}Connection: close\r\n\r\n`;
+const request = (method: string, target: string, extra = "") =>
+  `${method} ${target} HTTP/1.1\r\nHost: api.test\r\n${extra}Connection: close\r\n\r\n`;
 
 const nginx = findNginx();
-if (!nginx) console.warn("\n!!!!! nginx is NOT installed: the real-nginx adapter tests are SKIPPED (they fail under CI=true) !!!!!\n");
+if (!nginx)
+  console.warn(
+    "\n!!!!! nginx is NOT installed: the real-nginx adapter tests are SKIPPED (they fail under CI=true) !!!!!\n",
+  );
 
 describe.skipIf(!nginx && process.env.CI !== "true")("real nginx on the generated config", () => {
   let dir: Awaited<ReturnType<typeof tempDir>>;
@@ -56,7 +62,8 @@ describe.skipIf(!nginx && process.env.CI !== "true")("real nginx on the generate
   async function expectError(reply: RawReply, id: ErrorId, method = "GET") {
     const error = table.errors[id];
     expect(reply.status).toBe(error.status);
-    for (const [name, value] of Object.entries(table.headers.all)) expect(reply.headers[name.toLowerCase()], name).toBe(value);
+    for (const [name, value] of Object.entries(table.headers.all))
+      expect(reply.headers[name.toLowerCase()], name).toBe(value);
     expect(reply.body.equals(method === "HEAD" ? Buffer.alloc(0) : await body(error.file))).toBe(true);
     if (id === "method_not_allowed") expect(reply.headers.allow).toBe(table.methods.join(", "));
   }
@@ -89,7 +96,8 @@ describe.skipIf(!nginx && process.env.CI !== "true")("real nginx on the generate
   });
 
   it("P6 a lower-case or non-token method (refused by nginx's parser) answers 405", async () => {
-    for (const method of ["get", "G\u00e9T"]) await expectError(await send(server.url, request(method, `${base}/categories`)), "method_not_allowed");
+    for (const method of ["get", "G\u00e9T"])
+      await expectError(await send(server.url, request(method, `${base}/categories`)), "method_not_allowed");
   });
 
   it("P6 the method decides before the path, also for a path nginx cannot decode", async () => {
@@ -98,17 +106,24 @@ describe.skipIf(!nginx && process.env.CI !== "true")("real nginx on the generate
   });
 
   it("P5 OPTIONS on a path nginx cannot decode is still the 204 preflight (Allow-Headers * : a documented gap)", async () => {
-    const reply = await send(server.url, request("OPTIONS", `${base}/software/%zz`, "Access-Control-Request-Headers: x-trace\r\n"));
+    const reply = await send(
+      server.url,
+      request("OPTIONS", `${base}/software/%zz`, "Access-Control-Request-Headers: x-trace\r\n"),
+    );
     expect(reply.status).toBe(204);
     // nginx stops reading at a request line it cannot decode, so the request's headers are unknown: `*` (still a
     // successful preflight for a request without credentials) instead of the echo
     expect(reply.headers["access-control-allow-headers"]).toBe("*");
-    for (const [name, value] of Object.entries(table.headers.preflight)) expect(reply.headers[name.toLowerCase()], name).toBe(value);
+    for (const [name, value] of Object.entries(table.headers.preflight))
+      expect(reply.headers[name.toLowerCase()], name).toBe(value);
     expect(reply.body.length).toBe(0);
   });
 
   it("P7 requests nginx finds malformed (no Host, URI beyond its buffers) get the JSON not_found, never nginx's HTML", async () => {
-    await expectError(await send(server.url, `GET ${base}/categories HTTP/1.1\r\nConnection: close\r\n\r\n`), "not_found");
+    await expectError(
+      await send(server.url, `GET ${base}/categories HTTP/1.1\r\nConnection: close\r\n\r\n`),
+      "not_found",
+    );
     await expectError(await send(server.url, request("GET", `${base}/software/${"a".repeat(20_000)}`)), "not_found");
   });
 
@@ -119,10 +134,18 @@ describe.skipIf(!nginx && process.env.CI !== "true")("real nginx on the generate
   });
 
   it("P7 the internal locations cannot be reached from outside, even encoded", async () => {
-    for (const target of ["/./api-body/errors/invalid_limit.json", "/%2E/api-body/errors/invalid_limit.json", "//./api-rejected", "/api-body/routes.json"]) {
+    for (const target of [
+      "/./api-body/errors/invalid_limit.json",
+      "/%2E/api-body/errors/invalid_limit.json",
+      "//./api-rejected",
+      "/api-body/routes.json",
+    ]) {
       await expectError(await send(server.url, request("GET", target)), "not_found");
     }
-    await expectError(await send(server.url, request("DELETE", "/./api-body/errors/not_found.json")), "method_not_allowed");
+    await expectError(
+      await send(server.url, request("DELETE", "/./api-body/errors/not_found.json")),
+      "method_not_allowed",
+    );
   });
 
   it("a precompressed .gz sibling goes to gzip clients with Vary and its own ETag, and revalidates to 304", async () => {
@@ -134,7 +157,10 @@ describe.skipIf(!nginx && process.env.CI !== "true")("real nginx on the generate
     expect(gzipped.headers.vary).toBe("Accept-Encoding");
     expect(gunzipSync(gzipped.body).equals(plain.body)).toBe(true);
     expect(gzipped.headers.etag).not.toBe(plain.headers.etag);
-    const again = await send(server.url, request("GET", target, `Accept-Encoding: gzip\r\nIf-None-Match: ${gzipped.headers.etag}\r\n`));
+    const again = await send(
+      server.url,
+      request("GET", target, `Accept-Encoding: gzip\r\nIf-None-Match: ${gzipped.headers.etag}\r\n`),
+    );
     expect(again.status).toBe(304);
   });
 });

@@ -71,7 +71,8 @@ describe("FileCache: dist/ files in memory, bounded", () => {
     let failures = 0;
     const cache = new FileCache(dir.path, {
       retryDelays: [1, 1],
-      readFile: (path) => (failures++ < 2 ? Promise.reject(Object.assign(new Error("EMFILE"), { code: "EMFILE" })) : readFile(path)),
+      readFile: (path) =>
+        failures++ < 2 ? Promise.reject(Object.assign(new Error("EMFILE"), { code: "EMFILE" })) : readFile(path),
     });
     expect((await cache.get("v1/a.json"))?.body.toString()).toBe("a".repeat(100));
     failures = -100;

@@ -49,7 +49,9 @@ describe("npm run serve", () => {
   });
 
   it("an unknown flag is one line and exit 2", async () => {
-    const child = spawn(process.execPath, ["--import", "tsx", "scripts/hosts/node/serve.ts", "--nope"], { cwd: repoRoot });
+    const child = spawn(process.execPath, ["--import", "tsx", "scripts/hosts/node/serve.ts", "--nope"], {
+      cwd: repoRoot,
+    });
     let stderr = "";
     child.stderr.on("data", (c: Buffer) => (stderr += c));
     const [code] = (await once(child, "exit")) as [number | null];

@@ -3,16 +3,17 @@
 // Netlify serves: first match only, a missing rewrite target answers /404.html, an unforced rule yields to an
 // existing file. Where it lands is compared with the route table's answer (the Node server's resolver).
 // Everything Netlify cannot express is an explicit expected gap, so the README list stays true.
-import { parseAllRedirects } from "@netlify/redirect-parser";
-import fg from "fast-glob";
+
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
+import { parseAllRedirects } from "@netlify/redirect-parser";
+import fg from "fast-glob";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { NETLIFY_404_PAGE, NETLIFY_HEADERS, NETLIFY_REDIRECTS } from "../../../../scripts/hosts/static/netlify.ts";
-import { build } from "../../../../scripts/build.ts";
-import { ALL_FILTER, categoryFilter, fill, layout, type RouteTable } from "../../../../scripts/api/route-table.ts";
 import { createResolver } from "../../../../scripts/api/resolve-request.ts";
+import { ALL_FILTER, categoryFilter, fill, layout, type RouteTable } from "../../../../scripts/api/route-table.ts";
+import { build } from "../../../../scripts/build.ts";
+import { NETLIFY_404_PAGE, NETLIFY_HEADERS, NETLIFY_REDIRECTS } from "../../../../scripts/hosts/static/netlify.ts";
 import { fixture, tempDir } from "../../../helpers/dirs.ts";
 
 interface Match {
@@ -21,10 +22,19 @@ interface Match {
   force: boolean;
 }
 interface Matcher {
-  match(req: { scheme: string; host: string; path: string; query: string; getHeader(n: string): string; getCookie(n: string): string }): Match | null;
+  match(req: {
+    scheme: string;
+    host: string;
+    path: string;
+    query: string;
+    getHeader(n: string): string;
+    getCookie(n: string): string;
+  }): Match | null;
 }
 // netlify-redirector ships no types; its rule JSON names the query conditions `params` (netlify-cli renames them too).
-const redirector = createRequire(import.meta.url)("netlify-redirector") as { parseJSON(rules: string, options: object): Promise<Matcher> };
+const redirector = createRequire(import.meta.url)("netlify-redirector") as {
+  parseJSON(rules: string, options: object): Promise<Matcher>;
+};
 
 let dir: Awaited<ReturnType<typeof tempDir>>;
 let dist: string;
@@ -36,7 +46,11 @@ beforeAll(async () => {
   dist = join(dir.path, "dist");
   await build({ contentDir: fixture("tiny"), outDir: dist });
   table = JSON.parse(readFileSync(join(dist, "routes.json"), "utf8")) as RouteTable;
-  const { redirects, errors } = await parseAllRedirects({ redirectsFiles: [join(dist, NETLIFY_REDIRECTS)], configRedirects: [], minimal: false });
+  const { redirects, errors } = await parseAllRedirects({
+    redirectsFiles: [join(dist, NETLIFY_REDIRECTS)],
+    configRedirects: [],
+    minimal: false,
+  });
   expect(errors).toEqual([]);
   const rules = (redirects as { query: Record<string, string> }[]).map((r) => ({ ...r, params: r.query }));
   matcher = await redirector.parseJSON(JSON.stringify(rules), {});
@@ -61,7 +75,14 @@ function fileAt(urlPath: string): string | undefined {
 /** Where Netlify answers GET target from: status and dist/ file. */
 function land(target: string): { status: number; file: string } {
   const url = new URL(target, "http://netlify.test");
-  const m = matcher.match({ scheme: "http", host: "netlify.test", path: url.pathname, query: url.search.slice(1), getHeader: () => "", getCookie: () => "" });
+  const m = matcher.match({
+    scheme: "http",
+    host: "netlify.test",
+    path: url.pathname,
+    query: url.search.slice(1),
+    getHeader: () => "",
+    getCookie: () => "",
+  });
   const atPath = fileAt(url.pathname);
   if (!m) return atPath ? { status: 200, file: atPath } : { status: 404, file: NETLIFY_404_PAGE };
   if (!m.force && atPath) return { status: 200, file: atPath }; // shadowing: an unforced rule yields to a file
@@ -83,9 +104,25 @@ const sameAnswer = (a: { status: number; file: string }, b: { status: number; fi
   a.status === b.status && bytes(a.file).equals(bytes(b.file));
 
 // Facts of the built fixture, read from dist/.
-const categories = () => fg.sync("*", { cwd: join(dist, fill(layout(table.basePath).page, { filter: categoryFilter("x"), limit: 1, offset: 0 }), "../../.."), onlyDirectories: true });
-const total = (filter: string) => (JSON.parse(bytes(fill(layout(table.basePath).page, { filter, limit: 1, offset: 0 })).toString()) as { meta: { total: number } }).meta.total;
-const tools = () => fg.sync("*.json", { cwd: join(dist, fill(layout(table.basePath).tool, { slug: "x" }), "..") }).map((f) => f.slice(0, -5));
+const categories = () =>
+  fg.sync("*", {
+    cwd: join(
+      dist,
+      fill(layout(table.basePath).page, { filter: categoryFilter("x"), limit: 1, offset: 0 }),
+      "../../..",
+    ),
+    onlyDirectories: true,
+  });
+const total = (filter: string) =>
+  (
+    JSON.parse(bytes(fill(layout(table.basePath).page, { filter, limit: 1, offset: 0 })).toString()) as {
+      meta: { total: number };
+    }
+  ).meta.total;
+const tools = () =>
+  fg
+    .sync("*.json", { cwd: join(dist, fill(layout(table.basePath).tool, { slug: "x" }), "..") })
+    .map((f) => f.slice(0, -5));
 const withTools = () => categories().filter((c) => total(categoryFilter(c)) > 0);
 
 describe("netlify _redirects: what Netlify answers as the table does", () => {
@@ -135,7 +172,10 @@ describe("netlify _redirects: what Netlify answers as the table does", () => {
     for (const target of cases()) {
       const want = await expected(target);
       const got = land(target);
-      expect(sameAnswer(got, want), `${target}: Netlify ${got.status} ${got.file}, table ${want.status} ${want.file}`).toBe(true);
+      expect(
+        sameAnswer(got, want),
+        `${target}: Netlify ${got.status} ${got.file}, table ${want.status} ${want.file}`,
+      ).toBe(true);
     }
   });
 
@@ -143,7 +183,14 @@ describe("netlify _redirects: what Netlify answers as the table does", () => {
     for (const target of cases()) {
       if ((await expected(target)).status !== 200) continue;
       const url = new URL(target, "http://netlify.test");
-      const m = matcher.match({ scheme: "http", host: "netlify.test", path: url.pathname, query: url.search.slice(1), getHeader: () => "", getCookie: () => "" });
+      const m = matcher.match({
+        scheme: "http",
+        host: "netlify.test",
+        path: url.pathname,
+        query: url.search.slice(1),
+        getHeader: () => "",
+        getCookie: () => "",
+      });
       // a 404 rule here is an unforced one the existing file shadows (the OpenAPI file at its own path)
       const file = m?.status === 200 ? fileAt(new URL(m.to, url).pathname) : fileAt(url.pathname);
       expect({ target, exists: file !== undefined }).toEqual({ target, exists: true });
@@ -163,7 +210,10 @@ describe("netlify _redirects: what Netlify answers as the table does", () => {
 // Measured: what Netlify answers instead of the rule. `answers` is Netlify's landing; the table differs from it.
 describe("netlify _redirects: documented gaps", () => {
   const notFoundPage = { status: 404, file: NETLIFY_404_PAGE };
-  const page = (filter: string, limit: number, offset: number) => ({ status: 200, file: fill(layout(table.basePath).page, { filter, limit, offset }) });
+  const page = (filter: string, limit: number, offset: number) => ({
+    status: 200,
+    file: fill(layout(table.basePath).page, { filter, limit, offset }),
+  });
 
   const gaps = (): { rule: string; target: string; answers: { status: number; file: string } }[] => {
     const b = table.basePath;
@@ -178,19 +228,55 @@ describe("netlify _redirects: documented gaps", () => {
       { rule: "Q2 limit=05 → 400 invalid_limit", target: `${b}/software?limit=05`, answers: notFoundPage },
       { rule: "Q2 limit (no =) → 400 invalid_limit", target: `${b}/software?limit`, answers: page(ALL_FILTER, 20, 0) },
       { rule: "Q3 offset=-1 → 400 invalid_offset", target: `${b}/software?offset=-1`, answers: notFoundPage },
-      { rule: "Q8 limit=0&category=unknown → 400 invalid_limit", target: `${b}/software?limit=0&category=no-such`, answers: notFoundPage },
-      { rule: "Q4 offset > total → 400 offset_out_of_range", target: `${b}/software?offset=${total(ALL_FILTER) + 1}`, answers: notFoundPage },
-      { rule: "Q5 unknown category → 404 category_not_found", target: `${b}/software?category=no-such`, answers: notFoundPage },
+      {
+        rule: "Q8 limit=0&category=unknown → 400 invalid_limit",
+        target: `${b}/software?limit=0&category=no-such`,
+        answers: notFoundPage,
+      },
+      {
+        rule: "Q4 offset > total → 400 offset_out_of_range",
+        target: `${b}/software?offset=${total(ALL_FILTER) + 1}`,
+        answers: notFoundPage,
+      },
+      {
+        rule: "Q5 unknown category → 404 category_not_found",
+        target: `${b}/software?category=no-such`,
+        answers: notFoundPage,
+      },
       // Q6: the matcher takes the last of repeated values.
-      { rule: "Q6 limit=5&limit=6 → 400 invalid_limit", target: `${b}/software?limit=5&limit=6`, answers: page(ALL_FILTER, 6, 0) },
-      { rule: "Q6 category twice → 400", target: `${b}/software?category=${cat}&category=${cat}`, answers: page(categoryFilter(cat), 20, 0) },
+      {
+        rule: "Q6 limit=5&limit=6 → 400 invalid_limit",
+        target: `${b}/software?limit=5&limit=6`,
+        answers: page(ALL_FILTER, 6, 0),
+      },
+      {
+        rule: "Q6 category twice → 400",
+        target: `${b}/software?category=${cat}&category=${cat}`,
+        answers: page(categoryFilter(cat), 20, 0),
+      },
       // Q1: the matcher percent-decodes query values.
-      { rule: "Q1 limit=%35 is not 5 → 400 invalid_limit", target: `${b}/software?limit=%35`, answers: page(ALL_FILTER, 5, 0) },
+      {
+        rule: "Q1 limit=%35 is not 5 → 400 invalid_limit",
+        target: `${b}/software?limit=%35`,
+        answers: page(ALL_FILTER, 5, 0),
+      },
       // One 404 page: the route's own error body cannot be chosen for a missing file.
       { rule: "unknown tool → 404 software_not_found", target: `${b}/software/no-such-tool`, answers: notFoundPage },
-      { rule: "P3 slugs match exactly → 404 software_not_found", target: `${b}/software/${tools()[0]!.toUpperCase()}`, answers: notFoundPage },
+      {
+        rule: "P3 slugs match exactly → 404 software_not_found",
+        target: `${b}/software/${tools()[0]!.toUpperCase()}`,
+        answers: notFoundPage,
+      },
       { rule: "O4 unknown category → 404 category_not_found", target: `${b}/best/no-such`, answers: notFoundPage },
-      ...(empty ? [{ rule: "O4 category with no tools → 404 category_not_found", target: `${b}/best/${empty}`, answers: notFoundPage }] : []),
+      ...(empty
+        ? [
+            {
+              rule: "O4 category with no tools → 404 category_not_found",
+              target: `${b}/best/${empty}`,
+              answers: notFoundPage,
+            },
+          ]
+        : []),
     ];
   };
 
@@ -214,7 +300,10 @@ describe("netlify _headers", () => {
     for (const line of bytes(NETLIFY_HEADERS).toString().split("\n")) {
       if (line.trim() === "" || line.startsWith("#")) continue;
       if (!line.startsWith(" ")) {
-        const source = line.trim().replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*");
+        const source = line
+          .trim()
+          .replace(/[.+?^${}()|[\]\\]/g, "\\$&")
+          .replace(/\*/g, ".*");
         rules.push({ pattern: new RegExp(`^${source}$`), headers: {} });
       } else {
         const [name, ...value] = line.trim().split(": ");
@@ -224,18 +313,30 @@ describe("netlify _headers", () => {
     // every value a path collects, per header name: a name set twice would show two values
     return (path: string) => {
       const out: Record<string, string[]> = {};
-      for (const r of rules) if (r.pattern.test(path)) for (const [k, v] of Object.entries(r.headers)) (out[k] ??= []).push(v);
+      for (const r of rules)
+        if (r.pattern.test(path)) for (const [k, v] of Object.entries(r.headers)) (out[k] ??= []).push(v);
       return out;
     };
   };
-  const once = (headers: Record<string, string>) => Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), [v]]));
+  const once = (headers: Record<string, string>) =>
+    Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), [v]]));
 
   it("H1 H2 H3 API request paths and 200 files get headers.all and Cache-Control, each once", () => {
     const of = headersFor();
     const b = table.basePath;
-    const paths = [`${b}/software`, `${b}/software/${tools()[0]}`, `${b}/categories`, `${b}/best/x`, `${b}/openapi.json`];
-    const files = fg.sync(`${b.slice(1)}/**/*.json`, { cwd: dist }).slice(0, 50).map((f) => `/${f}`);
-    for (const path of [...paths, ...files]) expect({ path, ...of(path) }).toEqual({ path, ...once({ ...table.headers.all, ...table.headers.success }) });
+    const paths = [
+      `${b}/software`,
+      `${b}/software/${tools()[0]}`,
+      `${b}/categories`,
+      `${b}/best/x`,
+      `${b}/openapi.json`,
+    ];
+    const files = fg
+      .sync(`${b.slice(1)}/**/*.json`, { cwd: dist })
+      .slice(0, 50)
+      .map((f) => `/${f}`);
+    for (const path of [...paths, ...files])
+      expect({ path, ...of(path) }).toEqual({ path, ...once({ ...table.headers.all, ...table.headers.success }) });
   });
 
   it("H1 H2 error bodies and the 404 page get headers.all, no Cache-Control", () => {
@@ -250,13 +351,18 @@ describe("netlify _headers", () => {
     for (const asset of table.assets) {
       const want = { ...table.headers.all, ...table.headers.success };
       const type = Object.keys(want).find((k) => k.toLowerCase() === "content-type")!;
-      expect({ path: asset.path, ...of(asset.path) }).toEqual({ path: asset.path, ...once({ ...want, [type]: asset.contentType }) });
+      expect({ path: asset.path, ...of(asset.path) }).toEqual({
+        path: asset.path,
+        ...once({ ...want, [type]: asset.contentType }),
+      });
     }
   });
 
   it("gap H1/H3: if Netlify matches headers by request path, a 404 below the base path carries Cache-Control and one outside the API and errors/ carries Netlify's own Content-Type", () => {
     const of = headersFor();
-    expect(Object.keys(of(`${table.basePath}/software/no-such-tool`))).toEqual(expect.arrayContaining(Object.keys(once(table.headers.success))));
+    expect(Object.keys(of(`${table.basePath}/software/no-such-tool`))).toEqual(
+      expect.arrayContaining(Object.keys(once(table.headers.success))),
+    );
     expect(of("/routes.json")["content-type"]).toBeUndefined();
   });
 });

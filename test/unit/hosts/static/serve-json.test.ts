@@ -1,16 +1,17 @@
 // The real `serve` CLI on a build of the tiny fixture: every path route answers its file exactly, nothing else in
 // dist/ is served, and the gaps serve cannot close are asserted as they are (README "Hosts": partial).
 // Expected answers come from the route table through the Node server's resolver, never from hard-coded files.
-import fg from "fast-glob";
+
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, extname, join } from "node:path";
+import fg from "fast-glob";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SERVE_404_PAGE, serveConfig, servePublicDir } from "../../../../scripts/hosts/static/serve-json.ts";
-import { startServe, type RunningServe } from "../../../helpers/serve-package.ts";
-import { build } from "../../../../scripts/build.ts";
-import { fill, layout, type RouteTable } from "../../../../scripts/api/route-table.ts";
 import { createResolver } from "../../../../scripts/api/resolve-request.ts";
+import { fill, layout, type RouteTable } from "../../../../scripts/api/route-table.ts";
+import { build } from "../../../../scripts/build.ts";
+import { SERVE_404_PAGE, serveConfig, servePublicDir } from "../../../../scripts/hosts/static/serve-json.ts";
 import { fixture, tempDir } from "../../../helpers/dirs.ts";
+import { type RunningServe, startServe } from "../../../helpers/serve-package.ts";
 
 let dir: Awaited<ReturnType<typeof tempDir>>;
 let dist: string;
@@ -52,22 +53,31 @@ async function expectAnswer(target: string) {
   const got = await get(target);
   expect({ target, status: got.status }).toEqual({ target, status: want.status });
   expect(got.body.equals(bytes(want.file)), `${target}: body is not ${want.file}`).toBe(true);
-  for (const [name, value] of Object.entries(table.headers.all)) expect(got.headers.get(name), `${target} ${name}`).toBe(value);
+  for (const [name, value] of Object.entries(table.headers.all))
+    expect(got.headers.get(name), `${target} ${name}`).toBe(value);
   for (const [name, value] of Object.entries(table.headers.success)) {
     expect(got.headers.get(name), `${target} ${name}`).toBe(want.status === 200 ? value : null);
   }
   if (want.status === 200) expect(got.headers.get("etag"), `${target} ETag`).toMatch(/^"[0-9a-f]+"$/);
 }
 
-const toolSlugs = () => fg.sync("*.json", { cwd: join(dist, fill(layout(table.basePath).tool, { slug: "x" }), "..") }).map((f) => f.slice(0, -5));
-const bestSlugs = () => fg.sync("*.json", { cwd: join(dist, fill(layout(table.basePath).best, { slug: "x" }), "..") }).map((f) => f.slice(0, -5));
+const toolSlugs = () =>
+  fg
+    .sync("*.json", { cwd: join(dist, fill(layout(table.basePath).tool, { slug: "x" }), "..") })
+    .map((f) => f.slice(0, -5));
+const bestSlugs = () =>
+  fg
+    .sync("*.json", { cwd: join(dist, fill(layout(table.basePath).best, { slug: "x" }), "..") })
+    .map((f) => f.slice(0, -5));
 
 describe("serve.json from the route table", () => {
   it("serves the base-path folder, so nothing outside it is reachable", () => {
     const config = serveConfig(table);
     expect(config.public).toBe(table.basePath.slice(1));
     // one rewrite per route, each from the route's request path below basePath
-    expect(config.rewrites.filter((r) => r.source.startsWith("/")).map((r) => r.source)).toEqual(table.routes.map((r) => table.basePath + r.path.replace(/\{(\w+)\}/g, ":$1")));
+    expect(config.rewrites.filter((r) => r.source.startsWith("/")).map((r) => r.source)).toEqual(
+      table.routes.map((r) => table.basePath + r.path.replace(/\{(\w+)\}/g, ":$1")),
+    );
   });
 
   it("its 404 page is the not_found body byte for byte", () => {
@@ -113,7 +123,12 @@ describe("npx serve dist: path routes", () => {
   });
 
   it("P7 a path that is no endpoint answers 404 not_found, JSON, with CORS and nosniff", async () => {
-    for (const target of [`${table.basePath}/nothing`, `${table.basePath}/software/a/b`, "/nothing", `${table.basePath}/categories/x`]) {
+    for (const target of [
+      `${table.basePath}/nothing`,
+      `${table.basePath}/software/a/b`,
+      "/nothing",
+      `${table.basePath}/categories/x`,
+    ]) {
       await expectAnswer(target);
     }
   });
