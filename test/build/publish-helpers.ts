@@ -11,9 +11,7 @@ export const BUILD_SCRIPT = join(repoRoot, "scripts/build.ts");
 const LAUNCHER = join(repoRoot, "scripts/cli/launch.mjs");
 
 /** `scripts/build.ts ARGS` started as `npm run build` starts it (without npm, which adds a second of start-up). */
-export function startBuild(
-  args: string[],
-): ChildProcess & {
+export function startBuild(args: string[]): ChildProcess & {
   result: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>;
 } {
   const child = spawn(process.execPath, [LAUNCHER, BUILD_SCRIPT, ...args], {
