@@ -164,10 +164,14 @@ export const MAX_LIMIT = 100;
 export const DEFAULT_LIMIT = 20;
 
 /** Every file template a request can be answered with: route candidates, error bodies, the docs page's files. */
+/** Where the body of an error a host answers on its own (bad_request, service_unavailable) lies. */
+export const hostErrorFile = (table: RouteTable, id: HostErrorId): string => fill(layout(table.basePath).error, { id });
+
 export function answerTemplates(table: RouteTable): string[] {
   const files = [
     ...table.routes.flatMap((route) => route.try.map((candidate) => candidate.file)),
     ...Object.values(table.errors).map((error) => error.file),
+    ...(Object.keys(HOST_ERROR_STATUS) as HostErrorId[]).map((id) => hostErrorFile(table, id)),
     ...table.assets.map((asset) => asset.file),
   ];
   return [...new Set(files)].sort();

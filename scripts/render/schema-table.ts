@@ -1,7 +1,7 @@
 // dist/schema-map.json: which JSON Schema checks which served file, derived from the route table so the two never
 // disagree. Published so that anyone's CI can validate dist/ with any validator (npm run validate reads it too).
 
-import { fill, HOST_ERROR_STATUS, layout, type Route, type RouteTable } from "../api/route-table.ts";
+import { HOST_ERROR_STATUS, type HostErrorId, hostErrorFile, type Route, type RouteTable } from "../api/route-table.ts";
 import type { SchemaFile } from "../schemas/schema-files.ts";
 import type { OutputFile } from "./output.ts";
 
@@ -73,7 +73,7 @@ export function buildSchemaMap(table: RouteTable): SchemaMap {
     add({ pattern: file, schema: schemaPath(ERROR_SCHEMA), answers: "error", status });
   for (const [id, status] of Object.entries(HOST_ERROR_STATUS)) {
     add({
-      pattern: fill(layout(table.basePath).error, { id }),
+      pattern: hostErrorFile(table, id as HostErrorId),
       schema: schemaPath(ERROR_SCHEMA),
       answers: "error",
       status,

@@ -21,9 +21,9 @@ import {
 import {
   CODINGS,
   type ErrorId,
-  fill,
   HOST_ERROR_STATUS,
   type HostErrorId,
+  hostErrorFile,
   layout,
   type RouteTable,
 } from "../../api/route-table.ts";
@@ -108,7 +108,7 @@ async function readErrorResponses(root: string, table: RouteTable, cache: FileCa
     ]),
     ...(Object.keys(HOST_ERROR_STATUS) as HostErrorId[]).map((id): [HostErrorId, string] => [
       id,
-      fill(layout(table.basePath).error, { id }),
+      hostErrorFile(table, id),
     ]),
   ];
   const errors = new Map<ErrorId | HostErrorId, PrebuiltResponse>();

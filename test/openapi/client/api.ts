@@ -136,7 +136,7 @@ export interface components {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "software_not_found" | "category_not_found" | "invalid_limit" | "invalid_offset" | "offset_out_of_range" | "not_found" | "method_not_allowed";
+                code: "software_not_found" | "category_not_found" | "invalid_limit" | "invalid_offset" | "offset_out_of_range" | "not_found" | "method_not_allowed" | "bad_request" | "service_unavailable";
                 message: string;
                 hint?: string;
             };
