@@ -1,10 +1,10 @@
 // Precompressed siblings of each body (`x.json.gz`, `x.json.br`, where api/route-table.ts lays them), served with
 // Content-Encoding by the hosts. Only the build compresses.
+
+import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import { CODINGS, type Coding, MIN_COMPRESS_BYTES } from "../api/route-table.ts";
-import { zlib } from "./lazy-builtins.ts";
 
 function brotli(body: Buffer): Buffer {
-  const { brotliCompressSync, constants } = zlib();
   return brotliCompressSync(body, {
     params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: body.byteLength },
   });
@@ -12,7 +12,7 @@ function brotli(body: Buffer): Buffer {
 
 const ENCODE: Record<Coding, (body: Buffer) => Buffer> = {
   br: brotli,
-  gzip: (b) => zlib().gzipSync(b, { level: 6 }),
+  gzip: (b) => gzipSync(b, { level: 6 }),
 };
 
 /** The sibling paths a body may have beside it: `x.json.br`, `x.json.gz`. */

@@ -1,6 +1,7 @@
 // The output as a store of generations: `<out>` is a symbolic link to `<out>.builds/gNNNNNN/`, one complete tree.
 // This module knows the layout: what may be built over (B1), which generations exist, publishing one (B2),
 // and throwing away what is no longer needed without making the build wait for it.
+import { spawn } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import {
   lstat,
@@ -18,7 +19,6 @@ import {
 import { basename, dirname, join, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { UserError } from "../cli/command.ts";
-import { childProcess } from "./lazy-builtins.ts";
 import { MANIFEST_FILE } from "./manifest.ts";
 import { isAlive } from "./processes.ts";
 
@@ -208,7 +208,7 @@ const DELETING = ".deleting";
 
 function removeInBackground(path: string): void {
   try {
-    const child = childProcess().spawn("rm", ["-rf", "--", path], { stdio: "ignore", detached: true });
+    const child = spawn("rm", ["-rf", "--", path], { stdio: "ignore", detached: true });
     child.on("error", () => void rm(path, { recursive: true, force: true }).catch(() => undefined));
     child.unref();
     if (child.pid !== undefined) writeFileSync(path + DELETING, String(child.pid));
@@ -238,7 +238,7 @@ function stillDeleting(path: string): boolean {
 
 function removeTree(path: string): Promise<void> {
   return new Promise((done) => {
-    const child = childProcess().spawn("rm", ["-rf", "--", path], { stdio: "ignore" });
+    const child = spawn("rm", ["-rf", "--", path], { stdio: "ignore" });
     // No rm (Windows) or it failed: the same work in this process.
     const fallback = () => rm(path, { recursive: true, force: true }).then(done, () => done());
     child.on("error", fallback);
@@ -249,7 +249,7 @@ function removeTree(path: string): Promise<void> {
 /** A hard-link copy of a tree: `cp -al` where there is one, else a walk. Files are shared, folders are new. */
 export async function cloneByLinks(from: string, to: string): Promise<void> {
   const ok = await new Promise<boolean>((done) => {
-    const child = childProcess().spawn("cp", ["-al", "--", from, to], { stdio: "ignore" });
+    const child = spawn("cp", ["-al", "--", from, to], { stdio: "ignore" });
     child.on("error", () => done(false));
     child.on("exit", (code) => done(code === 0));
   });

@@ -8,11 +8,12 @@
 import { mkdir, rename, rm, stat, unlink, writeFile } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import { dirname, join } from "node:path";
+import { Worker } from "node:worker_threads";
 import { fill } from "../api/route-table.ts";
+import { cachedCommandBundle } from "../cli/bundle-cache.mjs";
 import type { OutputFile } from "../render/output.ts";
 import type { PageList } from "../render/software-pages.ts";
 import { siblingPaths, siblingsOf } from "./encodings.ts";
-import { workerThreads } from "./lazy-builtins.ts";
 import { acquireLock } from "./lock.ts";
 import { hashOf, MANIFEST_FILE, type Manifest, manifestLists, planList, readManifest } from "./manifest.ts";
 import { type PageJob, type PageStats, type PageUnit, withPath, writePageUnits } from "./page-units.ts";
@@ -352,6 +353,7 @@ async function writePages(job: PageJob, onProgress?: (written: number) => void):
   let stats: PageStats[];
   if (inline) stats = [writePageUnits(job, onProgress)];
   else {
+    const entry = await pageWorkerEntry();
     // Round-robin over (list, limit) units balances bytes when there are several workers.
     const shares = Array.from({ length: workers }, (_, w) => job.units.filter((_, i) => i % workers === w));
     const progress = new Array<number>(workers).fill(0);
@@ -360,7 +362,7 @@ async function writePages(job: PageJob, onProgress?: (written: number) => void):
         (units, w) =>
           new Promise<PageStats>((resolve, reject) => {
             // Page pieces are short-lived garbage: a small young generation keeps each worker's memory flat.
-            const worker = new (workerThreads().Worker)(new URL("./page-worker.mjs", import.meta.url), {
+            const worker = new Worker(entry, {
               workerData: { ...job, units },
               resourceLimits: { maxYoungGenerationSizeMb: 8 },
             });
@@ -414,6 +416,14 @@ async function writeManifest(
   const manifest: Manifest = { format: 2, fingerprint: options.fingerprint, files: hashes, keys, lists, tree };
   const path = join(root, MANIFEST_FILE);
   await writeFile(path, JSON.stringify(manifest)).catch((e: unknown) => Promise.reject(withPath(e, path)));
+}
+
+/**
+ * What a page writer thread runs: the cached bundle of page-worker.ts, as the server's cluster workers do (a thread
+ * that loads tsx's hooks instead costs a build ~30 MiB more peak memory); through tsx when no bundle can be made.
+ */
+async function pageWorkerEntry(): Promise<URL | string> {
+  return cachedCommandBundle("scripts/io/page-worker.ts").catch(() => new URL("./page-worker.mjs", import.meta.url));
 }
 
 /** Both results, or the first error once both have stopped: the working folder is removed only when nobody writes in it. */

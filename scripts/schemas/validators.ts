@@ -6,7 +6,6 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Ajv2020 as Ajv, ValidateFunction } from "ajv/dist/2020.js";
-import { requireWithCodeCache } from "../cli/code-cache.ts";
 import { hashOfFile, saveFileHashes } from "../cli/file-hashes.mjs";
 import { CACHE_DIR, writeCacheFile } from "../cli/project-cache.mjs";
 import { readSchemaFile, SCHEMA_FILE_NAMES, type SchemaFile, schemaFilePath } from "./schema-files.ts";
@@ -61,7 +60,7 @@ const modulePath = (cacheDir: string, file: SchemaFile) =>
 
 /** One validator from its cached module; throws when there is none yet. */
 const cachedValidator = (cacheDir: string, file: SchemaFile) =>
-  (requireWithCodeCache(modulePath(cacheDir, file)) as Record<string, ValidateFunction>)[file]!;
+  (require(modulePath(cacheDir, file)) as Record<string, ValidateFunction>)[file]!;
 
 function compileAll(cacheDir: string): Validators {
   // Loaded only here: ajv itself takes a tenth of a second to load.
