@@ -31,41 +31,10 @@ export function validateContent(raw: Pick<RawContent, "site" | "categories" | "t
   const categories = raw.categories.map((f) => ({ f, c: check<CategoryContent>(f, "content/category.schema.json") }));
   const tools = raw.tools.map((f) => ({ f, t: check<ToolContent>(f, "content/tool.schema.json") }));
 
-  // Cross-file rules, on the files that passed their schema.
-  const categoryBySlug = new Map<string, CategoryContent>();
-  for (const { f, c } of categories) {
-    if (!c) continue;
-    if (c.slug !== f.name)
-      errors.push({ file: f.file, path: "slug", message: `"${c.slug}" must equal the file name "${f.name}"` });
-    categoryBySlug.set(c.slug, c);
-  }
-  const toolBySlug = new Map<string, ToolContent>();
-  for (const { f, t } of tools) {
-    if (!t) continue;
-    if (t.slug !== f.name)
-      errors.push({ file: f.file, path: "slug", message: `"${t.slug}" must equal the file name "${f.name}"` });
-    toolBySlug.set(t.slug, t);
-    const seen = new Set<string>();
-    t.categories.forEach((slug, i) => {
-      const path = fieldPath(["categories", i]);
-      if (seen.has(slug)) errors.push({ file: f.file, path, message: `category "${slug}" is listed twice` });
-      else if (!categoryBySlug.has(slug) && categories.every((x) => x.f.name !== slug))
-        errors.push({ file: f.file, path, message: `unknown category "${slug}" (no categories/${slug}.json)` });
-      seen.add(slug);
-    });
-  }
-  for (const { f, c } of categories) {
-    if (!c?.topToolPick) continue;
-    const pick = toolBySlug.get(c.topToolPick);
-    if (!pick && tools.every((x) => x.f.name !== c.topToolPick))
-      errors.push({ file: f.file, path: "topToolPick", message: `unknown tool "${c.topToolPick}"` });
-    else if (pick && !pick.categories.includes(c.slug))
-      errors.push({
-        file: f.file,
-        path: "topToolPick",
-        message: `tool "${c.topToolPick}" is not in category "${c.slug}"`,
-      });
-  }
+  // Cross-file rules, on what each file holds even when it failed its schema: every error of a run in one report.
+  errors.push(...crossFileErrors(raw.categories, raw.tools));
+  // By file (a stable sort keeps each file's errors in the order they were found).
+  errors.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
 
   if (errors.length > 0 || !site) return { ok: false, errors };
   return {
@@ -82,6 +51,54 @@ export function validateContent(raw: Pick<RawContent, "site" | "categories" | "t
       toolSources: new Map(tools.flatMap(({ f, t }) => (f.source ? [[t!, f.source]] : []))),
     },
   };
+}
+
+const asObject = (data: unknown) =>
+  data !== null && typeof data === "object" && !Array.isArray(data) ? (data as Record<string, unknown>) : {};
+const asString = (value: unknown) => (typeof value === "string" ? value : undefined);
+const asStrings = (value: unknown) =>
+  (Array.isArray(value) ? value : [])
+    .map((v, i) => [i, v] as const)
+    .filter((e): e is readonly [number, string] => typeof e[1] === "string");
+
+/**
+ * Slugs against file names, a tool's categories (each known, none twice) and each category's top tool pick (a tool of
+ * that category), read from the files as they are: a field of the wrong type is the schema's error, not one of these.
+ */
+function crossFileErrors(categories: ContentFile[], tools: ContentFile[]): ContentError[] {
+  const errors: ContentError[] = [];
+  const slugMatchesName = (f: ContentFile) => {
+    const slug = asString(asObject(f.data).slug);
+    if (slug !== undefined && slug !== f.name)
+      errors.push({ file: f.file, path: "slug", message: `"${slug}" must equal the file name "${f.name}"` });
+  };
+  const categoryNames = new Set(categories.map((f) => f.name));
+  const toolCategories = new Map(
+    tools.map((f) => [f.name, asStrings(asObject(f.data).categories).map(([, slug]) => slug)]),
+  );
+  for (const f of categories) slugMatchesName(f);
+  for (const f of tools) {
+    slugMatchesName(f);
+    const seen = new Set<string>();
+    for (const [i, slug] of asStrings(asObject(f.data).categories)) {
+      const path = fieldPath(["categories", i]);
+      if (seen.has(slug)) errors.push({ file: f.file, path, message: `category "${slug}" is listed twice` });
+      else if (!categoryNames.has(slug))
+        errors.push({ file: f.file, path, message: `unknown category "${slug}" (no categories/${slug}.json)` });
+      seen.add(slug);
+    }
+  }
+  for (const f of categories) {
+    const raw = asObject(f.data);
+    const pick = asString(raw.topToolPick);
+    if (pick === undefined) continue;
+    const slug = asString(raw.slug) ?? f.name;
+    const pickCategories = toolCategories.get(pick);
+    if (!pickCategories) errors.push({ file: f.file, path: "topToolPick", message: `unknown tool "${pick}"` });
+    else if (!pickCategories.includes(slug))
+      errors.push({ file: f.file, path: "topToolPick", message: `tool "${pick}" is not in category "${slug}"` });
+  }
+  return errors;
 }
 
 /** Ajv errors → one message a content author can act on per field. */

@@ -31,7 +31,13 @@ describe("bad content: every error names the file and the field path", () => {
       ["tools/acme.json: rating: expected a number from 0 to 5 with at most one decimal (like 4.5), got 4.25"],
     ],
     ["rating-range", ["tools/acme.json: rating: must be <= 5, got 5.5"]],
-    ["bad-slug", ['tools/acme.json: slug: "Acme_Mail" does not match ^[a-z0-9]+(?:-[a-z0-9]+)*$']],
+    [
+      "bad-slug",
+      [
+        'tools/acme.json: slug: "Acme_Mail" does not match ^[a-z0-9]+(?:-[a-z0-9]+)*$',
+        'tools/acme.json: slug: "Acme_Mail" must equal the file name "acme"',
+      ],
+    ],
     ["slug-mismatch", ['tools/acme.json: slug: "acme-mail" must equal the file name "acme"']],
     ["unknown-category", ['tools/acme.json: categories[1]: unknown category "crm" (no categories/crm.json)']],
     ["duplicate-category", ['tools/acme.json: categories[1]: category "email" is listed twice']],
@@ -66,9 +72,9 @@ describe("bad content: every error names the file and the field path", () => {
     [
       "many-errors",
       [
+        'categories/email.json: slug: "e-mail" must equal the file name "email"',
         "tools/acme.json: rating: expected number or null, got string",
         "tools/acme.json: hasApi: expected boolean, got null",
-        'categories/email.json: slug: "e-mail" must equal the file name "email"',
       ],
     ],
   ];
@@ -91,5 +97,59 @@ describe("bad content: every error names the file and the field path", () => {
     expect(result.ok).toBe(false);
     expect(!result.ok && result.errors[0]!.file).toMatch(/does-not-exist\/site\.json$/);
     expect(!result.ok && result.errors[0]!.message).toBe("cannot read: ENOENT");
+  });
+
+  it("one run reports field and cross-file errors together, sorted by file, even in files that fail their schema", () => {
+    const file = (folder: string, name: string, data: unknown) => ({
+      file: `content/${folder}/${name}.json`,
+      name,
+      data,
+    });
+    const tool = {
+      name: "Zed",
+      slug: "zed-mail", // not the file name
+      shortDescription: 42, // a field error
+      websiteUrl: "not a url", // a field error
+      logoUrl: null,
+      rating: 9, // a field error
+      freeTrialDays: null,
+      moneyBackDays: null,
+      pricingPlans: [{ name: "Pro", price: "cheap", billing: "monthly", features: [] }], // a field error
+      hasApi: false,
+      hasMcpServer: false,
+      hasZapier: false,
+      hasMake: false,
+      pros: [],
+      cons: [],
+      pricingLastVerified: null,
+      categories: ["crm", "crm", "nowhere"], // listed twice, and unknown
+    };
+    const result = validateContent({
+      site: file("", "site", { siteUrl: "https://site.example", apiBaseUrl: "https://api.site.example" }),
+      categories: [
+        file("categories", "crm", { name: "CRM", slug: "crm", topToolPick: "quill" }),
+        file("categories", "seo", { name: 7, slug: "seo", topToolPick: "zed" }),
+      ],
+      tools: [file("tools", "zed", tool), file("tools", "quill", { ...tool, slug: "quill", categories: ["seo"] })],
+      errors: [],
+    });
+    expect(result.ok).toBe(false);
+    const lines = result.ok ? [] : result.errors.map(formatContentError);
+    expect(lines).toEqual([
+      'content/categories/crm.json: topToolPick: tool "quill" is not in category "crm"',
+      "content/categories/seo.json: name: expected string, got number",
+      'content/categories/seo.json: topToolPick: tool "zed" is not in category "seo"',
+      "content/tools/quill.json: shortDescription: expected string, got number",
+      'content/tools/quill.json: websiteUrl: expected a valid uri, got "not a url"',
+      "content/tools/quill.json: rating: must be <= 5, got 9",
+      "content/tools/quill.json: pricingPlans[0].price: expected number or null, got string",
+      "content/tools/zed.json: shortDescription: expected string, got number",
+      'content/tools/zed.json: websiteUrl: expected a valid uri, got "not a url"',
+      "content/tools/zed.json: rating: must be <= 5, got 9",
+      "content/tools/zed.json: pricingPlans[0].price: expected number or null, got string",
+      'content/tools/zed.json: slug: "zed-mail" must equal the file name "zed"',
+      'content/tools/zed.json: categories[1]: category "crm" is listed twice',
+      'content/tools/zed.json: categories[2]: unknown category "nowhere" (no categories/nowhere.json)',
+    ]);
   });
 });
