@@ -9,6 +9,7 @@ import { PROJECT_ROOT } from "./cli/project-cache.mjs";
 import { emptyContentCache, readContentCache, writeContentCache } from "./content/content-cache.ts";
 import { ContentErrors, formatContentError } from "./content/errors.ts";
 import { loadContent } from "./content/load.ts";
+import { type ContentWarning, findPlaceholders, warningLines } from "./content/placeholders.ts";
 import { validateContent } from "./content/validate.ts";
 import { adapters } from "./hosts/adapters.ts";
 import { hostLimitWarnings } from "./hosts/limits.ts";
@@ -37,6 +38,8 @@ export interface BuildOptions {
   onProgress?: (message: string) => void;
   /** let the deletion of replaced folders outlive the build (the command line), instead of waiting for it */
   backgroundCleanup?: boolean;
+  /** fail on scaffold placeholders (content/placeholders.ts) as on content errors, instead of warning */
+  strict?: boolean;
 }
 
 export interface BuildResult extends WriteSummary {
@@ -48,6 +51,8 @@ export interface BuildResult extends WriteSummary {
   contentRecalled: number;
   /** static hosts whose published limits this tree passes */
   warnings: string[];
+  /** scaffold placeholders published as they are (TODO text, .example addresses, tools or categories left alone) */
+  contentWarnings: ContentWarning[];
 }
 
 /** Every file of dist/: the small ones whole, the list pages as lists of pre-serialized, validated items. */
@@ -109,6 +114,7 @@ export async function build({
   onNotice,
   onProgress,
   backgroundCleanup = false,
+  strict = false,
 }: BuildOptions): Promise<BuildResult> {
   const started = performance.now();
   // A folder a build must not touch is refused before any work (and checked again under the lock).
@@ -118,6 +124,13 @@ export async function build({
   const raw = await loadContent(contentDir, remembered.files);
   const validation = validateContent(raw);
   if (!validation.ok) throw new ContentErrors(validation.errors);
+  const contentWarnings = findPlaceholders(raw.site, raw.categories, raw.tools);
+  if (strict && contentWarnings.length > 0) {
+    throw new ContentErrors(
+      contentWarnings,
+      `${contentWarnings.length} placeholder${contentWarnings.length === 1 ? "" : "s"} (errors under --strict)`,
+    );
+  }
   const catalog = deriveCatalog(validation.content);
   const table = buildRouteTable(catalog.site);
   const site = renderSite(catalog, table);
@@ -144,6 +157,7 @@ export async function build({
     categories: catalog.categories.length,
     contentFiles: 1 + raw.categories.length + raw.tools.length,
     contentRecalled: raw.recalled,
+    contentWarnings,
     warnings: hostLimitWarnings({
       files: written.files,
       bytes: written.bytes,
@@ -163,6 +177,12 @@ const options = {
   json: { type: "boolean", default: false, description: "print the result (or the error) as one JSON object" },
   full: { type: "boolean", default: false, description: "build everything, ignoring the previous build" },
   compress: { type: "boolean", default: false, description: "also write .br and .gz beside each body" },
+  strict: {
+    type: "boolean",
+    default: false,
+    description:
+      "fail on what the scaffold leaves to replace (TODO text, .example addresses, empty categories), as CI should",
+  },
   "no-wait": {
     type: "boolean",
     default: false,
@@ -201,6 +221,7 @@ async function main(): Promise<number> {
       onNotice: notice,
       onProgress: progress,
       backgroundCleanup: true,
+      strict: values.strict,
     });
     if (progress) process.stderr.write("\r\x1b[K");
     if (values.json) console.log(JSON.stringify({ ok: true, outDir: values.out, ...result }));
@@ -212,7 +233,9 @@ async function main(): Promise<number> {
             ? `; wrote ${formatCount(result.written)}, removed ${formatCount(result.deleted)}`
             : ""),
       );
-    if (!values.json) for (const w of result.warnings) console.warn(`warning: ${w}`);
+    if (!values.json)
+      for (const line of [...warningLines(result.contentWarnings), ...result.warnings.map((w) => `warning: ${w}`)])
+        console.warn(line);
     return 0;
   } catch (e) {
     if (progress) process.stderr.write("\r\x1b[K");

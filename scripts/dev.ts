@@ -14,6 +14,7 @@ import {
   UserError,
 } from "./cli/command.ts";
 import { ContentErrors, formatContentError } from "./content/errors.ts";
+import { warningLines } from "./content/placeholders.ts";
 import { watchContent } from "./content/watch-content.ts";
 import { listenAddressFromEnv, startServerForUser, stopOnSignals, urlLines } from "./hosts/node/announce.ts";
 import type { RunningServer } from "./hosts/node/start-server.ts";
@@ -38,7 +39,10 @@ export const DEV: CommandSpec<typeof options> = {
   notes: ["environment: PORT (default 3000, 0 picks a free one), HOST (default localhost)"],
 };
 
-/** One build, reported in one line; false (with the errors printed) when it failed. */
+/** The placeholders last printed: an edit that leaves them as they were does not print them again. */
+let shownWarnings = "";
+
+/** One build, reported in one line (and its placeholders when they changed); false, with the errors, when it failed. */
 async function buildOnce(contentDir: string, outDir: string, shownOut: string): Promise<boolean> {
   try {
     const r = await build({ contentDir, outDir });
@@ -47,6 +51,9 @@ async function buildOnce(contentDir: string, outDir: string, shownOut: string): 
         ? `wrote ${formatCount(r.written)}, removed ${formatCount(r.deleted)}`
         : `${formatCount(r.files)} files`;
     console.log(`built ${shownOut}/ (${r.mode}) in ${r.seconds.toFixed(2)} s: ${what}`);
+    const warnings = JSON.stringify(r.contentWarnings);
+    if (warnings !== shownWarnings) for (const line of warningLines(r.contentWarnings)) console.warn(line);
+    shownWarnings = warnings;
     return true;
   } catch (e) {
     if (e instanceof ContentErrors) {

@@ -11,8 +11,11 @@ export function formatContentError({ file, path, message }: ContentError): strin
 
 /** Thrown by the build when content is invalid; carries every error at once. */
 export class ContentErrors extends Error {
-  constructor(readonly errors: ContentError[]) {
-    super(`${errors.length} content error${errors.length === 1 ? "" : "s"}`);
+  constructor(
+    readonly errors: ContentError[],
+    message = `${errors.length} content error${errors.length === 1 ? "" : "s"}`,
+  ) {
+    super(message);
   }
 }
 

@@ -2,7 +2,7 @@
 // a real build of that copy, which must take the stubs as they are and publish the new tool.
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { cp, readFile } from "node:fs/promises";
+import { cp, readFile, rm } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build } from "../../scripts/build.ts";
@@ -88,6 +88,44 @@ describe("new:category and new:tool on a copy of the tiny fixture", () => {
       data: { slug: string }[];
     };
     expect(best.data.map((t) => t.slug)).toEqual(["acme-mail"]);
+  });
+
+  it("the build warns about what the stubs left to replace, and fails on it under --strict, publishing nothing", async () => {
+    const bare = run("new-tool", ["--content", content, "--name", "Zed"]); // no category either
+    expect(bare.status).toBe(0);
+    const out = join(dir.path, "dist");
+    const before = await readFile(join(out, "v1/software/acme-mail.json"), "utf8");
+    const built = await build({ contentDir: content, outDir: out });
+    const mine = (file: string) =>
+      built.contentWarnings.filter((w) => w.file.endsWith(file)).map((w) => `${w.kind} ${w.path}`);
+    expect(mine("tools/zed.json")).toEqual([
+      "todo shortDescription",
+      "example-address websiteUrl",
+      "no-category categories",
+    ]);
+    expect(mine("tools/acme-mail.json")).toEqual(["todo shortDescription", "example-address websiteUrl"]);
+    // The command line prints them, grouped by kind, and exits 0; with --strict it exits 1 and dist/ stays as it was.
+    const cli = (...flags: string[]) =>
+      spawnSync(
+        process.execPath,
+        ["scripts/cli/launch.mjs", "scripts/build.ts", "--content", content, "--out", out, ...flags],
+        {
+          cwd: repoRoot,
+          encoding: "utf8",
+          timeout: 60_000,
+        },
+      );
+    const warned = cli();
+    expect(warned.status).toBe(0);
+    expect(warned.stderr).toMatch(/^warning: TODO text from the scaffold, 2 in all:$/m);
+    expect(warned.stderr).toContain("tools/zed.json: categories: the tool is in no category");
+    await rm(join(content, "tools/zed.json"));
+    const strict = cli("--strict");
+    expect(strict.status).toBe(1);
+    expect(strict.stderr).toContain("tools/acme-mail.json: shortDescription: still holds TODO text");
+    expect(strict.stderr).toMatch(/build failed: \d+ placeholders \(errors under --strict\)/);
+    expect(await readFile(join(out, "v1/software/acme-mail.json"), "utf8")).toBe(before);
+    expect(existsSync(join(out, "v1/software/zed.json"))).toBe(true); // the last published build, untouched
   });
 
   it("refuses to overwrite: one line naming the file, exit 1, the file unchanged", async () => {

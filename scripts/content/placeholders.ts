@@ -1,0 +1,101 @@
+// What `npm run new:tool` and `npm run new:category` leave for a person to replace, found in valid content: a build
+// warns about it (and fails under --strict) instead of publishing it silently.
+import { type ContentError, fieldPath, formatContentError } from "./errors.ts";
+import type { ContentFile } from "./load.ts";
+
+export type PlaceholderKind = "todo" | "example-address" | "no-category" | "empty-category";
+
+export interface ContentWarning extends ContentError {
+  kind: PlaceholderKind;
+}
+
+/** How each kind is announced when a build groups them: one line a kind, then its files. */
+export const PLACEHOLDER_TITLES: Record<PlaceholderKind, string> = {
+  todo: "TODO text from the scaffold",
+  "example-address": "placeholder addresses (.example is a reserved domain)",
+  "no-category": "tools in no category",
+  "empty-category": "categories with no tools",
+};
+
+const TODO = /\bTODO\b/;
+
+/** Whether a string is an http(s) address on a reserved .example domain (what the scaffold writes). */
+function isExampleAddress(text: string): boolean {
+  if (!/^https?:\/\//i.test(text)) return false;
+  try {
+    const host = new URL(text).hostname;
+    return host === "example" || host.endsWith(".example");
+  } catch {
+    return false;
+  }
+}
+
+/** Every string of a JSON value with its path (`pricingPlans[1].features[0]`). `$schema` is the editor's, not content. */
+function* strings(value: unknown, path: (string | number)[] = []): Generator<[string, string]> {
+  if (typeof value === "string") yield [fieldPath(path), value];
+  else if (Array.isArray(value)) for (const [i, v] of value.entries()) yield* strings(v, [...path, i]);
+  else if (value !== null && typeof value === "object")
+    for (const [k, v] of Object.entries(value)) if (k !== "$schema") yield* strings(v, [...path, k]);
+}
+
+/** The placeholders of content that passed validation (every file parsed, every field of the right type). */
+export function findPlaceholders(
+  site: ContentFile | undefined,
+  categories: ContentFile[],
+  tools: ContentFile[],
+): ContentWarning[] {
+  const warnings: ContentWarning[] = [];
+  for (const f of [...(site ? [site] : []), ...categories, ...tools]) {
+    for (const [path, text] of strings(f.data)) {
+      if (TODO.test(text))
+        warnings.push({ file: f.file, path, kind: "todo", message: "still holds TODO text: write the real one" });
+      else if (isExampleAddress(text))
+        warnings.push({
+          file: f.file,
+          path,
+          kind: "example-address",
+          message: `${JSON.stringify(text)} is a placeholder address: give the real one`,
+        });
+    }
+  }
+  const inUse = new Set<string>();
+  for (const f of tools) {
+    const listed = (f.data as { categories: string[] }).categories;
+    for (const slug of listed) inUse.add(slug);
+    if (listed.length === 0)
+      warnings.push({
+        file: f.file,
+        path: "categories",
+        kind: "no-category",
+        message: "the tool is in no category: no category's list or ranking shows it",
+      });
+  }
+  for (const f of categories) {
+    if (!inUse.has((f.data as { slug: string }).slug))
+      warnings.push({
+        file: f.file,
+        path: "",
+        kind: "empty-category",
+        message: "no tool is in this category: its list is empty and it has no ranking",
+      });
+  }
+  return warnings.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+}
+
+/**
+ * The lines a build prints for its warnings: per kind, a title line and its first `shown` warnings; the rest counted
+ * (`--json` gives every one).
+ */
+export function warningLines(warnings: ContentWarning[], shown = 3): string[] {
+  const lines: string[] = [];
+  for (const kind of Object.keys(PLACEHOLDER_TITLES) as PlaceholderKind[]) {
+    const of = warnings.filter((w) => w.kind === kind);
+    if (of.length === 0) continue;
+    lines.push(`warning: ${PLACEHOLDER_TITLES[kind]}, ${of.length} in all:`);
+    for (const w of of.slice(0, shown)) lines.push(`  ${formatContentError(w)}`);
+    if (of.length > shown) lines.push(`  … and ${of.length - shown} more`);
+  }
+  if (lines.length > 0)
+    lines.push("  (published as they are; replace them before you deploy: a build with --strict fails on them)");
+  return lines;
+}
