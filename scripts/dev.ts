@@ -13,10 +13,11 @@ import {
   runCommand,
   UserError,
 } from "./cli/command.ts";
+import { onStopRequest } from "./cli/stop.ts";
 import { ContentErrors, formatContentError } from "./content/errors.ts";
 import { warningLines } from "./content/placeholders.ts";
-import { watchContent } from "./content/watch-content.ts";
-import { listenAddressFromEnv, startServerForUser, stopOnSignals, urlLines } from "./hosts/node/announce.ts";
+import { type ContentWatcher, watchContent } from "./content/watch-content.ts";
+import { listenAddressFromEnv, startServerForUser, urlLines } from "./hosts/node/announce.ts";
 import type { RunningServer } from "./hosts/node/start-server.ts";
 
 const options = {
@@ -78,6 +79,11 @@ async function main(): Promise<void> {
   const address = listenAddressFromEnv();
 
   let server: RunningServer | undefined;
+  let watcher: ContentWatcher | undefined;
+  onStopRequest(async () => {
+    watcher?.close();
+    await server?.close();
+  });
   const serve = async () => {
     server = await startServerForUser({ distDir: outDir, ...address });
     for (const line of urlLines(server)) console.log(line);
@@ -109,15 +115,11 @@ async function main(): Promise<void> {
       console.error("nothing to serve yet: fix the content and save, the server starts with the first good build");
     else await serve(); // the last good build from before
   }
-  const watcher = watchContent(contentDir, (what) => {
+  watcher = watchContent(contentDir, (what) => {
     console.log(`changed: ${relative(process.cwd(), join(contentDir, what)) || what}`);
     void rebuild().catch((e: Error) => console.error(`build failed: ${e.message}`));
   });
   console.log(`watching ${values.content}/ for changes`);
-  stopOnSignals(async () => {
-    watcher.close();
-    await server?.close();
-  });
 }
 
 if (isMain(import.meta.url)) await runCommand(main);

@@ -61,6 +61,15 @@ export function parseCommandArgs<O extends Options>(spec: CommandSpec<O>, argv =
     console.log(helpText(spec));
     process.exit(0);
   }
+  const swallowed = takenByNpm(spec, argv);
+  if (swallowed) {
+    const script = process.env.npm_lifecycle_event!;
+    const command = script === "start" || script === "test" ? `npm ${script}` : `npm run ${script}`;
+    throw new UserError(
+      `npm took ${swallowed} for itself: put the command's options after --, as in: ${command} -- ${swallowed}`,
+      2,
+    );
+  }
   try {
     const { values } = parseArgs({ args: argv, options: spec.options as O, strict: true, allowPositionals: false });
     return values as Values<O>;
@@ -70,8 +79,9 @@ export function parseCommandArgs<O extends Options>(spec: CommandSpec<O>, argv =
     const unknown = /Unknown option '([^']+)'/.exec(message)?.[1];
     const missing = /Option '([^']+?)(?: <value>)?' argument missing/.exec(message)?.[1];
     const positional = /Unexpected argument '([^']+)'/.exec(message)?.[1];
+    const guess = unknown && nearestOption(unknown, [...Object.keys(spec.options), "help"]);
     const what = unknown
-      ? `unknown option ${unknown}`
+      ? `unknown option ${unknown}${guess ? ` (did you mean --${guess}?)` : ""}`
       : missing
         ? `option ${missing.split(",").pop()!.trim()} needs a value`
         : positional
@@ -79,6 +89,50 @@ export function parseCommandArgs<O extends Options>(spec: CommandSpec<O>, argv =
           : message.split("\n")[0]!;
     throw new UserError(`${what} (${shortUsage(spec.usage)})`, 2);
   }
+}
+
+/**
+ * An option npm kept for itself: `npm run new:tool --name Foo` (no `--`) hands the script nothing but sets
+ * npm_config_name=Foo. Told apart from what the command was given, and only under npm.
+ */
+function takenByNpm(spec: CommandSpec<Options>, argv: string[]): string | undefined {
+  if (process.env.npm_lifecycle_event === undefined) return undefined;
+  for (const name of Object.keys(spec.options)) {
+    const value = process.env[`npm_config_${name.replace(/-/g, "_")}`];
+    if (value === undefined || value === "" || argv.some((a) => a === `--${name}` || a.startsWith(`--${name}=`)))
+      continue;
+    // npm keeps a flag it reads as boolean ("true") and leaves the value to the script's arguments.
+    const given =
+      value === "true" && spec.options[name]?.type === "string" ? argv.find((a) => !a.startsWith("-")) : value;
+    return given === undefined || given === "true"
+      ? `--${name}`
+      : `--${name} ${/^[\w./:@-]+$/.test(given) ? given : JSON.stringify(given)}`;
+  }
+  return undefined;
+}
+
+/** The declared option a misspelled one most likely meant: within a third of its length in edits, or a prefix. */
+export function nearestOption(given: string, names: string[]): string | undefined {
+  const word = given.replace(/^-+/, "").split("=")[0]!;
+  let best: { name: string; distance: number } | undefined;
+  for (const name of names) {
+    const distance = name.startsWith(word) && word.length >= 2 ? 0 : editDistance(word, name);
+    if (distance <= Math.max(1, Math.floor(name.length / 3)) && (!best || distance < best.distance))
+      best = { name, distance };
+  }
+  return best?.name;
+}
+
+/** Levenshtein distance (insertions, deletions and substitutions of one character). */
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++)
+      row[j] = Math.min(previous[j]! + 1, row[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    previous = row;
+  }
+  return previous[b.length]!;
 }
 
 /** Filesystem errors a user can fix, as one line naming the path. */

@@ -4,6 +4,7 @@ import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { type CommandSpec, isMain, parseCommandArgs, runCommand, UserError } from "../cli/command.ts";
+import { onStopRequest } from "../cli/stop.ts";
 import { createDistSource } from "./dist-source.ts";
 import { createHttpSource, normalizeBaseUrl } from "./http-source.ts";
 import { type CatalogSource, SourceUnavailable } from "./source.ts";
@@ -66,7 +67,9 @@ export async function sourceFromFlags(flags: { dist?: string; "base-url"?: strin
 async function main(): Promise<void> {
   const source = await sourceFromFlags(parseCommandArgs(MCP));
   const server = createCatalogServer(source, await packageVersion());
-  // Runs until the client closes standard input; nothing else keeps the process alive.
+  // Standard output carries the protocol alone: stopping says nothing there.
+  onStopRequest(() => server.close(), { log: null });
+  // Runs until the client closes standard input (or asks it to stop); nothing else keeps the process alive.
   await server.connect(new StdioServerTransport());
 }
 

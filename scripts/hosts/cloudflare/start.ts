@@ -3,6 +3,7 @@
 import { realpath } from "node:fs/promises";
 import { resolve } from "node:path";
 import { type CommandSpec, isMain, parseCommandArgs, runCommand, UserError } from "../../cli/command.ts";
+import { onStopRequest } from "../../cli/stop.ts";
 import { startLocalWorker } from "./local-worker.ts";
 import { describePlan, measurePublished, planFor } from "./plan.ts";
 import { publishedFiles, uploadToR2 } from "./upload-r2.ts";
@@ -75,11 +76,7 @@ async function main(): Promise<void> {
   console.log(
     `Cloudflare Worker (${values.r2 ? "R2" : "Static Assets"}) serving ${values.dist}/ at ${worker.url} (Ctrl-C stops it)`,
   );
-  const stop = () => {
-    worker.close().finally(() => process.exit(0));
-  };
-  process.once("SIGINT", stop);
-  process.once("SIGTERM", stop);
+  onStopRequest(() => worker.close());
 }
 
 if (isMain(import.meta.url)) await runCommand(main);

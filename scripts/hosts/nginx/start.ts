@@ -9,6 +9,7 @@ import { createConnection } from "node:net";
 import { tmpdir } from "node:os";
 import { delimiter, join, resolve } from "node:path";
 import { isMain, parseCommandArgs, runCommand, UserError } from "../../cli/command.ts";
+import { onStopRequest } from "../../cli/stop.ts";
 import { freePort } from "../free-port.ts";
 import { NGINX_MAIN_CONF, NGINX_PID_FILE, NGINX_SERVER_CONF, NGINX_SITE_CONF } from "./adapter.ts";
 import { quote } from "./conf.ts";
@@ -212,18 +213,15 @@ async function main(): Promise<void> {
   const { basePath } = JSON.parse(await readFile(join(distDir, "routes.json"), "utf8")) as { basePath: string };
   console.log(`nginx serving ${values.dist}/ at ${server.url}${basePath} (Ctrl-C stops it)`);
   let stopping = false;
+  onStopRequest(() => {
+    stopping = true;
+    return server.close();
+  });
   server.exited.then(() => {
     if (stopping) return;
     console.error("nginx exited unexpectedly");
     server.close().then(() => process.exit(1));
   });
-  const shutdown = () => {
-    if (stopping) return;
-    stopping = true;
-    server.close().then(() => process.exit(0));
-  };
-  process.on("SIGINT", shutdown);
-  process.on("SIGTERM", shutdown);
 }
 
 if (isMain(import.meta.url)) {

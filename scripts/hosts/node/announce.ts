@@ -33,13 +33,3 @@ export function urlLines(server: Pick<RunningServer, "url" | "basePath">): strin
   const shown = server.url.replace(/\/\/(127\.0\.0\.1|\[::1\])(?=:)/, "//localhost");
   return [`Marketing Software Data API: ${shown}${server.basePath}  (Ctrl-C to stop)`, `Docs page: ${shown}/`];
 }
-
-/** Stops the server on Ctrl-C or SIGTERM, then exits 0. */
-export function stopOnSignals(stop: () => Promise<void>): void {
-  const onSignal = (signal: string) => {
-    console.log(`\n${signal}: stopping`);
-    void stop().then(() => process.exit(0));
-  };
-  process.once("SIGINT", () => onSignal("SIGINT"));
-  process.once("SIGTERM", () => onSignal("SIGTERM"));
-}

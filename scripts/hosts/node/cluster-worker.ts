@@ -17,6 +17,8 @@ try {
     if (message.type === "refresh") void server.reload();
     if (message.type === "stop") void server.close().then(() => process.exit(0));
   });
+  // The primary is gone (killed, say): nobody will tell this worker to stop, so it stops now.
+  process.once("disconnect", () => void server.close().then(() => process.exit(0)));
   send({ type: "listening", url: server.url, basePath: server.basePath });
 } catch (e) {
   const err = e as NodeJS.ErrnoException;

@@ -1,7 +1,8 @@
 // npm run serve (and the second half of npm start): serves the build published at dist/, following each new one.
 import { resolve } from "node:path";
 import { type CommandSpec, isMain, parseCommandArgs, runCommand, UserError } from "../../cli/command.ts";
-import { listenAddressFromEnv, startFailure, startServerForUser, stopOnSignals, urlLines } from "./announce.ts";
+import { onStopRequest, type StopHandler } from "../../cli/stop.ts";
+import { listenAddressFromEnv, startFailure, startServerForUser, urlLines } from "./announce.ts";
 import { CACHE_BYTES, DEFAULT_WORKERS, startCluster, WorkerStartFailure } from "./cluster-primary.ts";
 
 const options = {
@@ -24,20 +25,23 @@ export const SERVE: CommandSpec<typeof options> = {
   notes: ["environment: PORT (default 3000, 0 picks a free one), HOST (default localhost)"],
 };
 
-async function main(): Promise<void> {
-  const values = parseCommandArgs(SERVE);
+/** Serves `values.dist` as npm run serve does; `stopper` learns how to stop what started. */
+export async function serveDist(values: { dist: string; workers: string }, stopper: StopHandler): Promise<void> {
   const workers = Number(values.workers);
   if (!/^\d+$/.test(values.workers) || workers < 1 || workers > 64)
     throw new UserError(`--workers must be a whole number from 1 to 64, got "${values.workers}"`, 2);
   const distDir = resolve(values.dist);
   const address = listenAddressFromEnv();
+  let server: { close(): Promise<void> } | undefined;
+  stopper.set(() => server?.close());
   if (workers === 1) {
-    const server = await startServerForUser({ distDir, ...address });
-    for (const line of urlLines(server)) console.log(line);
-    return stopOnSignals(() => server.close());
+    const single = await startServerForUser({ distDir, ...address });
+    server = single;
+    for (const line of urlLines(single)) console.log(line);
+    return;
   }
   const log = (line: string) => console.error(line);
-  const server = await startCluster({
+  const cluster = await startCluster({
     distDir,
     ...address,
     workers,
@@ -46,8 +50,15 @@ async function main(): Promise<void> {
   }).catch((e) => {
     throw e instanceof WorkerStartFailure ? startFailure(e, address.port) : e;
   });
-  for (const line of urlLines(server)) console.log(line);
-  stopOnSignals(() => server.close());
+  server = cluster;
+  for (const line of urlLines(cluster)) console.log(line);
+}
+
+async function main(): Promise<void> {
+  await serveDist(
+    parseCommandArgs(SERVE),
+    onStopRequest(() => undefined),
+  );
 }
 
 if (isMain(import.meta.url)) await runCommand(main);

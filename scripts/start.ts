@@ -1,0 +1,39 @@
+// npm start: builds the content folder as `npm run build` does, then serves it as `npm run serve` does. One command
+// rather than `npm run build && npm run serve`, so that --help, the flags and a stop request sent to npm reach it.
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { type CommandSpec, isMain, parseCommandArgs, runCommand } from "./cli/command.ts";
+import { onStopRequest } from "./cli/stop.ts";
+import { SERVE, serveDist } from "./hosts/node/serve.ts";
+
+const options = {
+  content: { type: "string", default: "content", valueName: "DIR", description: "the content folder to build" },
+  ...SERVE.options,
+} as const;
+
+export const START: CommandSpec<typeof options> = {
+  usage: "npm start --",
+  summary:
+    "Builds the content folder into --dist (as npm run build does, incrementally), then serves it over HTTP (as npm " +
+    "run serve does): the API under its base path and the docs page at /.",
+  options,
+  notes: SERVE.notes,
+};
+
+const LAUNCHER = fileURLToPath(new URL("./cli/launch.mjs", import.meta.url));
+const BUILD = fileURLToPath(new URL("./build.ts", import.meta.url));
+
+async function main(): Promise<number | undefined> {
+  const values = parseCommandArgs(START);
+  // The build in its own process, as npm run build runs it: the server's primary never holds the build's memory.
+  const build = spawn(process.execPath, [LAUNCHER, BUILD, "--content", values.content, "--out", values.dist], {
+    stdio: "inherit",
+  });
+  const stopper = onStopRequest(() => void build.kill("SIGTERM"));
+  const code = await new Promise<number | null>((done) => build.once("exit", (status) => done(status)));
+  if (code !== 0) return code ?? 1;
+  await serveDist(values, stopper);
+  return undefined;
+}
+
+if (isMain(import.meta.url)) await runCommand(main);
