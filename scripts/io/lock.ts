@@ -5,13 +5,15 @@ import { link, readFile, rename, stat, unlink, writeFile } from "node:fs/promise
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { UserError } from "../cli/command.ts";
-import { isAlive, startedAt } from "./processes.ts";
+import { isAlive, startedAt, startTicks } from "./processes.ts";
 
 export const LOCK_FILE = "lock";
 
 interface LockInfo {
   pid: number;
   started: string;
+  /** the holder's start in clock ticks after boot (Linux): with the pid, it names that very process */
+  startTicks?: number;
 }
 
 export interface LockOptions {
@@ -28,11 +30,13 @@ const POLL_MS = 100;
 const EMPTY_LOCK_STALE_MS = 5_000;
 
 /**
- * Whether the build that wrote the lock still runs: its pid is alive and, where the start time is known, that
- * process started before the lock was written (a killed build's pid may since belong to another process).
+ * Whether the build that wrote the lock still runs: its pid is alive and is that very process — the same start
+ * (/proc), or else one started before the lock was written. A killed build's pid may belong to another process since.
  */
 function holderRuns(held: LockInfo): boolean {
   if (!isAlive(held.pid)) return false;
+  const ticks = startTicks(held.pid);
+  if (held.startTicks !== undefined && ticks !== undefined) return ticks === held.startTicks;
   const started = startedAt(held.pid);
   const locked = Date.parse(held.started);
   return started === undefined || Number.isNaN(locked) || started <= locked + 2_000;
@@ -51,7 +55,7 @@ async function readLock(path: string): Promise<LockInfo | "empty" | "gone"> {
 /** Takes the lock of `storeDir`; resolves to its release. */
 export async function acquireLock(storeDir: string, options: LockOptions): Promise<() => Promise<void>> {
   const path = join(storeDir, LOCK_FILE);
-  const mine: LockInfo = { pid: process.pid, started: new Date().toISOString() };
+  const mine: LockInfo = { pid: process.pid, started: new Date().toISOString(), startTicks: startTicks(process.pid) };
   let told = false;
   for (;;) {
     try {

@@ -2,7 +2,7 @@
 // This module knows the layout: what may be built over (B1), which generations exist, publishing one (B2),
 // and throwing away what is no longer needed without making the build wait for it.
 import { spawn } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import {
   lstat,
   mkdir,
@@ -206,14 +206,19 @@ export class Trash {
 /** Beside a trash folder: the pid of the `rm` deleting it, so that later builds leave the folder to it. */
 const DELETING = ".deleting";
 
+/**
+ * The deleting shell writes its own pid beside the folder and removes that marker once the folder is gone, so a
+ * marker never outlives its deletion (one written by the build after spawning it could land after the rm finished).
+ */
+const DELETE_IN_BACKGROUND = `echo $$ > "$1${DELETING}" && rm -rf -- "$1"; rm -f -- "$1${DELETING}"`;
+
 function removeInBackground(path: string): void {
   try {
-    const child = spawn("rm", ["-rf", "--", path], { stdio: "ignore", detached: true });
+    const child = spawn("sh", ["-c", DELETE_IN_BACKGROUND, "sh", path], { stdio: "ignore", detached: true });
     child.on("error", () => void rm(path, { recursive: true, force: true }).catch(() => undefined));
     child.unref();
-    if (child.pid !== undefined) writeFileSync(path + DELETING, String(child.pid));
   } catch {
-    // no rm: the next build deletes the trash folder
+    // no shell: the next build deletes the trash folder
   }
 }
 

@@ -30,6 +30,13 @@ export function startBuild(args: string[]): ChildProcess & {
 
 export const runBuild = (args: string[]) => startBuild(args).result;
 
+/** What a build printed on stderr besides its placeholder warnings (the fixtures' .example addresses): notices, errors. */
+export const notices = (stderr: string): string =>
+  stderr
+    .split("\n")
+    .filter((line) => !/^warning: /.test(line) && !/^ {2}/.test(line))
+    .join("\n");
+
 /** Everything in the store but its marker and content cache, sorted: generations, and anything a build left behind. */
 export async function storeEntries(out: string): Promise<string[]> {
   return (await readdir(`${out}.builds`))

@@ -1,14 +1,14 @@
 // B4: one build at a time writes an output; a second waits (or, with --no-wait, stops naming the holder);
 // a lock left by a dead build is taken over.
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { cp, readdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build } from "../../scripts/build.ts";
 import { fixture, tempDir } from "../helpers/dirs.ts";
 import { hashTree } from "../helpers/tree.ts";
-import { editJson, runBuild, startBuild, storeEntries } from "./publish-helpers.ts";
+import { editJson, notices, runBuild, startBuild, storeEntries } from "./publish-helpers.ts";
 
 describe("the build lock", () => {
   let dir: Awaited<ReturnType<typeof tempDir>>;
@@ -70,7 +70,29 @@ describe("the build lock", () => {
         JSON.stringify({ pid: other.pid, started: "2026-01-01T00:00:00.000Z" }),
       );
       const result = await runBuild(["--content", content, "--out", out, "--no-wait"]);
-      expect([result.code, result.stderr]).toEqual([0, ""]);
+      expect([result.code, notices(result.stderr)]).toEqual([0, ""]);
+      expect(await storeEntries(out)).not.toContain("lock");
+    } finally {
+      other.kill("SIGKILL");
+    }
+  });
+
+  it("a lock naming a live pid with another start (a pid reused moments later) is taken over; its own start is respected", async () => {
+    if (!existsSync("/proc/self/stat")) return;
+    const other = spawn("sleep", ["30"], { stdio: "ignore" });
+    try {
+      const ticks = Number(readFileSync(`/proc/${other.pid}/stat`, "utf8").split(") ")[1]!.split(" ")[19]);
+      const lock = join(`${out}.builds`, "lock");
+      // Written now, by a process that started within the same second: only the start ticks tell them apart.
+      const written = (startTicks: number) =>
+        JSON.stringify({ pid: other.pid, started: new Date().toISOString(), startTicks });
+      await writeFile(lock, written(ticks));
+      const respected = await runBuild(["--content", content, "--out", out, "--no-wait"]);
+      expect(respected.code).toBe(1);
+      expect(respected.stderr).toContain(`is being built by process ${other.pid}`);
+      await writeFile(lock, written(ticks - 1));
+      const taken = await runBuild(["--content", content, "--out", out, "--no-wait"]);
+      expect([taken.code, notices(taken.stderr)]).toEqual([0, ""]);
       expect(await storeEntries(out)).not.toContain("lock");
     } finally {
       other.kill("SIGKILL");

@@ -56,4 +56,17 @@ describe("trash folders of earlier builds", () => {
     await buildInProcess({ contentDir: content, outDir: out });
     expect((await storeEntries(out)).filter((e) => !/^g\d{6}$/.test(e))).toEqual([]);
   });
+
+  it("a background deletion takes its marker with it: once it is done, nothing but generations is left", async () => {
+    // What a killed build leaves: its working folder. The next build trashes it and an rm deletes it in the background.
+    await mkdir(join(`${out}.builds`, "tmp-99999", "v1"), { recursive: true });
+    await writeFile(join(`${out}.builds`, "tmp-99999", "v1", "page.json"), "{}");
+    await build();
+    const leftovers = async () => (await storeEntries(out)).filter((e) => !/^g\d{6}$/.test(e));
+    // Bounded wait for that rm: 10 s.
+    for (let i = 0; i < 100 && (await leftovers()).some((e) => !e.endsWith(".deleting")); i++)
+      await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, 200));
+    expect(await leftovers()).toEqual([]);
+  });
 });
