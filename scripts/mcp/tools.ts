@@ -19,11 +19,12 @@ export const TOOL_NAMES = ["list_software", "get_software", "list_categories", "
 /** MCP's "resource not found" error code (not in the SDK's enum). */
 const RESOURCE_NOT_FOUND = -32002;
 
-const slug = (what: string) =>
+/** A slug input, its example of its own kind: a tool's slug is not a category's. */
+const slug = (what: string, example: string) =>
   z
     .string()
     .regex(new RegExp(SLUG_PATTERN))
-    .describe(`${what}: lower-case letters and digits in words joined by single hyphens, e.g. email-marketing`);
+    .describe(`${what}: lower-case letters and digits in words joined by single hyphens, e.g. ${example}`);
 
 /** The tool result for one API answer: the body as structured content and as text; an error status is isError. */
 export function toolResult(answer: ApiAnswer): CallToolResult {
@@ -86,7 +87,7 @@ export function createCatalogServer(source: CatalogSource, version: string): Mcp
         "One page of the catalog's tools, ordered by name, optionally only those of one category. " +
         "meta.total counts every matching tool; page on with offset. An unknown category, or an offset beyond the total, is an error.",
       inputSchema: {
-        category: slug("Only tools of this category (a slug from list_categories)").optional(),
+        category: slug("Only tools of this category (a slug from list_categories)", "email-marketing").optional(),
         limit: z
           .int()
           .min(1)
@@ -113,8 +114,8 @@ export function createCatalogServer(source: CatalogSource, version: string): Mcp
     {
       title: "Get software",
       description:
-        "Everything the catalog knows about one tool: pricing plans, free plan and trial, API and MCP server, integrations, pros and cons.",
-      inputSchema: { slug: slug("The tool's slug (from list_software)") },
+        "Everything the catalog knows about one tool: pricing plans (prices in US dollars per month; 0 is free, null is a quote on request), free plan and trial, API and MCP server, integrations, pros and cons.",
+      inputSchema: { slug: slug("The tool's slug (from list_software)", "mailwave") },
       outputSchema: successOrError(SoftwareDetailResponse, "The tool (data), or the API's error body (error)"),
       annotations: { title: "Get software", ...annotations },
     },
@@ -141,8 +142,8 @@ export function createCatalogServer(source: CatalogSource, version: string): Mcp
     {
       title: "Best in category",
       description:
-        "The tools of one category ranked by lowest paid price per month, cheapest first; tools without a published price come last.",
-      inputSchema: { category: slug("The category's slug (from list_categories)") },
+        "The tools of one category ranked by lowest paid price (US dollars per month), cheapest first; tools without a paid price come last.",
+      inputSchema: { category: slug("The category's slug (from list_categories)", "email-marketing") },
       outputSchema: successOrError(BestInCategoryResponse, "The ranking (data, meta), or the API's error body (error)"),
       annotations: { title: "Best in category", ...annotations },
     },

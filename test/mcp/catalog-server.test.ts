@@ -1,5 +1,6 @@
 // M1–M3 end to end: `npm run mcp` as a subprocess, the SDK's own Client, and the real Node server as the oracle. Every
 // tool result must be the HTTP API's body for the same request, errors included; a rebuild must be seen at once.
+import { existsSync } from "node:fs";
 import { mkdir, realpath, rename, rm, symlink } from "node:fs/promises";
 import { join } from "node:path";
 import { Ajv } from "ajv";
@@ -9,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build } from "../../scripts/build.ts";
 import { SLUG_PATTERN } from "../../scripts/content/schema.ts";
 import { type RunningServer, startServer } from "../../scripts/hosts/node/start-server.ts";
-import { tempDir } from "../helpers/dirs.ts";
+import { repoRoot, tempDir } from "../helpers/dirs.ts";
 import { copyTiny, editTiny, INSERTED_SLUG } from "../hosts/node/edit-fixture.ts";
 import { type McpSession, slugsIn, startMcp } from "./harness.ts";
 
@@ -127,6 +128,23 @@ describe("npm run mcp over a built dist/", () => {
       required: ["category"],
     });
     expect(Object.keys(byName.list_categories!.inputSchema.properties ?? {})).toEqual([]);
+  });
+
+  it("a slug's example is of its own kind (a tool's names a tool of the sample), and prices are said to be US dollars per month", () => {
+    const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
+    const example = (tool: string, input: string) => {
+      const description = (byName[tool]!.inputSchema.properties?.[input] as { description?: string }).description ?? "";
+      return /e\.g\. ([a-z0-9-]+)$/.exec(description)?.[1];
+    };
+    expect(existsSync(join(repoRoot, "content/tools", `${example("get_software", "slug")}.json`))).toBe(true);
+    for (const [tool, input] of [
+      ["get_best_in_category", "category"],
+      ["list_software", "category"],
+    ] as const) {
+      expect(existsSync(join(repoRoot, "content/categories", `${example(tool, input)}.json`)), tool).toBe(true);
+    }
+    for (const tool of ["get_software", "get_best_in_category"])
+      expect(byName[tool]!.description, tool).toContain("US dollars per month");
   });
 
   it("output schemas take exactly the success body or the error body, nothing in between", async () => {
