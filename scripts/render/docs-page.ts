@@ -2,6 +2,7 @@
 // our own files only (no CDN, no web fonts), and a short list of real requests to try against this catalog.
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { createResolver, type Resolution } from "../api/resolve-request.ts";
 import { DOCS_ASSETS, layout, type RouteTable } from "../api/route-table.ts";
 import { hashOfFile } from "../cli/file-hashes.mjs";
 import type { Catalog } from "../model/derive.ts";
@@ -44,16 +45,27 @@ export interface TryRequest {
   shows: string;
   /** the status this catalog answers */
   status: number;
+  /** the file of the build that answers it: what a file-only host serves instead (./v1/categories.json) */
+  file: string;
 }
 
 /** A few requests that answer real data of this catalog (and one error), for the page and for tests. */
 export function tryRequests(catalog: Catalog, table: RouteTable): TryRequest[] {
   const base = table.basePath;
+  const resolver = createResolver(table);
+  // Every file these requests name is built, so the first candidate answers; an error answers with its body's file.
+  const fileOf = (target: string) => {
+    const r = resolver.resolve("GET", target, () => true) as Resolution<true>;
+    if (r.kind === "file") return r.file;
+    if (r.kind === "error") return table.errors[r.id].file;
+    throw new Error(`docs page: ${target} resolves to a preflight`);
+  };
   const get = (target: string, shows: string, status = 200): TryRequest => ({
     method: "GET",
     target: base + target,
     shows,
     status,
+    file: fileOf(base + target),
   });
   const out = [get("/software?limit=5", "The first five tools, in name order")];
   const tool = catalog.tools[0];
@@ -99,12 +111,34 @@ const TRY_STYLE = `
     #try .shows { font-size: 13px; line-height: 1.4; color: #555; }
     #try .status { flex: none; margin-left: auto; font: 12px ${CODE_FONT}; color: ${COLOURS.get}; }
     #try .status.error { color: ${COLOURS.error}; }
-    @media (max-width: 600px) { #try { padding: 20px 16px 22px; } }`;
+    #try .files-note { display: none; }
+    #try.files .files-note { display: block; }
+    #about { box-sizing: border-box; padding: 28px 40px 8px; background: ${COLOURS.panel}; }
+    #about h1 { margin: 0 0 6px; font-size: 2em; font-weight: 500; line-height: 1.2; }
+    #about p { margin: 0; font-size: 15px; line-height: 1.5; max-width: 60em; }
+    @media (max-width: 600px) { #try { padding: 20px 16px 22px; } #about { padding: 22px 16px 6px; } }`;
+
+/**
+ * On a host that only serves files (GitHub Pages, S3, an export), a request path is no file: the cards then open the
+ * file that answers each request. Told by asking for one endpoint: an API answers it with JSON.
+ */
+const fileHostScript = (probe: string) => `
+(async () => {
+  const res = await fetch(${JSON.stringify(probe)}).catch(() => null);
+  const json = res && res.ok && (res.headers.get("content-type") || "").includes("json") && (await res.text().catch(() => ""));
+  if (json) return;
+  document.getElementById("try").classList.add("files");
+  for (const a of document.querySelectorAll("#try a[data-file]")) {
+    a.title = "answers " + a.getAttribute("href").slice(1);
+    a.href = a.dataset.file;
+    a.querySelector(".path").textContent = a.dataset.file.slice(1);
+  }
+})();`;
 
 function tryCard(r: TryRequest): string {
   const kind = r.status >= 400 ? "status error" : "status";
   return (
-    `      <li><a href=".${escapeHtml(r.target)}">` +
+    `      <li><a href=".${escapeHtml(r.target)}" data-file="./${escapeHtml(r.file)}">` +
     `<span class="line"><span class="method">${r.method}</span><code class="path">${escapeHtml(r.target)}</code>` +
     `<span class="${kind}" title="answers HTTP ${r.status}">${r.status}</span></span>` +
     `<span class="shows">${escapeHtml(r.shows)}</span></a></li>`
@@ -136,13 +170,19 @@ export function docsPageHtml(catalog: Catalog, table: RouteTable): string {
   </style>
 </head>
 <body>
+  <header id="about">
+    <h1>Marketing Software Data API</h1>
+    <p>A public, read-only JSON API of marketing software: tools with their pricing plans (US dollars per month), ratings and API, MCP, Zapier and Make support; categories; and price rankings. No key, no sign-up.</p>
+  </header>
   <section id="try" aria-labelledby="try-title">
     <h2 id="try-title">Try it</h2>
     <p>Each request below answers from this server, with this catalog's data. Public address: <code>${escapeHtml(apiBase)}</code></p>
+    <p class="files-note">This host serves files only: each card opens the file the API answers its request with. A file host cannot check a request, so the error card shows the error's body without its status.</p>
     <ul>
 ${items}
     </ul>
   </section>
+  <script>${fileHostScript(`.${table.basePath}/categories`)}</script>
   <div id="redoc"></div>
   <script src="./${DOCS_FILES.redoc.file}"></script>
   <script>Redoc.init(${JSON.stringify(specUrl)}, ${JSON.stringify(options)}, document.getElementById("redoc"));</script>

@@ -1,15 +1,18 @@
 // The docs page at the site root: our own files only, and, in a real Chromium, Redoc renders every operation of the
 // description with no console error and no failed request. Skips loudly without Chromium; fails instead when CI=true.
+import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { type Browser, chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort } from "../../scripts/hosts/free-port.ts";
 import { startServer } from "../../scripts/hosts/node/start-server.ts";
+import { exportBuild } from "../../scripts/hosts/static/export.ts";
 import { BLANK_IMAGE, DOCS_FILES, REDOC_CDN_LOGO, tryRequests } from "../../scripts/render/docs-page.ts";
 import { OPERATIONS } from "../../scripts/render/openapi-text.ts";
-import { repoRoot } from "../helpers/dirs.ts";
+import { repoRoot, tempDir } from "../helpers/dirs.ts";
 import { type BuiltSite, buildSite } from "./support/built-site.ts";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -154,6 +157,54 @@ describe("docs page (dist/index.html + Redoc bundle)", () => {
       await page.close();
     });
 
+    it("opens with the API's name and what it is, above the try-it box, at desktop and phone widths", async () => {
+      for (const width of [1280, 375]) {
+        const page = await browser.newPage({ viewport: { width, height: 800 } });
+        await page.goto(`${server.url}/`, { waitUntil: "load", timeout: 30_000 });
+        const h1 = page.locator("h1").first();
+        expect(await h1.textContent()).toBe("Marketing Software Data API");
+        const [title, tryBox] = await Promise.all([h1.boundingBox(), page.locator("#try").boundingBox()]);
+        expect(title!.y + title!.height, `${width} px`).toBeLessThanOrEqual(tryBox!.y);
+        expect(title!.y, `${width} px: the name is on the first screen`).toBeLessThan(200);
+        expect(await page.locator("#about p").textContent()).toContain("read-only JSON API of marketing software");
+        await page.close();
+      }
+    });
+
+    it("on an export served as plain files, every try-it card opens the file that answers its request", async () => {
+      const exported = await tempDir("msapi-docs-export-");
+      const files = await servePlainFiles(exported.path, site.distDir);
+      const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      try {
+        await page.goto(`${files.url}/`, { waitUntil: "load", timeout: 30_000 });
+        await expect.poll(() => page.locator("#try.files").count(), { timeout: 10_000 }).toBe(1);
+        expect(await page.locator("#try .files-note").isVisible()).toBe(true);
+        const requests = tryRequests(site.catalog, site.table);
+        const hrefs = await page.locator("#try li a").evaluateAll((els) => els.map((e) => e.getAttribute("href")));
+        expect(hrefs).toEqual(requests.map((r) => `./${r.file}`));
+        for (const r of requests) {
+          // Followed as a click follows it: the browser's own request for the card's address.
+          const res = await page.goto(new URL(`./${r.file}`, `${files.url}/`).href, { timeout: 10_000 });
+          expect(res?.status(), r.target).toBe(200);
+          expect(await res!.text(), r.target).toBe(await readFile(join(site.distDir, r.file), "utf8"));
+        }
+      } finally {
+        await page.close();
+        await files.stop();
+        await exported.remove();
+      }
+    });
+
+    it("served by the API, the cards keep their request addresses", async () => {
+      const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      await page.goto(`${server.url}/`, { waitUntil: "networkidle", timeout: 30_000 });
+      const requests = tryRequests(site.catalog, site.table);
+      const hrefs = await page.locator("#try li a").evaluateAll((els) => els.map((e) => e.getAttribute("href")));
+      expect(hrefs).toEqual(requests.map((r) => `.${r.target}`));
+      expect(await page.locator("#try.files").count()).toBe(0);
+      await page.close();
+    });
+
     for (const width of [375, 420]) {
       it(`at ${width} px wide nothing overflows sideways: no horizontal scroll, every try-it card inside the viewport`, async () => {
         const page = await browser.newPage({
@@ -197,3 +248,35 @@ describe("docs page (dist/index.html + Redoc bundle)", () => {
     );
   });
 });
+
+/** `npm run export` of a build, served by Python's http.server: a plain file host (no routes, no queries). */
+async function servePlainFiles(into: string, distDir: string): Promise<{ url: string; stop: () => Promise<void> }> {
+  const out = join(into, "public");
+  await exportBuild(distDir, out, "static");
+  const port = await freePort();
+  const child = spawn(
+    "/usr/bin/python3",
+    ["-m", "http.server", String(port), "--bind", "127.0.0.1", "--directory", out],
+    {
+      stdio: "ignore",
+    },
+  );
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 100; i++) {
+    if (
+      await fetch(`${url}/index.html`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    url,
+    stop: async () => {
+      child.kill("SIGTERM");
+      await new Promise((r) => child.once("exit", r));
+    },
+  };
+}
