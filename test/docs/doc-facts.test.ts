@@ -1,0 +1,105 @@
+// What the README and docs/ state about the repository and the sample catalog is true of a fresh build of the sample:
+// every file path they name exists (in the repository or in the build), every count of the sample's files and bytes
+// is the build's, and no link leaves the repository.
+import { spawnSync } from "node:child_process";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import fg from "fast-glob";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { build } from "../../scripts/build.ts";
+import { checkDist } from "../../scripts/check-dist/check-dist.ts";
+import { publishedFiles } from "../../scripts/hosts/cloudflare/upload-r2.ts";
+import { exportBuild } from "../../scripts/hosts/static/export.ts";
+import { repoRoot, tempDir } from "../helpers/dirs.ts";
+
+const DOCS = [
+  "README.md",
+  ...readdirSync(join(repoRoot, "docs"))
+    .filter((f) => f.endsWith(".md"))
+    .map((f) => `docs/${f}`),
+];
+
+/** Each doc's lines, with the doc's name and the line number. */
+const lines = DOCS.flatMap((doc) =>
+  readFileSync(join(repoRoot, doc), "utf8")
+    .split("\n")
+    .map((text, i) => ({ where: `${doc}:${i + 1}`, text })),
+);
+
+/** Repository paths a doc names in `code`: folders of the project and dist/, without placeholders. */
+const NAMED_PATH = /`((?:scripts|test|schemas|docs|bench|\.github|\.ci|dist)\/[^`\s]*)`/g;
+const PLACEHOLDER = /[{}<>…*$]/;
+
+/** A path git ignores is an output a command makes (bench/out/), not a file of the repository. */
+const ignored = (path: string) =>
+  spawnSync("git", ["check-ignore", "-q", path], { cwd: repoRoot }).status === 0;
+
+let dir: Awaited<ReturnType<typeof tempDir>>;
+let dist: string;
+const counts = { built: 0, bytes: 0, published: 0, validated: 0, exported: 0 };
+
+beforeAll(async () => {
+  dir = await tempDir("msapi-doc-facts-");
+  dist = join(dir.path, "dist");
+  const result = await build({ contentDir: join(repoRoot, "content"), outDir: dist });
+  counts.built = result.files;
+  counts.bytes = result.bytes;
+  counts.published = (await publishedFiles(dist)).length;
+  counts.validated = (await checkDist(dist)).checked;
+  counts.exported = (await exportBuild(dist, join(dir.path, "public"), "static")).files;
+}, 120_000);
+afterAll(() => dir?.remove());
+
+describe("README.md and docs/", () => {
+  it("name files that exist: in the repository, or in a fresh build of the sample", async () => {
+    const missing: string[] = [];
+    for (const { where, text } of lines) {
+      for (const [, named] of text.matchAll(NAMED_PATH)) {
+        const path = named!.replace(/[.,:;]$/, "");
+        if (PLACEHOLDER.test(path) || ignored(path)) continue;
+        const inDist = path.startsWith("dist/") ? path.slice("dist/".length) : path;
+        const found = [join(repoRoot, path), join(dist, inDist)].some((p) => existsSync(p));
+        if (!found) missing.push(`${where}: ${path}`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+
+  it("state the sample's counts as a fresh build of it has them (files built, uploaded, checked, exported; MB)", () => {
+    const exact = new Set(Object.values(counts).filter((n) => n > 1000));
+    const wrong: string[] = [];
+    for (const { where, text } of lines) {
+      // A count near the sample's size is one of its counts; approximations ("about 22,000") are not written.
+      for (const [number] of text.matchAll(/\b\d{2},\d{3}\b/g)) {
+        const n = Number(number.replace(",", ""));
+        if (Math.abs(n - counts.built) / counts.built < 0.1 && !exact.has(n)) wrong.push(`${where}: ${number}`);
+      }
+      if (/sample/.test(text))
+        for (const [, mb] of text.matchAll(/\b(\d+(?:\.\d)?) MB\b/g))
+          if (Number(mb) !== Math.round(counts.bytes / 1e6)) wrong.push(`${where}: ${mb} MB`);
+    }
+    expect(wrong, JSON.stringify(counts)).toEqual([]);
+  });
+
+  it("link only inside the repository", () => {
+    const outside: string[] = [];
+    for (const { where, text } of lines) {
+      for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+        const path = target!.split("#")[0]!;
+        const doc = where.split(":")[0]!;
+        const base = doc.includes("/") ? join(repoRoot, doc, "..") : repoRoot;
+        if (/^[a-z]+:/i.test(target!) || (path && !join(base, path).startsWith(repoRoot)))
+          outside.push(`${where}: ${target}`);
+        else if (path && !existsSync(join(base, path))) outside.push(`${where}: ${target} (no such file)`);
+      }
+      if (text.includes("../shared")) outside.push(`${where}: ../shared`);
+    }
+    expect(outside).toEqual([]);
+  });
+
+  it("finds what it checks (the extraction works)", async () => {
+    expect(lines.length).toBeGreaterThan(500);
+    expect(lines.some(({ text }) => [...text.matchAll(NAMED_PATH)].length > 0)).toBe(true);
+    expect(await fg("*.md", { cwd: join(repoRoot, "docs") })).toContain("api.md");
+  });
+});
