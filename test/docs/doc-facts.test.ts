@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build } from "../../scripts/build.ts";
 import { checkDist } from "../../scripts/check-dist/check-dist.ts";
 import { publishedFiles } from "../../scripts/hosts/cloudflare/upload-r2.ts";
+import { startServer } from "../../scripts/hosts/node/start-server.ts";
 import { exportBuild } from "../../scripts/hosts/static/export.ts";
 import { repoRoot, tempDir } from "../helpers/dirs.ts";
 
@@ -31,8 +32,7 @@ const NAMED_PATH = /`((?:scripts|test|schemas|docs|bench|\.github|\.ci|dist)\/[^
 const PLACEHOLDER = /[{}<>…*$]/;
 
 /** A path git ignores is an output a command makes (bench/out/), not a file of the repository. */
-const ignored = (path: string) =>
-  spawnSync("git", ["check-ignore", "-q", path], { cwd: repoRoot }).status === 0;
+const ignored = (path: string) => spawnSync("git", ["check-ignore", "-q", path], { cwd: repoRoot }).status === 0;
 
 let dir: Awaited<ReturnType<typeof tempDir>>;
 let dist: string;
@@ -95,6 +95,26 @@ describe("README.md and docs/", () => {
       if (text.includes("../shared")) outside.push(`${where}: ../shared`);
     }
     expect(outside).toEqual([]);
+  });
+
+  it("show each curl example's answer as the API answers it for the sample", async () => {
+    const server = await startServer({ distDir: dist, port: 0 });
+    try {
+      let checked = 0;
+      for (const doc of DOCS) {
+        const text = readFileSync(join(repoRoot, doc), "utf8");
+        for (const [, target, shown] of text.matchAll(
+          /curl -s '?http:\/\/localhost:3000(\/[^'\s]*)'?\n```\n+```json\n(.*)\n```/g,
+        )) {
+          const answer = await fetch(server.url + target!).then((r) => r.text());
+          expect(shown, `${doc}: curl ${target}`).toBe(answer);
+          checked++;
+        }
+      }
+      expect(checked).toBeGreaterThanOrEqual(2); // README.md and docs/api.md
+    } finally {
+      await server.close();
+    }
   });
 
   it("finds what it checks (the extraction works)", async () => {
