@@ -133,7 +133,8 @@ describe("npm run mcp over a built dist/", () => {
   it("a slug's example is of its own kind (a tool's names a tool of the sample), and prices are said to be US dollars per month", () => {
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
     const example = (tool: string, input: string) => {
-      const description = (byName[tool]!.inputSchema.properties?.[input] as { description?: string }).description ?? "";
+      const property = byName[tool]!.inputSchema.properties?.[input] as { description?: string } | undefined;
+      const description = property?.description ?? "";
       return /e\.g\. ([a-z0-9-]+)$/.exec(description)?.[1];
     };
     expect(existsSync(join(repoRoot, "content/tools", `${example("get_software", "slug")}.json`))).toBe(true);
