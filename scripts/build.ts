@@ -19,10 +19,12 @@ import { type Catalog, deriveCatalog } from "./model/derive.ts";
 import { renderCategories } from "./render/categories.ts";
 import { renderDocsPage } from "./render/docs-page.ts";
 import { renderErrors } from "./render/errors.ts";
+import { renderExport } from "./render/export.ts";
 import { renderOpenApi } from "./render/openapi.ts";
 import type { OutputFile } from "./render/output.ts";
 import { renderRankings } from "./render/rankings.ts";
 import { renderSchemaTable } from "./render/schema-table.ts";
+import { renderSearch } from "./render/search.ts";
 import { listChecker, pageLists } from "./render/software-pages.ts";
 import { renderToolFiles, serializeSummaries } from "./render/tools.ts";
 
@@ -62,6 +64,8 @@ export function renderSite(catalog: Catalog, table: RouteTable): SiteOutput {
     ...renderToolFiles(catalog),
     renderCategories(catalog),
     ...renderRankings(catalog),
+    ...renderSearch(catalog, summaries),
+    renderExport(catalog),
     ...renderErrors(catalog),
     renderOpenApi(catalog, table),
     ...renderDocsPage(catalog, table),

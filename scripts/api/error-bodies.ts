@@ -18,7 +18,7 @@ export function errorBodies(base: string): Record<ErrorId | HostErrorId, string>
     not_found: errorBody(
       "not_found",
       "No endpoint answers at this path.",
-      `Endpoints: GET ${base}/software, ${base}/software/{slug}, ${base}/categories, ${base}/best/{categorySlug}, ${base}/openapi.json.`,
+      `Endpoints: GET ${base}/software, ${base}/software/{slug}, ${base}/categories, ${base}/best/{categorySlug}, ${base}/search?q={prefix}, ${base}/export/catalog.json, ${base}/sync/index.json, ${base}/openapi.json.`,
     ),
     method_not_allowed: errorBody(
       "method_not_allowed",
@@ -48,6 +48,11 @@ export function errorBodies(base: string): Record<ErrorId | HostErrorId, string>
       "category_not_found",
       "category was given more than once.",
       `Send one category; its slug comes from GET ${base}/categories.`,
+    ),
+    invalid_query: errorBody(
+      "invalid_query",
+      "q must be given once, as 1 to 32 lower-case letters a-z or digits 0-9.",
+      "Search by the start of a word of a tool's name, lower-case without accents, e.g. q=mail.",
     ),
     bad_request: errorBody(
       "bad_request",

@@ -24,7 +24,14 @@ export function decisionOf<T>(r: Resolution<T>): Decision {
 
 interface CompiledRoute {
   segments: ({ literal: string } | { param: string; pattern: RegExp })[];
-  query: { name: string; pattern: RegExp; default: string | null; error: ErrorId; repeatedError: ErrorId }[];
+  query: {
+    name: string;
+    pattern: RegExp;
+    default: string | null;
+    absentError?: ErrorId;
+    error: ErrorId;
+    repeatedError: ErrorId;
+  }[];
   vars: [name: string, spec: { param: string; absent: string; present: Template }][];
   try: { file: Template; status: 200 | 400 }[];
   fallback: ErrorId;
@@ -33,7 +40,7 @@ interface CompiledRoute {
 /** Variables every request of a route has: its path parameters, query parameters with defaults, its vars. */
 const alwaysProvided = (r: RouteTable["routes"][number]) => [
   ...Object.keys(r.params),
-  ...r.query.filter((q) => q.default !== null).map((q) => q.name),
+  ...r.query.filter((q) => q.default !== null || q.absentError !== undefined).map((q) => q.name),
   ...Object.keys(r.vars),
 ];
 
@@ -110,6 +117,7 @@ export function createResolver(table: RouteTable): Resolver {
     for (const q of route.query) {
       const values = given.get(q.name);
       if (values === undefined) {
+        if (q.absentError) return q.absentError;
         if (q.default !== null) vars[q.name] = q.default;
         continue;
       }

@@ -80,6 +80,7 @@ export const ERROR_CODES = [
   "offset_out_of_range",
   "not_found",
   "method_not_allowed",
+  "invalid_query",
   // answered by a host itself: a request whose framing cannot be read, a moment without file descriptors
   "bad_request",
   "service_unavailable",
@@ -125,11 +126,65 @@ export const BestInCategoryResponse = z
   })
   .meta({ id: "BestInCategoryResponse" });
 
+export const SearchResponse = z
+  .strictObject({
+    data: z.array(SoftwareSummary).max(20).describe("the first 20 matching tools, ordered by name"),
+    meta: z.strictObject({
+      total: count.describe("every tool with a word of its name starting with q"),
+      limit: z.literal(20),
+    }),
+  })
+  .meta({ id: "SearchResponse" });
+
+export const ExportedSoftware = SoftwareDetail.extend({ categories: categorySlugs }).meta({ id: "ExportedSoftware" });
+
+export const ExportedCategory = Category.extend({
+  toolCount: count.describe("tools in the category; the export has every category, even those with fewer than two"),
+}).meta({ id: "ExportedCategory" });
+
+export const ExportResponse = z
+  .strictObject({
+    data: z.strictObject({
+      software: z.array(ExportedSoftware).describe("every tool, ordered by name"),
+      categories: z.array(ExportedCategory).describe("every category, ordered by name"),
+    }),
+    meta: z.strictObject({ softwareCount: count, categoryCount: count }),
+  })
+  .meta({ id: "ExportResponse" });
+
+const sha256 = z
+  .string()
+  .regex(/^[0-9a-f]{64}$/)
+  .describe("SHA-256 of the body, lower-case hex");
+const bodyHash = z.strictObject({ sha256, size: count.describe("bytes of the body") });
+
+export const SyncRoot = z
+  .strictObject({
+    data: z
+      .record(z.string().regex(/^[a-z0-9][a-z0-9-]*$/), bodyHash)
+      .describe("each shard by name (its file is sync/{name}.json), with the hash and size of its body"),
+    meta: z.strictObject({ shards: count, targets: count.describe("request targets over all shards") }),
+  })
+  .meta({ id: "SyncRoot" });
+
+export const SyncShard = z
+  .strictObject({
+    data: z
+      .record(z.string().regex(/^\/\S+$/), bodyHash)
+      .describe("each request target (path and query, as a client sends it) with the hash and size of its body"),
+    meta: z.strictObject({ shard: z.string(), targets: count }),
+  })
+  .meta({ id: "SyncShard" });
+
 export type SoftwareSummary = z.infer<typeof SoftwareSummary>;
 export type SoftwareDetail = z.infer<typeof SoftwareDetail>;
 export type Category = z.infer<typeof Category>;
 export type RankedTool = z.infer<typeof RankedTool>;
 export type ErrorBody = z.infer<typeof ErrorBody>;
+export type SearchResponse = z.infer<typeof SearchResponse>;
+export type ExportResponse = z.infer<typeof ExportResponse>;
+export type SyncRoot = z.infer<typeof SyncRoot>;
+export type SyncShard = z.infer<typeof SyncShard>;
 export type SoftwareListResponse = z.infer<typeof SoftwareListResponse>;
 export type CategoryListResponse = z.infer<typeof CategoryListResponse>;
 export type BestInCategoryResponse = z.infer<typeof BestInCategoryResponse>;
@@ -145,4 +200,10 @@ export const RESPONSE_SCHEMAS = {
   "responses/category-list-response.schema.json": CategoryListResponse,
   "responses/best-in-category-response.schema.json": BestInCategoryResponse,
   "responses/error-response.schema.json": ErrorBody,
+  "items/exported-software.schema.json": ExportedSoftware,
+  "items/exported-category.schema.json": ExportedCategory,
+  "responses/search-response.schema.json": SearchResponse,
+  "responses/export-response.schema.json": ExportResponse,
+  "responses/sync-root.schema.json": SyncRoot,
+  "responses/sync-shard.schema.json": SyncShard,
 } as const;

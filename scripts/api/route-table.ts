@@ -10,15 +10,18 @@ export type ErrorId =
   | "invalid_offset"
   | "software_not_found"
   | "category_not_found"
-  | "category_repeated";
+  | "category_repeated"
+  | "invalid_query";
 
 export interface QueryParam {
   /** case-sensitive (Q7) */
   name: string;
   /** the raw value, never percent-decoded (Q1), must match this */
   pattern: string;
-  /** value in effect when absent; null: the parameter is optional and has no value */
+  /** value in effect when absent; null: the parameter has no value when absent (optional, or required: absentError) */
   default: string | null;
+  /** a required parameter: answered when it is not given (default is then null) */
+  absentError?: ErrorId;
   /** answered when the value fails the pattern */
   error: ErrorId;
   /** answered when the parameter is given more than once (Q6) */
@@ -95,6 +98,13 @@ export function layout(basePath: string) {
     categories: `${base}/categories.json`,
     best: `${base}/best/{slug}.json`,
     openapi: `${base}/openapi.json`,
+    /** one answer per word prefix some tool's name has (S1); a prefix is [a-z0-9], so it never names the empty answer */
+    search: `${base}/search/{q}.json`,
+    searchNone: `${base}/search/_none.json`,
+    export: `${base}/export/catalog.json`,
+    /** the hash tree's root and its shards (E2), at their own request paths so file hosts serve them as they are */
+    syncRoot: `${base}/sync/index.json`,
+    syncShard: `${base}/sync/{shard}`,
     offsetOutOfRange: "errors/offset_out_of_range/{filter}.json",
     error: "errors/{id}.json",
     routeTable: "routes.json",
@@ -147,6 +157,7 @@ export const ERROR_STATUS: Record<ErrorId, 400 | 404 | 405> = {
   software_not_found: 404,
   category_not_found: 404,
   category_repeated: 400,
+  invalid_query: 400,
 };
 
 /**
@@ -160,13 +171,20 @@ export const RETRY_AFTER_SECONDS = 1;
 
 export const LIMIT_PATTERN = "^(100|[1-9][0-9]?)$";
 export const OFFSET_PATTERN = "^(0|[1-9][0-9]*)$";
+export const SEARCH_PATTERN = "^[a-z0-9]{1,32}$";
+/** Words are cut to this many characters for search: no valid prefix is longer (S2). */
+export const MAX_SEARCH_PREFIX = 32;
+/** Matches a search answer lists (S1); meta.total counts them all. */
+export const SEARCH_LIMIT = 20;
+/** A hash tree shard's file name (E2); `index.json`, the root, is answered by a route of its own before it. */
+export const SYNC_SHARD_PATTERN = "^[a-z0-9][a-z0-9-]*\\.json$";
 export const MAX_LIMIT = 100;
 export const DEFAULT_LIMIT = 20;
 
-/** Every file template a request can be answered with: route candidates, error bodies, the docs page's files. */
 /** Where the body of an error a host answers on its own (bad_request, service_unavailable) lies. */
 export const hostErrorFile = (table: RouteTable, id: HostErrorId): string => fill(layout(table.basePath).error, { id });
 
+/** Every file template a request can be answered with: route candidates, error bodies, the docs page's files. */
 export function answerTemplates(table: RouteTable): string[] {
   const files = [
     ...table.routes.flatMap((route) => route.try.map((candidate) => candidate.file)),
@@ -260,6 +278,36 @@ export function buildRouteTable(site: Site): RouteTable {
         ...noQuery,
         try: [{ file: files.best, status: 200 }],
         fallback: "category_not_found",
+      },
+      {
+        operation: "searchSoftware",
+        path: "/search",
+        params: {},
+        query: [
+          {
+            name: "q",
+            pattern: SEARCH_PATTERN,
+            default: null,
+            absentError: "invalid_query",
+            error: "invalid_query",
+            repeatedError: "invalid_query",
+          },
+        ],
+        vars: {},
+        // S3: a valid prefix no name has shares the one empty answer.
+        try: [
+          { file: files.search, status: 200 },
+          { file: files.searchNone, status: 200 },
+        ],
+        fallback: "not_found",
+      },
+      {
+        operation: "exportCatalog",
+        path: "/export/catalog.json",
+        params: {},
+        ...noQuery,
+        try: [{ file: files.export, status: 200 }],
+        fallback: "not_found",
       },
       {
         operation: "getOpenApi",

@@ -1,7 +1,8 @@
 // Examples of the OpenAPI description, taken from the bodies the build renders for this very catalog.
 
-import { ALL_FILTER, type ErrorId, fill, layout } from "../api/route-table.ts";
+import { ALL_FILTER, type ErrorId, fill, layout, SEARCH_LIMIT } from "../api/route-table.ts";
 import type { Catalog } from "../model/derive.ts";
+import { nameWords, prefixIndex } from "../model/search-words.ts";
 import { renderCategories } from "./categories.ts";
 import { renderErrors } from "./errors.ts";
 import { json } from "./output.ts";
@@ -31,6 +32,7 @@ export interface ApiExamples {
   getSoftware: Record<string, Example>;
   listCategories: Record<string, Example>;
   getBestInCategory: Record<string, Example>;
+  search: Record<string, Example>;
   /** error bodies as built (errors/{id}.json), and offset_out_of_range of the unfiltered list */
   errors: Record<ErrorId | "offset_out_of_range", Example>;
 }
@@ -84,6 +86,21 @@ export function buildExamples(catalog: Catalog): ApiExamples {
     };
   }
 
+  const search: Record<string, Example> = {};
+  const word = catalog.tools.map((t) => nameWords(t.name)[0]).find((w) => w !== undefined);
+  if (word) {
+    const q = word.slice(0, 4);
+    const matches = prefixIndex(catalog.tools.map((t) => t.name)).get(q)!;
+    const n = Math.min(LIST_EXAMPLE_ITEMS, matches.length);
+    search.prefix = {
+      summary: `GET ${base}/search?q=${q} (first ${n} of ${matches.length} tools shown)`,
+      value: {
+        data: matches.slice(0, n).map((i) => toSummary(catalog.tools[i]!)),
+        meta: { total: matches.length, limit: SEARCH_LIMIT },
+      },
+    };
+  }
+
   const errorFiles = new Map<string, unknown>();
   for (const f of renderErrors(catalog)) errorFiles.set(f.path, bodyOf(f.body));
   const errorExample = (summary: string, path: string): Example => {
@@ -105,7 +122,8 @@ export function buildExamples(catalog: Catalog): ApiExamples {
     category_not_found: errorExample(`GET ${base}/best/no-such-category`, errorPath("category_not_found")),
     software_not_found: errorExample(`GET ${base}/software/no-such-tool`, errorPath("software_not_found")),
     not_found: errorExample(`GET ${base}/no-such-endpoint`, errorPath("not_found")),
+    invalid_query: errorExample(`GET ${base}/search?q=Mail`, errorPath("invalid_query")),
     method_not_allowed: errorExample(`DELETE ${base}/software/${someTool}`, errorPath("method_not_allowed")),
   };
-  return { listSoftware, getSoftware, listCategories, getBestInCategory, errors };
+  return { listSoftware, getSoftware, listCategories, getBestInCategory, search, errors };
 }

@@ -4,6 +4,12 @@
 export const TAGS = [
   { name: "Software", description: "Published tools: the paginated list and each tool's detail." },
   { name: "Categories", description: "Categories with their counts and top tool, and each category's price ranking." },
+  { name: "Search", description: "Tools by the start of a word of their name." },
+  {
+    name: "Bulk and sync",
+    description:
+      "The whole catalog in one body, and a hash tree over every body, so a copy can fetch only what changed.",
+  },
   { name: "Description", description: "This OpenAPI description itself." },
 ];
 
@@ -37,6 +43,37 @@ export const OPERATIONS = {
       "Every tool of a category, cheapest paid plan first; tools without a paid price come last; ties follow name order. " +
       "This is a price ranking, not the site's editorial best-of order: check `meta.ranking` (`price-ascending`).",
   },
+  searchSoftware: {
+    tags: ["Search"],
+    summary: "Search tools by name",
+    description:
+      "Tools whose name has a word starting with `q`. A name's words are the name with accents removed, lower-cased, and split at every " +
+      "character that is not a letter a-z or a digit 0-9: `Café Studio-Pro` has the words `cafe`, `studio` and `pro`. The first 20 matches " +
+      "in name order; `meta.total` counts them all. A `q` that matches nothing answers 200 with no data. Other query parameters are ignored.",
+  },
+  exportCatalog: {
+    tags: ["Bulk and sync"],
+    summary: "Get the whole catalog",
+    description:
+      "Every tool's detail with its category slugs, in name order, and every category in name order (also those with fewer than two " +
+      "tools, which `GET /categories` leaves out), in one body.",
+  },
+  getSyncRoot: {
+    tags: ["Bulk and sync"],
+    summary: "Get the root of the hash tree",
+    description:
+      "Names the shards of the hash tree with the SHA-256 and size of each. Together the shards list every body this API serves by URL " +
+      "(list pages, tools, categories, rankings, search answers, the export, this description) with its SHA-256 and size, so a copy " +
+      "fetches this root (with `If-None-Match`), the shards whose hash changed, and the bodies whose hash changed. It holds no dates: " +
+      "the same catalog gives the same tree.",
+  },
+  getSyncShard: {
+    tags: ["Bulk and sync"],
+    summary: "Get one shard of the hash tree",
+    description:
+      "Each request target of the shard (path and query, as a client sends it) with the SHA-256 and size of its body. Shard names come " +
+      "from `GET /sync/index.json`.",
+  },
   getOpenApi: {
     tags: ["Description"],
     summary: "Get this OpenAPI description",
@@ -62,5 +99,5 @@ export const API_DESCRIPTION = (basePath: string) =>
       "so clients can rely on every key being there.",
     "",
     '**Errors.** Error bodies are `{ "error": { "code", "message", "hint"? } }`. Codes: `software_not_found`, ' +
-      "`category_not_found`, `invalid_limit`, `invalid_offset`, `offset_out_of_range`, `not_found`, `method_not_allowed`.",
+      "`category_not_found`, `invalid_limit`, `invalid_offset`, `offset_out_of_range`, `invalid_query`, `not_found`, `method_not_allowed`.",
   ].join("\n");

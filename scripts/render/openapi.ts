@@ -1,6 +1,13 @@
 // GET /v1/openapi.json (P8): the OpenAPI 3.1 description, built from the zod source, the route table and this catalog.
 
-import { DEFAULT_LIMIT, type ErrorId, layout, MAX_LIMIT, type RouteTable } from "../api/route-table.ts";
+import {
+  DEFAULT_LIMIT,
+  type ErrorId,
+  layout,
+  MAX_LIMIT,
+  MAX_SEARCH_PREFIX,
+  type RouteTable,
+} from "../api/route-table.ts";
 import type { Catalog } from "../model/derive.ts";
 import { componentSchemas, errorSchemaWithCodes, type JsonObject, schemaRef } from "./openapi-components.ts";
 import { buildExamples, type Example } from "./openapi-examples.ts";
@@ -29,6 +36,9 @@ export function buildOpenApi(catalog: Catalog, table: RouteTable): JsonObject {
   const query = listQuery(table);
   const slugPattern = table.routes.find((r) => r.operation === "getSoftware")?.params.slug;
   if (!slugPattern) throw new Error("route table: getSoftware has no slug pattern");
+  const searchRoute = table.routes.find((r) => r.operation === "searchSoftware");
+  const q = searchRoute?.query.find((p) => p.name === "q");
+  if (!q) throw new Error("route table: no search query");
 
   // Header objects from the route table, so the description states exactly what every host sends.
   const constHeader = (name: string, value: string, description: string) =>
@@ -177,6 +187,25 @@ export function buildOpenApi(catalog: Catalog, table: RouteTable): JsonObject {
         },
       }),
     },
+    "/search": {
+      get: op("searchSoftware", {
+        parameters: [{ $ref: "#/components/parameters/q" }, ifNoneMatch],
+        responses: {
+          200: ok("The first 20 matching tools in name order, and how many match.", "SearchResponse", examples.search),
+          304: notModified,
+          400: error(
+            "`q` is absent, empty, given more than once, longer than 32 characters, or has another character.",
+            [{ code: "invalid_query", example: "invalid_query" }],
+          ),
+        },
+      }),
+    },
+    "/export/catalog.json": {
+      get: op("exportCatalog", {
+        parameters: [ifNoneMatch],
+        responses: { 200: ok("The whole catalog.", "ExportResponse", {}), 304: notModified },
+      }),
+    },
     "/openapi.json": {
       get: op("getOpenApi", {
         parameters: [ifNoneMatch],
@@ -247,6 +276,15 @@ export function buildOpenApi(catalog: Catalog, table: RouteTable): JsonObject {
             "Only tools of this category (valid values: the slugs from `GET /categories`). Unknown category: 404 `category_not_found`; " +
             "a category with no tools answers an empty page. Given twice: 400 `category_not_found`.",
           schema: { type: "string", pattern: query.category.pattern },
+        },
+        q: {
+          name: "q",
+          in: "query",
+          required: true,
+          description:
+            `The start of a word of a tool's name: 1 to ${MAX_SEARCH_PREFIX} lower-case letters a-z or digits 0-9, sent as they are ` +
+            `(the raw value must match \`${q.pattern}\`; no percent-encoding). Absent, empty, given twice or anything else: 400 \`invalid_query\`.`,
+          schema: { type: "string", pattern: q.pattern },
         },
         IfNoneMatch: {
           name: "If-None-Match",

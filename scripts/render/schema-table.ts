@@ -16,6 +16,10 @@ const SUCCESS_SCHEMA: Record<string, SchemaFile | typeof OPENAPI_31_SCHEMA> = {
   getSoftware: "responses/software-detail-response.schema.json",
   listCategories: "responses/category-list-response.schema.json",
   getBestInCategory: "responses/best-in-category-response.schema.json",
+  searchSoftware: "responses/search-response.schema.json",
+  exportCatalog: "responses/export-response.schema.json",
+  getSyncRoot: "responses/sync-root.schema.json",
+  getSyncShard: "responses/sync-shard.schema.json",
   getOpenApi: OPENAPI_31_SCHEMA,
 };
 const ERROR_SCHEMA: SchemaFile = "responses/error-response.schema.json";
@@ -82,8 +86,8 @@ export function buildSchemaMap(table: RouteTable): SchemaMap {
   for (const asset of table.assets) add({ pattern: asset.file, schema: null, answers: "docs page", status: 200 });
   return {
     description:
-      "Which JSON Schema checks each file of this folder that a host serves. pattern: a path relative to this folder, " +
-      "where * matches any characters except /. schema: a path in the project repository (JSON Schema 2020-12), or the " +
+      "Which JSON Schema checks each file of this folder that a host serves: the first entry whose pattern matches " +
+      "a file. pattern: a path relative to this folder, where * matches any characters except /. schema: a path in the project repository (JSON Schema 2020-12), or the " +
       "URL of the OpenAPI 3.1 schema; null for files that are not JSON. Files matching no pattern are not served.",
     entries,
   };

@@ -16,6 +16,12 @@ export const SCHEMA_FILE_NAMES = [
   "responses/category-list-response.schema.json",
   "responses/best-in-category-response.schema.json",
   "responses/error-response.schema.json",
+  "items/exported-software.schema.json",
+  "items/exported-category.schema.json",
+  "responses/search-response.schema.json",
+  "responses/export-response.schema.json",
+  "responses/sync-root.schema.json",
+  "responses/sync-shard.schema.json",
 ] as const;
 export type SchemaFile = (typeof SCHEMA_FILE_NAMES)[number];
 

@@ -40,6 +40,15 @@ async function checkAgainstOracle(client: Client, target: string) {
   } else if (expected.kind === "tool") expect((body as { data: Detail }).data.slug, where).toBe(expected.slug);
   else if (expected.kind === "best") expect((body as BestList).meta.category, where).toBe(expected.category);
   else if (expected.kind === "categories") expect((body as CategoryList).meta.total, where).toBe(listedCount);
+  else if (expected.kind === "search") {
+    expect((body as { meta: unknown }).meta, `${where}: meta`).toEqual({ total: expected.total, limit: 20 });
+    expect(
+      (body as SoftwareList).data.map((t) => t.slug),
+      `${where}: data`,
+    ).toEqual(expected.slugs);
+  } else if (expected.kind === "export")
+    expect(Object.keys((body as { data: object }).data), where).toEqual(["software", "categories"]);
+  else if (expected.kind === "sync") expect(Object.keys(body as object), where).toEqual(["data", "meta"]);
   else if (expected.kind === "openapi") expect((body as { openapi: string }).openapi, where).toBe("3.1.0");
 }
 

@@ -30,6 +30,7 @@ const errors: [string, 400 | 404, string][] = [
   [`${base}/best/nope`, 404, "category_not_found"],
   [`${base}/software/nope`, 404, "software_not_found"],
   [`${base}/nope`, 404, "not_found"],
+  [`${base}/search?q=Mail`, 400, "invalid_query"],
 ];
 
 const etagOf = async (client: Client, target: string) => {

@@ -178,6 +178,8 @@ export function nginxServerConf(table: RouteTable): string {
       "# Include this file inside http { }. It defines $api_* variables and one server block, which includes",
       `# ${NGINX_SITE_CONF} (listen, server_name, root = the dist/ folder) from nginx's configuration directory.`,
     ].join("\n"),
+    // The maps define more variables than nginx's default variable hash (1024) holds without a warning at start.
+    "variables_hash_max_size 4096;",
     ...decisionMaps(table).map(mapBlock),
     ...headers.map((h) => mapBlock(h.map)),
     `${server}\n`,

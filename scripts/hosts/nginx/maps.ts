@@ -113,12 +113,12 @@ function queryMaps(route: Route, capture: () => string): MapBlock[] {
         default: "0",
       },
       {
-        comment: `${route.operation}: ${q.name} absent or valid → ok`,
+        comment: `${route.operation}: ${q.name} ${q.absentError ? "valid" : "absent or valid"} → ok`,
         source: `$${v(q.name, "count")}$${v(q.name, "valid")}`,
         target: v(q.name, "state"),
         entries: [
-          ["00", "ok"],
-          ["01", "ok"],
+          ["00", q.absentError ? "absent" : "ok"],
+          ["01", q.absentError ? "absent" : "ok"],
           ["10", "invalid"],
           ["11", "ok"],
           ["20", "repeated"],
@@ -132,9 +132,10 @@ function queryMaps(route: Route, capture: () => string): MapBlock[] {
     comment: `${route.operation}: the first parameter that fails, in declared order (Q8)`,
     source: states,
     target: v("query_error"),
-    entries: route.query.flatMap((q, i) => [
+    entries: route.query.flatMap((q, i): [string, string][] => [
       [`~^${"ok ".repeat(i)}repeated `, q.repeatedError],
       [`~^${"ok ".repeat(i)}invalid `, q.error],
+      ...(q.absentError ? [[`~^${"ok ".repeat(i)}absent `, q.absentError] as [string, string]] : []),
     ]),
     default: "",
   });

@@ -1,5 +1,5 @@
 // Catalog facts for the oracle, read straight from the content files and dist/routes.json (never from server code).
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { compareByName } from "./order.ts";
 
@@ -42,11 +42,19 @@ export interface Catalog {
   categories: CategoryFacts[];
   toolBySlug: Map<string, ToolFacts>;
   categoryBySlug: Map<string, CategoryFacts>;
+  /** the hash tree's shard files (`name.json`), as dist/v1/sync/index.json names them (E2): empty without one */
+  syncShards: Set<string>;
   /** every editorial-only text of the content: must never appear in output (H5) */
   secrets: string[];
 }
 
 const readJson = (file: string): unknown => JSON.parse(readFileSync(file, "utf8"));
+
+function readSyncShards(indexFile: string): Set<string> {
+  if (!existsSync(indexFile)) return new Set();
+  const root = readJson(indexFile) as { data: Record<string, unknown> };
+  return new Set(Object.keys(root.data).map((name) => `${name}.json`));
+}
 const readDir = <T>(dir: string): T[] =>
   readdirSync(dir)
     .filter((f) => f.endsWith(".json"))
@@ -74,6 +82,7 @@ export function loadCatalog(contentDir: string, distDir: string): Catalog {
     toolBySlug: new Map(tools.map((t) => [t.slug, t])),
     categoryBySlug: new Map(categories.map((c) => [c.slug, c])),
     secrets,
+    syncShards: readSyncShards(join(distDir, routes.basePath.slice(1), "sync", "index.json")),
   };
 }
 

@@ -1,5 +1,7 @@
-// The expected answer to any request, written from decisions.md alone (P1–P3, P7, Q1–Q9, O4), never from server code.
+// The expected answer to any request, written from decisions.md alone (P1–P3, P7, Q1–Q9, O4, S1–S3, E1–E2), never
+// from server code.
 import type { Catalog } from "./catalog.ts";
+import { bruteForceSearch } from "./search-oracle.ts";
 import type { ListMeta } from "./shapes.ts";
 
 export type Prediction =
@@ -8,6 +10,9 @@ export type Prediction =
   | { status: 200; kind: "categories" }
   | { status: 200; kind: "best"; category: string }
   | { status: 200; kind: "openapi" }
+  | { status: 200; kind: "search"; total: number; slugs: string[] }
+  | { status: 200; kind: "export" }
+  | { status: 200; kind: "sync"; shard: string }
   | { status: 200; kind: "asset"; file: string; contentType: string }
   | { status: 400 | 404; kind: "error"; code: string };
 
@@ -52,6 +57,14 @@ export function predictList(rawQuery: string, catalog: Catalog): Prediction {
   return { status: 200, kind: "list", meta, slugs: members.slice(meta.offset, meta.offset + meta.limit) };
 }
 
+/** GET /search?rawQuery (S1–S3) */
+export function predictSearch(rawQuery: string, catalog: Catalog): Prediction {
+  const q = queryValues(rawQuery).get("q") ?? [];
+  if (q.length !== 1 || !/^[a-z0-9]{1,32}$/.test(q[0]!)) return error(400, "invalid_query");
+  const matches = bruteForceSearch(catalog.tools, q[0]!);
+  return { status: 200, kind: "search", total: matches.length, slugs: matches.slice(0, 20).map((t) => t.slug) };
+}
+
 const decode = (segment: string): string | null => {
   try {
     return decodeURIComponent(segment);
@@ -80,8 +93,13 @@ export function predict(rawPath: string, rawQuery: string, catalog: Catalog): Pr
     if (first === "software") return predictList(rawQuery, catalog);
     if (first === "categories") return { status: 200, kind: "categories" };
     if (first === "openapi.json") return { status: 200, kind: "openapi" };
+    if (first === "search") return predictSearch(rawQuery, catalog);
     return notFound;
   }
+  if (first === "export" && second === "catalog.json") return { status: 200, kind: "export" };
+  // E2: the root, and each shard it names
+  if (first === "sync" && (second === "index.json" || catalog.syncShards.has(second)))
+    return { status: 200, kind: "sync", shard: second };
   if (first === "software")
     return catalog.toolBySlug.has(second)
       ? { status: 200, kind: "tool", slug: second }

@@ -48,6 +48,7 @@ export const ERROR_CODES = [
   "offset_out_of_range",
   "not_found",
   "method_not_allowed",
+  "invalid_query",
 ];
 
 export interface Summary {

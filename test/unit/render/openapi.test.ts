@@ -115,9 +115,12 @@ describe("OpenAPI description of the built catalog", () => {
       };
       const errorFile = (id: ErrorId) => site.table.errors[id];
       for (const q of route.query)
-        for (const id of [q.error, q.repeatedError]) await add(errorFile(id).status, errorFile(id).file);
+        for (const id of [q.error, q.repeatedError, ...(q.absentError ? [q.absentError] : [])])
+          await add(errorFile(id).status, errorFile(id).file);
       const hasParams = Object.keys(route.params).length > 0;
-      if (hasParams || route.query.length > 0)
+      // A candidate without variables is one file a build always writes: no request falls through it.
+      const alwaysAnswered = route.try.some((c) => !c.file.includes("{"));
+      if (hasParams || (route.query.length > 0 && !alwaysAnswered))
         await add(errorFile(route.fallback).status, errorFile(route.fallback).file);
       if (hasParams) await add(404, errorFile("not_found").file);
       for (const c of route.try.filter((t) => t.status !== 200)) await add(c.status, fill(c.file, { filter: "all" }));

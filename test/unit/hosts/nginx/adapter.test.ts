@@ -53,6 +53,8 @@ describe("nginx adapter output", () => {
       # Include this file inside http { }. It defines $api_* variables and one server block, which includes
       # api-site.conf (listen, server_name, root = the dist/ folder) from nginx's configuration directory.
 
+      variables_hash_max_size 4096;
+
       # the raw request line, only when it is METHOD SP target SP HTTP/x.y (no HTTP/0.9, no spaces in the target)
       map $request $api_method {
           default "";
@@ -96,6 +98,8 @@ describe("nginx adapter output", () => {
           "~^/(?:v|%76)(?:1|%31)/(?:c|%63)(?:a|%61)(?:t|%74)(?:e|%65)(?:g|%67)(?:o|%6[Ff])(?:r|%72)(?:i|%69)(?:e|%65)(?:s|%73)/?$" listCategories;
           "~^/(?:v|%76)(?:1|%31)/(?:b|%62)(?:e|%65)(?:s|%73)(?:t|%74)/(?:[0-9a-z]|%(?:3[0-9]|6[1-9A-Fa-f]|7[0-9Aa]))+(?:(?:\\\\-|%2[Dd])(?:[0-9a-z]|%(?:3[0-9]|6[1-9A-Fa-f]|7[0-9Aa]))+)*/?$" getBestInCategory;
           "~^/(?:v|%76)(?:1|%31)/(?:b|%62)(?:e|%65)(?:s|%73)(?:t|%74)/(?:[^/%?#\\\\x00-\\\\x20\\\\x7f-\\\\xff]|%[0-7][0-9A-Fa-f]|%(?:[Cc][2-9A-Fa-f]|[Dd][0-9A-Fa-f])%[89ABab][0-9A-Fa-f]|%[Ee]0%[ABab][0-9A-Fa-f]%[89ABab][0-9A-Fa-f]|%[Ee][1-9A-Ca-cEFef]%[89ABab][0-9A-Fa-f]%[89ABab][0-9A-Fa-f]|%[Ee][Dd]%[89][0-9A-Fa-f]%[89ABab][0-9A-Fa-f]|%[Ff]0%[9ABab][0-9A-Fa-f]%[89ABab][0-9A-Fa-f]%[89ABab][0-9A-Fa-f]|%[Ff][1-3]%[89ABab][0-9A-Fa-f]%[89ABab][0-9A-Fa-f]%[89ABab][0-9A-Fa-f]|%[Ff]4%8[0-9A-Fa-f]%[89ABab][0-9A-Fa-f]%[89ABab][0-9A-Fa-f])+/?$" !category_not_found;
+          "~^/(?:v|%76)(?:1|%31)/(?:s|%73)(?:e|%65)(?:a|%61)(?:r|%72)(?:c|%63)(?:h|%68)/?$" searchSoftware;
+          "~^/(?:v|%76)(?:1|%31)/(?:e|%65)(?:x|%78)(?:p|%70)(?:o|%6[Ff])(?:r|%72)(?:t|%74)/(?:c|%63)(?:a|%61)(?:t|%74)(?:a|%61)(?:l|%6[Cc])(?:o|%6[Ff])(?:g|%67)(?:\\\\.|%2[Ee])(?:j|%6[Aa])(?:s|%73)(?:o|%6[Ff])(?:n|%6[Ee])/?$" exportCatalog;
           "~^/(?:v|%76)(?:1|%31)/(?:o|%6[Ff])(?:p|%70)(?:e|%65)(?:n|%6[Ee])(?:a|%61)(?:p|%70)(?:i|%69)(?:\\\\.|%2[Ee])(?:j|%6[Aa])(?:s|%73)(?:o|%6[Ff])(?:n|%6[Ee])/?$" getOpenApi;
       }
 
@@ -212,9 +216,46 @@ describe("nginx adapter output", () => {
           "~^/v1/best/(?<api_c13>[^/]+)/?$" $api_c13;
       }
 
+      # searchSoftware: how often q is given (exact name, raw query)
+      map $api_query $api_searchSoftware_q_count {
+          default 0;
+          "~(?:^|&)q(?=[=&]|$).*&q(?:[=&]|$)" 2;
+          "~(?:^|&)q(?:[=&]|$)" 1;
+      }
+
+      # searchSoftware: q as sent, never decoded; empty when absent
+      map $api_query $api_searchSoftware_q {
+          default "";
+          "~(?:^|&)q(?:=(?<api_c14>[^&]*))?(?:&|$)" $api_c14;
+      }
+
+      map $api_searchSoftware_q $api_searchSoftware_q_valid {
+          default 0;
+          "~^[a-z0-9]{1,32}$" 1;
+      }
+
+      # searchSoftware: q valid → ok
+      map $api_searchSoftware_q_count$api_searchSoftware_q_valid $api_searchSoftware_q_state {
+          00 absent;
+          01 absent;
+          10 invalid;
+          11 ok;
+          20 repeated;
+          21 repeated;
+      }
+
+      # searchSoftware: the first parameter that fails, in declared order (Q8)
+      map "$api_searchSoftware_q_state " $api_searchSoftware_query_error {
+          default "";
+          "~^repeated " invalid_query;
+          "~^invalid " invalid_query;
+          "~^absent " invalid_query;
+      }
+
       map $api_route $api_query_error {
           default "";
           "~^listSoftware$" $api_listSoftware_query_error;
+          "~^searchSoftware$" $api_searchSoftware_query_error;
       }
 
       # what answers: a named location @api_<action>
@@ -382,6 +423,10 @@ describe("nginx adapter output", () => {
               error_page 470 =400 /./api-body/errors/category_repeated.json;
               return 470;
           }
+          location @api_error_invalid_query {
+              error_page 470 =400 /./api-body/errors/invalid_query.json;
+              return 470;
+          }
           location @api_asset_0 {
               # /: a docs file, served as API files are but with its own type
               error_page 403 404 500 =404 /./api-body/errors/not_found.json;
@@ -429,6 +474,21 @@ describe("nginx adapter output", () => {
               error_page 403 404 500 =404 /./api-body/errors/not_found.json;
               error_page 400 405 501 = /./api-rejected;
               try_files "/v1/best/\${api_getBestInCategory_slug}.json" @api_error_category_not_found;
+          }
+          location @api_route_searchSoftware {
+              error_page 403 404 500 =404 /./api-body/errors/not_found.json;
+              error_page 400 405 501 = /./api-rejected;
+              try_files "/v1/search/\${api_searchSoftware_q}.json" @api_route_searchSoftware_2;
+          }
+          location @api_route_searchSoftware_2 {
+              error_page 403 404 500 =404 /./api-body/errors/not_found.json;
+              error_page 400 405 501 = /./api-rejected;
+              try_files /v1/search/_none.json @api_error_not_found;
+          }
+          location @api_route_exportCatalog {
+              error_page 403 404 500 =404 /./api-body/errors/not_found.json;
+              error_page 400 405 501 = /./api-rejected;
+              try_files /v1/export/catalog.json @api_error_not_found;
           }
           location @api_route_getOpenApi {
               error_page 403 404 500 =404 /./api-body/errors/not_found.json;

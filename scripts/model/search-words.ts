@@ -1,0 +1,34 @@
+// S1: the words of a tool's name that search matches by prefix.
+import { MAX_SEARCH_PREFIX } from "../api/route-table.ts";
+
+/** Accents removed (NFKD, combining marks dropped), lower-cased, split at every character not a-z or 0-9. */
+export function nameWords(name: string): string[] {
+  return name
+    .normalize("NFKD")
+    .replace(/\p{M}/gu, "")
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((word) => word !== "");
+}
+
+/**
+ * Every prefix search answers for these tools (a word of length L gives L prefixes, at most 32), each with the
+ * indexes of the tools that have it, in the order the tools came (O1 for the catalog's).
+ */
+export function prefixIndex(names: readonly string[]): Map<string, number[]> {
+  const index = new Map<string, number[]>();
+  names.forEach((name, i) => {
+    const seen = new Set<string>();
+    for (const word of nameWords(name)) {
+      for (let end = 1; end <= Math.min(word.length, MAX_SEARCH_PREFIX); end++) {
+        const prefix = word.slice(0, end);
+        if (seen.has(prefix)) continue;
+        seen.add(prefix);
+        const tools = index.get(prefix);
+        if (tools) tools.push(i);
+        else index.set(prefix, [i]);
+      }
+    }
+  });
+  return index;
+}

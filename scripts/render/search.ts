@@ -1,0 +1,42 @@
+// GET /search?q=PREFIX (S1–S3): one body per prefix some name has, and the one empty answer every other valid q shares.
+// A body is its matches' pre-serialized summaries joined, so a rebuild hashes it without re-encoding a tool, and a
+// file whose matches did not change keeps its bytes (a price edit rewrites none: summaries carry no price).
+import { fill, layout, SEARCH_LIMIT } from "../api/route-table.ts";
+import type { Catalog } from "../model/derive.ts";
+import { prefixIndex } from "../model/search-words.ts";
+import { assertValid } from "../schemas/check.ts";
+import { lazyFile, type OutputFile } from "./output.ts";
+import type { Summaries } from "./tools.ts";
+
+const SCHEMA = "responses/search-response.schema.json";
+
+const searchBody = (items: string[], total: number) =>
+  `{"data":[${items.join(",")}],"meta":{"total":${total},"limit":${SEARCH_LIMIT}}}`;
+
+export function* renderSearch(catalog: Catalog, summaries: Summaries): Generator<OutputFile> {
+  const files = layout(catalog.site.basePath);
+  const tools = catalog.tools;
+  for (const [q, matches] of prefixIndex(tools.map((t) => t.name))) {
+    const first = matches.slice(0, SEARCH_LIMIT).map((i) => tools[i]!.slug);
+    yield lazyFile(
+      fill(files.search, { q }),
+      undefined,
+      () =>
+        searchBody(
+          first.map((slug) => summaries.json.get(slug)!),
+          matches.length,
+        ),
+      // The items are checked once each with the list pages' check; the envelope here.
+      () => {
+        for (const slug of first) summaries.check(slug);
+        assertValid(SCHEMA, { data: [], meta: { total: matches.length, limit: SEARCH_LIMIT } }, `search ${q}`);
+      },
+    );
+  }
+  const none = { data: [], meta: { total: 0, limit: SEARCH_LIMIT } };
+  yield {
+    path: files.searchNone,
+    body: searchBody([], 0),
+    check: () => void assertValid(SCHEMA, none, "search with no match"),
+  };
+}
