@@ -80,6 +80,11 @@ export function renderSite(catalog: Catalog, table: RouteTable): SiteOutput {
     pageTemplate: layout(table.basePath).page,
     bodyDir: `${table.basePath.slice(1)}/`,
     maxLimit: MAX_LIMIT,
+    sync: {
+      basePath: table.basePath,
+      rootFile: layout(table.basePath).syncRoot,
+      shardFile: layout(table.basePath).syncShard,
+    },
   };
 }
 

@@ -310,6 +310,22 @@ export function buildRouteTable(site: Site): RouteTable {
         fallback: "not_found",
       },
       {
+        operation: "getSyncRoot",
+        path: "/sync/index.json",
+        params: {},
+        ...noQuery,
+        try: [{ file: files.syncRoot, status: 200 }],
+        fallback: "not_found",
+      },
+      {
+        operation: "getSyncShard",
+        path: "/sync/{shard}",
+        params: { shard: SYNC_SHARD_PATTERN },
+        ...noQuery,
+        try: [{ file: files.syncShard, status: 200 }],
+        fallback: "not_found",
+      },
+      {
         operation: "getOpenApi",
         path: "/openapi.json",
         params: {},

@@ -1,5 +1,6 @@
 // What the previous build wrote, so the next one writes only what changed (and removes what went away).
 // Pages are not listed one by one: a list's item hashes say which pages an edit touches.
+import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { sha1 } from "../cli/file-hashes.mjs";
@@ -8,11 +9,13 @@ import type { PageList } from "../render/software-pages.ts";
 export const MANIFEST_FILE = ".build-manifest.json";
 
 export interface Manifest {
-  format: 2;
+  format: 3;
   /** hash of the build's code and options: any change there means a full build */
   fingerprint: string;
-  /** every file that is not a list page, with the hash of its bytes */
+  /** every file that is not a list page, with the SHA-256 of its bytes (hex: the hash tree's too) */
   files: Record<string, string>;
+  /** the bytes of each of those files */
+  sizes: Record<string, number>;
   /** the key of each file rendered with one (OutputFile.key): the same key again, and the file is kept unrendered */
   keys?: Record<string, string>;
   /** each page list: meta.category, its items' hashes in order, and the files and bytes of its folder */
@@ -28,8 +31,11 @@ export interface ManifestList {
   bytes: number;
 }
 
-/** The SHA-1 of a body, base64url: what the manifest remembers of each file. */
+/** The SHA-1 of a list item, base64url: what the manifest remembers of each. */
 export const hashOf = sha1;
+
+/** The SHA-256 of a file's bytes, hex: what the manifest and the hash tree (E2) remember of each file. */
+export const fileHash = (body: string | Uint8Array) => createHash("sha256").update(body).digest("hex");
 
 /** Each list's item hashes; files and bytes are filled in once its pages are written. */
 export function manifestLists(lists: PageList[]): Manifest["lists"] {
@@ -44,7 +50,7 @@ export function manifestLists(lists: PageList[]): Manifest["lists"] {
 export async function readManifest(outDir: string): Promise<Manifest | undefined> {
   try {
     const manifest = JSON.parse(await readFile(join(outDir, MANIFEST_FILE), "utf8")) as Manifest;
-    return manifest.format === 2 ? manifest : undefined;
+    return manifest.format === 3 ? manifest : undefined;
   } catch {
     return undefined;
   }

@@ -15,7 +15,7 @@ import type { OutputFile } from "../render/output.ts";
 import type { PageList } from "../render/software-pages.ts";
 import { siblingPaths, siblingsOf } from "./encodings.ts";
 import { acquireLock } from "./lock.ts";
-import { hashOf, MANIFEST_FILE, type Manifest, manifestLists, planList, readManifest } from "./manifest.ts";
+import { fileHash, MANIFEST_FILE, type Manifest, manifestLists, planList, readManifest } from "./manifest.ts";
 import { type PageJob, type PageStats, type PageUnit, withPath, writePageUnits } from "./page-units.ts";
 import {
   cloneByLinks,
@@ -29,6 +29,7 @@ import {
   Trash,
   workingName,
 } from "./store.ts";
+import { type SyncLayout, syncRootFile, syncShardFiles } from "./sync-files.ts";
 
 export interface SiteOutput {
   /** every file but the list pages */
@@ -39,6 +40,8 @@ export interface SiteOutput {
   /** the folder of response bodies (`v1/`): only these get precompressed siblings, never host configs */
   bodyDir: string;
   maxLimit: number;
+  /** where the hash tree over the bodies goes (E2) */
+  sync: SyncLayout;
   /**
    * Validates list `list`'s page envelopes and the items at `items` (throws when one breaks its schema). Called for
    * each list whose pages are written: an item equal to one the previous build of the same code wrote was checked then.
@@ -169,13 +172,14 @@ async function writeFull(
     Array.from({ length: site.maxLimit }, (_, i) => ({ list, limit: i + 1, offsets: "all" as const, replace: false })),
   );
   // Small files from the main thread while workers write pages.
-  const [small, pages] = await both(
+  const [bodies, pages] = await both(
     writeSmallFiles(work, site.files, undefined, options.compress && site.bodyDir),
     writePages(
       { root: work, pageTemplate: site.pageTemplate, lists: site.lists, units, compress: options.compress },
       options.onProgress,
     ),
   );
+  const small = await writeSyncTree(work, site, options, bodies, pages, undefined, () => true);
   const lists = manifestLists(site.lists);
   for (const [i, l] of site.lists.entries()) Object.assign(lists[l.filter]!, pages.perList[i]);
   const tree = { files: small.written + pages.written, bytes: small.writtenBytes + pages.writtenBytes };
@@ -213,12 +217,21 @@ async function writeIncremental(
   // Lists that no longer exist (a category was removed): their whole folder goes.
   for (const filter of Object.keys(previous.lists)) if (!nextLists[filter]) await trash.discard(listDir(filter));
 
-  const [small, pages] = await both(
-    writeSmallFiles(work, site.files, previous, options.compress && site.bodyDir),
+  const inSync = syncFolder(site);
+  const [bodies, pages] = await both(
+    writeSmallFiles(
+      work,
+      site.files,
+      manifestPart(previous, (path) => !path.startsWith(inSync)),
+      options.compress && site.bodyDir,
+    ),
     writePages(
       { root: work, pageTemplate: site.pageTemplate, lists: site.lists, units, compress: options.compress },
       options.onProgress,
     ),
+  );
+  const small = await writeSyncTree(work, site, options, bodies, pages, previous, (list) =>
+    fresh.has(site.lists[list]!.filter),
   );
 
   // Each list's files and bytes: fresh ones are what was written, the others what they were plus the change.
@@ -263,7 +276,10 @@ interface SmallStats {
   removedBytes: number;
   deleted: number;
   hashes: Record<string, string>;
+  sizes: Record<string, number>;
   keys: Record<string, string>;
+  /** the request target of each body served by URL */
+  targets: Record<string, string>;
 }
 
 /**
@@ -283,7 +299,9 @@ async function writeSmallFiles(
     removedBytes: 0,
     deleted: 0,
     hashes: {},
+    sizes: {},
     keys: {},
+    targets: {},
   };
   const previous = manifest?.files;
   const inPlace = previous !== undefined;
@@ -314,17 +332,21 @@ async function writeSmallFiles(
 
   for (const file of files) {
     if (file.path in stats.hashes) throw new Error(`two outputs write ${file.path}`);
+    if (file.target !== undefined) stats.targets[file.path] = file.target;
     if (file.key !== undefined) {
       stats.keys[file.path] = file.key;
       // Made from the same inputs as the file there: kept without rendering it.
       const kept = manifest?.keys?.[file.path] === file.key ? previous?.[file.path] : undefined;
       if (kept !== undefined) {
         stats.hashes[file.path] = kept;
+        stats.sizes[file.path] = manifest!.sizes[file.path]!;
         continue;
       }
     }
-    const hash = hashOf(file.body);
+    const body = file.body;
+    const hash = fileHash(body);
     stats.hashes[file.path] = hash;
+    stats.sizes[file.path] = typeof body === "string" ? Buffer.byteLength(body) : body.byteLength;
     if (previous?.[file.path] === hash) continue;
     file.check?.();
     await put(file.path, file.body);
@@ -338,6 +360,69 @@ async function writeSmallFiles(
     for (const p of [path, ...siblingPaths(path)]) await remove(p);
   }
   return stats;
+}
+
+/** The folder of the hash tree's files (`v1/sync/`). */
+const syncFolder = (site: SiteOutput) => site.sync.rootFile.slice(0, site.sync.rootFile.lastIndexOf("/") + 1);
+
+/** The manifest's record of only the files `keep` accepts (a writer pass removes what its part lists and it does not write). */
+function manifestPart(manifest: Manifest | undefined, keep: (path: string) => boolean): Manifest | undefined {
+  if (!manifest) return undefined;
+  const part = <T>(record: Record<string, T> | undefined) =>
+    Object.fromEntries(Object.entries(record ?? {}).filter(([path]) => keep(path)));
+  return { ...manifest, files: part(manifest.files), sizes: part(manifest.sizes), keys: part(manifest.keys) };
+}
+
+/**
+ * The hash tree (E2), once every body is written and hashed: its shards, then its root from their hashes. Returns
+ * the small files' stats with both passes added, as the manifest records them.
+ */
+async function writeSyncTree(
+  work: string,
+  site: SiteOutput,
+  options: WriteOptions,
+  bodies: SmallStats,
+  pages: PageStats,
+  previous: Manifest | undefined,
+  fresh: (list: number) => boolean,
+): Promise<SmallStats> {
+  const inSync = syncFolder(site);
+  const compress = options.compress && site.bodyDir;
+  const shards = syncShardFiles({
+    layout: site.sync,
+    root: work,
+    lists: site.lists,
+    maxLimit: site.maxLimit,
+    pages: pages.pages,
+    fresh,
+    small: bodies,
+  });
+  const shardStats = await writeSmallFiles(
+    work,
+    shards.map((s) => s.file),
+    manifestPart(previous, (path) => path.startsWith(inSync) && path !== site.sync.rootFile),
+    compress,
+  );
+  const rootStats = await writeSmallFiles(
+    work,
+    [syncRootFile(site.sync, shards, shardStats)],
+    manifestPart(previous, (path) => path === site.sync.rootFile),
+    compress,
+  );
+  return [shardStats, rootStats].reduce(
+    (sum, s) => ({
+      written: sum.written + s.written,
+      created: sum.created + s.created,
+      writtenBytes: sum.writtenBytes + s.writtenBytes,
+      removedBytes: sum.removedBytes + s.removedBytes,
+      deleted: sum.deleted + s.deleted,
+      hashes: { ...sum.hashes, ...s.hashes },
+      sizes: { ...sum.sizes, ...s.sizes },
+      keys: { ...sum.keys, ...s.keys },
+      targets: { ...sum.targets, ...s.targets },
+    }),
+    bodies,
+  );
 }
 
 /** Pages in worker threads (so the main thread writes the small files meanwhile), or inline when there are few. */
@@ -403,17 +488,18 @@ async function writePages(job: PageJob, onProgress?: (written: number) => void):
     removedBytes: a.removedBytes + s.removedBytes,
     deleted: a.deleted + s.deleted,
     perList,
+    pages: a.pages.concat(s.pages),
   }));
 }
 
 async function writeManifest(
   root: string,
   options: WriteOptions,
-  { hashes, keys }: SmallStats,
+  { hashes, keys, sizes }: SmallStats,
   lists: Manifest["lists"],
   tree: Manifest["tree"],
 ) {
-  const manifest: Manifest = { format: 2, fingerprint: options.fingerprint, files: hashes, keys, lists, tree };
+  const manifest: Manifest = { format: 3, fingerprint: options.fingerprint, files: hashes, sizes, keys, lists, tree };
   const path = join(root, MANIFEST_FILE);
   await writeFile(path, JSON.stringify(manifest)).catch((e: unknown) => Promise.reject(withPath(e, path)));
 }

@@ -20,6 +20,7 @@ export function renderCategories(catalog: Catalog): OutputFile {
   const body = { data, meta: { total: data.length } };
   return {
     path: layout(catalog.site.basePath).categories,
+    target: `${catalog.site.basePath}/categories`,
     body: json(body),
     check: () => void assertValid("responses/category-list-response.schema.json", body, "categories"),
   };

@@ -8,7 +8,7 @@ import { lazyJsonFile, type OutputFile } from "./output.ts";
 import { toDetail } from "./tools.ts";
 
 export function renderExport(catalog: Catalog): OutputFile {
-  return lazyJsonFile(
+  const file = lazyJsonFile(
     layout(catalog.site.basePath).export,
     undefined,
     (): ExportResponse => ({
@@ -20,4 +20,5 @@ export function renderExport(catalog: Catalog): OutputFile {
     }),
     (body) => void assertValid("responses/export-response.schema.json", body, "export"),
   );
+  return Object.assign(file, { target: `${catalog.site.basePath}/export/catalog.json` });
 }

@@ -38,7 +38,8 @@ export function buildOpenApi(catalog: Catalog, table: RouteTable): JsonObject {
   if (!slugPattern) throw new Error("route table: getSoftware has no slug pattern");
   const searchRoute = table.routes.find((r) => r.operation === "searchSoftware");
   const q = searchRoute?.query.find((p) => p.name === "q");
-  if (!q) throw new Error("route table: no search query");
+  const shardPattern = table.routes.find((r) => r.operation === "getSyncShard")?.params.shard;
+  if (!q || !shardPattern) throw new Error("route table: no search query or sync shard pattern");
 
   // Header objects from the route table, so the description states exactly what every host sends.
   const constHeader = (name: string, value: string, description: string) =>
@@ -206,6 +207,31 @@ export function buildOpenApi(catalog: Catalog, table: RouteTable): JsonObject {
         responses: { 200: ok("The whole catalog.", "ExportResponse", {}), 304: notModified },
       }),
     },
+    "/sync/index.json": {
+      get: op("getSyncRoot", {
+        parameters: [ifNoneMatch],
+        responses: { 200: ok("The shards of the hash tree.", "SyncRoot", {}), 304: notModified },
+      }),
+    },
+    "/sync/{shard}": {
+      get: op("getSyncShard", {
+        parameters: [
+          {
+            name: "shard",
+            in: "path",
+            required: true,
+            description: "A shard's name from `GET /sync/index.json`, followed by `.json`.",
+            schema: { type: "string", pattern: shardPattern },
+          },
+          ifNoneMatch,
+        ],
+        responses: {
+          200: ok("The shard's request targets with the hash and size of each body.", "SyncShard", {}),
+          304: notModified,
+          404: error("No shard has this name.", [{ code: "not_found", example: "not_found" }]),
+        },
+      }),
+    },
     "/openapi.json": {
       get: op("getOpenApi", {
         parameters: [ifNoneMatch],
@@ -325,5 +351,9 @@ export function buildOpenApi(catalog: Catalog, table: RouteTable): JsonObject {
 
 /** Pretty-printed: people read this file. Deterministic for the same catalog (H6). */
 export function renderOpenApi(catalog: Catalog, table: RouteTable): OutputFile {
-  return { path: layout(table.basePath).openapi, body: `${JSON.stringify(buildOpenApi(catalog, table), null, 2)}\n` };
+  return {
+    path: layout(table.basePath).openapi,
+    target: `${table.basePath}/openapi.json`,
+    body: `${JSON.stringify(buildOpenApi(catalog, table), null, 2)}\n`,
+  };
 }

@@ -13,6 +13,8 @@ export interface OutputFile {
    * each file it writes: a body equal to one the previous build of the same code wrote was checked then.
    */
   check?: () => void;
+  /** the request target a client sends for this body (`/v1/software/x`), when a full host serves it by URL (E2) */
+  target?: string;
 }
 
 /** Response bodies are compact JSON: no whitespace, no trailing newline, keys in insertion (contract) order. */

@@ -19,6 +19,7 @@ export function* renderRankings(catalog: Catalog): Generator<OutputFile> {
     const body = { data, meta: { category: c.slug, total: data.length, ranking: "price-ascending" as const } };
     yield {
       path: fill(best, { slug: c.slug }),
+      target: `${catalog.site.basePath}/best/${c.slug}`,
       body: json(body),
       check: () => void assertValid("responses/best-in-category-response.schema.json", body, `best ${c.slug}`),
     };

@@ -18,7 +18,7 @@ export function* renderSearch(catalog: Catalog, summaries: Summaries): Generator
   const tools = catalog.tools;
   for (const [q, matches] of prefixIndex(tools.map((t) => t.name))) {
     const first = matches.slice(0, SEARCH_LIMIT).map((i) => tools[i]!.slug);
-    yield lazyFile(
+    const file = lazyFile(
       fill(files.search, { q }),
       undefined,
       () =>
@@ -32,6 +32,7 @@ export function* renderSearch(catalog: Catalog, summaries: Summaries): Generator
         assertValid(SCHEMA, { data: [], meta: { total: matches.length, limit: SEARCH_LIMIT } }, `search ${q}`);
       },
     );
+    yield Object.assign(file, { target: `${catalog.site.basePath}/search?q=${q}` });
   }
   const none = { data: [], meta: { total: 0, limit: SEARCH_LIMIT } };
   yield {

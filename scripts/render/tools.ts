@@ -77,11 +77,12 @@ export function* renderToolFiles(catalog: Catalog): Generator<OutputFile> {
   const { tool } = layout(catalog.site.basePath);
   const site = JSON.stringify(catalog.site.siteUrl);
   for (const t of catalog.tools) {
-    yield lazyJsonFile(
+    const file = lazyJsonFile(
       fill(tool, { slug: t.slug }),
       t.source && `${t.source} ${site}`,
       () => ({ data: toDetail(t) }),
       (body) => void assertValid("responses/software-detail-response.schema.json", body, `tool ${t.slug}`),
     );
+    yield Object.assign(file, { target: `${catalog.site.basePath}/software/${t.slug}` });
   }
 }

@@ -11,6 +11,7 @@ const site = (files: SiteOutput["files"], items = ['{"a":1}', '{"b":2}']): SiteO
   pageTemplate: "pages/{filter}/{limit}/{offset}.json",
   bodyDir: "pages/",
   maxLimit: 2,
+  sync: { basePath: "/pages", rootFile: "pages/sync/index.json", shardFile: "pages/sync/{shard}" },
 });
 const options = { fingerprint: "test", compress: false };
 /** A previous build of the old design: a real folder with a manifest, migrated into the store. */
@@ -67,7 +68,8 @@ describe("writeOutput: the one writer of dist/", () => {
       };
     };
     const build = (key: string, text: string) => writeOutput(dist, site([keyed("k.json", key, text)]), options);
-    expect(await build("k1", "one")).toMatchObject({ written: 7 });
+    // k.json, 6 pages, and the hash tree (the list's shard and the root)
+    expect(await build("k1", "one")).toMatchObject({ written: 7 + 2 });
     // Each build brings the generation before the published one up to date: a new key is rendered by two builds.
     expect(await build("k1", "one")).toMatchObject({ written: 0 });
     expect(await build("k2", "one")).toMatchObject({ written: 0 });
@@ -100,7 +102,8 @@ describe("writeOutput: the one writer of dist/", () => {
   it("a full build replaces the previous tree whole: old files are gone, every page is there", async () => {
     await legacyBuild(dist);
     const summary = await writeOutput(dist, site([{ path: "a/b.json", body: "{}" }]), options);
-    expect(summary).toMatchObject({ mode: "full", files: 1 + 2 * 3, written: 1 + 2 * 3, deleted: 0 });
+    // a/b.json, 6 pages, and the hash tree (the list's shard and the root)
+    expect(summary).toMatchObject({ mode: "full", files: 1 + 2 * 3 + 2, written: 1 + 2 * 3 + 2, deleted: 0 });
     const tree = await hashTree(dist);
     expect([...tree.keys()].filter((p) => !p.startsWith("."))).toEqual([
       "a/b.json",
@@ -110,6 +113,8 @@ describe("writeOutput: the one writer of dist/", () => {
       "pages/all/2/0.json",
       "pages/all/2/1.json",
       "pages/all/2/2.json",
+      "pages/sync/index.json",
+      "pages/sync/list-0.json",
     ]);
     expect((await lstat(dist)).isSymbolicLink()).toBe(true);
     expect(await readlink(dist)).toBe("dist.builds/g000001");

@@ -38,7 +38,10 @@ describe("nginx adapter output", () => {
     const other: RouteTable = JSON.parse(JSON.stringify(table)) as RouteTable;
     other.basePath = "/api";
     other.headers.success["Cache-Control"] = "public, max-age=5";
-    for (const route of other.routes) if (route.params.slug) route.params.slug = "^[a-z]+$";
+    for (const route of other.routes) {
+      if (route.params.slug) route.params.slug = "^[a-z]+$";
+      if (route.params.shard) route.params.shard = "^[a-z]+\\.json$";
+    }
     const conf = nginxServerConf(other);
     expect(conf).toContain('"~^/(?:a|%61)(?:p|%70)(?:i|%69)/(?:c|%63)');
     expect(conf).not.toMatch(/\(\?:v\|%76\)/);

@@ -1,0 +1,135 @@
+// Writes the hash tree (E2) of a build, after its bodies: shards from the hashes the writers computed, then the root
+// from the shards' own hashes. A list whose items did not change keeps its shards unread (their key is the list's);
+// a list partly rewritten patches its old shards with the pages written now; everything else is rendered anew.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fill } from "../api/route-table.ts";
+import type { OutputFile } from "../render/output.ts";
+import type { PageList } from "../render/software-pages.ts";
+import {
+  type BodyHash,
+  kindOf,
+  listShardNames,
+  PAGES_PER_SHARD,
+  pageAt,
+  pageCount,
+  pageIndex,
+  pageTarget,
+  parseShard,
+  rootBody,
+  shardBody,
+  shardOf,
+} from "../render/sync.ts";
+import { hashOf } from "./manifest.ts";
+import type { PageHash } from "./page-units.ts";
+
+export interface SyncLayout {
+  basePath: string;
+  /** the root's file, `v1/sync/index.json` */
+  rootFile: string;
+  /** a shard's file, `v1/sync/{shard}` where shard is `name.json` */
+  shardFile: string;
+}
+
+/** What the small files' writer knows of each body with a target. */
+export interface SmallBodies {
+  hashes: Record<string, string>;
+  sizes: Record<string, number>;
+  targets: Record<string, string>;
+}
+
+const shardPath = (layout: SyncLayout, name: string) => fill(layout.shardFile, { shard: `${name}.json` });
+
+/** A shard's file and how many targets it holds. */
+export interface ShardFile {
+  name: string;
+  file: OutputFile;
+  targets: number;
+}
+
+/** Every shard file of the build (the root comes after, from their hashes: syncRootFile). */
+export function syncShardFiles(args: {
+  layout: SyncLayout;
+  root: string;
+  lists: PageList[];
+  maxLimit: number;
+  /** pages written by this build */
+  pages: PageHash[];
+  /** lists every page of which was written by this build */
+  fresh: (list: number) => boolean;
+  small: SmallBodies;
+}): ShardFile[] {
+  const { layout, lists, small } = args;
+  const files: ShardFile[] = [];
+  const written = new Map<number, Map<number, BodyHash>>();
+  for (const [list, limit, offset, sha256, size] of args.pages) {
+    let byIndex = written.get(list);
+    if (!byIndex) written.set(list, (byIndex = new Map()));
+    byIndex.set(pageIndex(lists[list]!.items.length, limit, offset), { sha256, size });
+  }
+  lists.forEach((list, i) => {
+    const total = list.items.length;
+    const count = pageCount(total, args.maxLimit);
+    // The list's identity: the same items in the same order are the same pages.
+    const key = `${layout.basePath} ${list.category} ${hashOf(list.items.join("\n"))}`;
+    listShardNames(list.filter, total, args.maxLimit).forEach((name, k) => {
+      const path = shardPath(layout, name);
+      const first = k * PAGES_PER_SHARD;
+      const end = Math.min(count, first + PAGES_PER_SHARD);
+      const file: OutputFile = {
+        path,
+        key: `${key} ${k}`,
+        get body() {
+          const fresh = written.get(i) ?? new Map<number, BodyHash>();
+          const old = args.fresh(i) ? undefined : parseShard(readFileSync(join(args.root, path), "utf8"));
+          const entries: [string, BodyHash][] = [];
+          for (let index = first; index < end; index++) {
+            const { limit, offset } = pageAt(total, index);
+            const target = pageTarget(layout.basePath, list.category, limit, offset);
+            const body = fresh.get(index) ?? old?.get(target);
+            if (!body) throw new Error(`hash tree: no hash for ${target}`);
+            entries.push([target, body]);
+          }
+          return shardBody(name, entries);
+        },
+      };
+      files.push({ name, file, targets: end - first });
+    });
+  });
+
+  const bodies = Object.entries(small.targets).map(([path, target]) => ({ path, target }));
+  const counts: Record<string, number> = {};
+  for (const { target } of bodies) {
+    const kind = kindOf(layout.basePath, target);
+    counts[kind] = (counts[kind] ?? 0) + 1;
+  }
+  const groups = new Map<string, [string, BodyHash][]>();
+  for (const { path, target } of bodies) {
+    const name = shardOf(layout.basePath, target, counts);
+    const entry: [string, BodyHash] = [target, { sha256: small.hashes[path]!, size: small.sizes[path]! }];
+    const group = groups.get(name);
+    if (group) group.push(entry);
+    else groups.set(name, [entry]);
+  }
+  for (const [name, entries] of groups) {
+    entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    files.push({
+      name,
+      file: { path: shardPath(layout, name), body: shardBody(name, entries) },
+      targets: entries.length,
+    });
+  }
+  return files;
+}
+
+/** The root over the shards written: each by name, with the hash and size its writer recorded. */
+export function syncRootFile(
+  layout: SyncLayout,
+  shards: ShardFile[],
+  written: Omit<SmallBodies, "targets">,
+): OutputFile {
+  const rows = new Map<string, BodyHash & { targets: number }>();
+  for (const { name, file, targets } of shards)
+    rows.set(name, { sha256: written.hashes[file.path]!, size: written.sizes[file.path]!, targets });
+  return { path: layout.rootFile, body: rootBody(rows) };
+}
