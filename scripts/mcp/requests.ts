@@ -19,3 +19,5 @@ export function listSoftwareTarget({ category, limit, offset }: ListSoftwareArgs
 export const softwareTarget = (slug: string) => `/software/${encodeURIComponent(slug)}`;
 export const categoriesTarget = () => "/categories";
 export const bestTarget = (category: string) => `/best/${encodeURIComponent(category)}`;
+/** The query as given (the input schema holds it to what the API accepts): search answers the raw value. */
+export const searchTarget = (q: string) => `/search?q=${encodeURIComponent(q)}`;

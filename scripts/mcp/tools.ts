@@ -5,16 +5,23 @@ import * as z from "zod";
 import {
   BestInCategoryResponse,
   CategoryListResponse,
+  SearchResponse,
   SoftwareDetailResponse,
   SoftwareListResponse,
 } from "../api/response-schemas.ts";
-import { DEFAULT_LIMIT, MAX_LIMIT } from "../api/route-table.ts";
+import { DEFAULT_LIMIT, MAX_LIMIT, SEARCH_PATTERN } from "../api/route-table.ts";
 import { SLUG_PATTERN } from "../content/slug-pattern.ts";
 import { successOrError } from "./output-schema.ts";
-import { bestTarget, categoriesTarget, listSoftwareTarget, softwareTarget } from "./requests.ts";
+import { bestTarget, categoriesTarget, listSoftwareTarget, searchTarget, softwareTarget } from "./requests.ts";
 import type { ApiAnswer, CatalogSource } from "./source.ts";
 
-export const TOOL_NAMES = ["list_software", "get_software", "list_categories", "get_best_in_category"] as const;
+export const TOOL_NAMES = [
+  "list_software",
+  "get_software",
+  "list_categories",
+  "get_best_in_category",
+  "search_software",
+] as const;
 
 /** MCP's "resource not found" error code (not in the SDK's enum). */
 const RESOURCE_NOT_FOUND = -32002;
@@ -148,6 +155,25 @@ export function createCatalogServer(source: CatalogSource, version: string): Mcp
       annotations: { title: "Best in category", ...annotations },
     },
     ({ category }) => call(bestTarget(category)),
+  );
+
+  server.registerTool(
+    "search_software",
+    {
+      title: "Search software",
+      description:
+        "Tools whose name has a word starting with q, ordered by name: the first 20, and meta.total for how many match. " +
+        "A name's words are it without accents, lower-cased, split at anything but letters and digits. No match is an empty list.",
+      inputSchema: {
+        q: z
+          .string()
+          .regex(new RegExp(SEARCH_PATTERN))
+          .describe("The start of a word of a tool's name: 1 to 32 lower-case letters a-z or digits 0-9, e.g. mail"),
+      },
+      outputSchema: successOrError(SearchResponse, "The matches (data, meta), or the API's error body (error)"),
+      annotations: { title: "Search software", ...annotations },
+    },
+    ({ q }) => call(searchTarget(q)),
   );
 
   server.registerResource(

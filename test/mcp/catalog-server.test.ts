@@ -18,7 +18,8 @@ type Call =
   | { tool: "list_software"; args: { category?: string; limit?: number; offset?: number } }
   | { tool: "get_software"; args: { slug: string } }
   | { tool: "list_categories"; args: Record<string, never> }
-  | { tool: "get_best_in_category"; args: { category: string } };
+  | { tool: "get_best_in_category"; args: { category: string } }
+  | { tool: "search_software"; args: { q: string } };
 
 /** The HTTP request a client of the API would send for a call, built here independently of the server's code. */
 function httpPath(call: Call): string {
@@ -35,6 +36,8 @@ function httpPath(call: Call): string {
       return "/categories";
     case "get_best_in_category":
       return `/best/${call.args.category}`;
+    case "search_software":
+      return `/search?q=${call.args.q}`;
   }
 }
 
@@ -92,12 +95,13 @@ describe("npm run mcp over a built dist/", () => {
     return response.status;
   }
 
-  it("lists the four tools: read-only, idempotent, closed-world, with the API's limits in their input schemas", () => {
+  it("lists the five tools: read-only, idempotent, closed-world, with the API's limits in their input schemas", () => {
     expect(tools.map((t) => t.name).sort()).toEqual([
       "get_best_in_category",
       "get_software",
       "list_categories",
       "list_software",
+      "search_software",
     ]);
     for (const t of tools) {
       expect(t.annotations, t.name).toMatchObject({
@@ -199,6 +203,7 @@ describe("npm run mcp over a built dist/", () => {
       { tool: "list_software", args: { offset: total + 1 } },
       ...categories.map((c): Call => ({ tool: "list_software", args: { category: c, limit: 1 } })),
       ...categories.map((c): Call => ({ tool: "get_best_in_category", args: { category: c } })),
+      ...["m", "mail", "zzzzqq", "a1"].map((q): Call => ({ tool: "search_software", args: { q } })),
     ];
     const calls = [...edges, ...fc.sample(call, { seed: 15, numRuns: 60 })];
     const statuses = new Map<string, Set<number>>();
@@ -211,6 +216,7 @@ describe("npm run mcp over a built dist/", () => {
     expect(statuses.get("get_software")).toEqual(new Set([200, 404]));
     expect(statuses.get("get_best_in_category")).toEqual(new Set([200, 404]));
     expect(statuses.get("list_categories")).toEqual(new Set([200]));
+    expect(statuses.get("search_software")).toEqual(new Set([200]));
     expect(mcp.transportErrors).toEqual([]);
   });
 

@@ -81,6 +81,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search tools by name
+         * @description Tools whose name has a word starting with `q`. A name's words are the name with accents removed, lower-cased, and split at every character that is not a letter a-z or a digit 0-9: `Café Studio-Pro` has the words `cafe`, `studio` and `pro`. The first 20 matches in name order; `meta.total` counts them all. A `q` that matches nothing answers 200 with no data. Other query parameters are ignored.
+         */
+        get: operations["searchSoftware"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/export/catalog.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the whole catalog
+         * @description Every tool's detail with its category slugs, in name order, and every category in name order (also those with fewer than two tools, which `GET /categories` leaves out), in one body.
+         */
+        get: operations["exportCatalog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sync/index.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the root of the hash tree
+         * @description Names the shards of the hash tree with the SHA-256 and size of each. Together the shards list every body this API serves by URL (list pages, tools, categories, rankings, search answers, the export, this description) with its SHA-256 and size, so a copy fetches this root (with `If-None-Match`), the shards whose hash changed, and the bodies whose hash changed. It holds no dates: the same catalog gives the same tree.
+         */
+        get: operations["getSyncRoot"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sync/{shard}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get one shard of the hash tree
+         * @description Each request target of the shard (path and query, as a client sends it) with the SHA-256 and size of its body. Shard names come from `GET /sync/index.json`.
+         */
+        get: operations["getSyncShard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/openapi.json": {
         parameters: {
             query?: never;
@@ -136,10 +216,62 @@ export interface components {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "software_not_found" | "category_not_found" | "invalid_limit" | "invalid_offset" | "offset_out_of_range" | "not_found" | "method_not_allowed" | "bad_request" | "service_unavailable";
+                code: "software_not_found" | "category_not_found" | "invalid_limit" | "invalid_offset" | "offset_out_of_range" | "not_found" | "method_not_allowed" | "invalid_query" | "bad_request" | "service_unavailable";
                 message: string;
                 hint?: string;
             };
+        };
+        ExportResponse: {
+            data: {
+                /** @description every tool, ordered by name */
+                software: components["schemas"]["ExportedSoftware"][];
+                /** @description every category, ordered by name */
+                categories: components["schemas"]["ExportedCategory"][];
+            };
+            meta: {
+                softwareCount: number;
+                categoryCount: number;
+            };
+        };
+        ExportedCategory: {
+            name: string;
+            slug: string;
+            /** @description tools in the category; the export has every category, even those with fewer than two */
+            toolCount: number;
+            mcpReadyCount: number;
+            topTool: {
+                name: string;
+                slug: string;
+            } | null;
+            /** Format: uri */
+            bestListUrl: string;
+        };
+        ExportedSoftware: {
+            name: string;
+            slug: string;
+            shortDescription: string;
+            /** Format: uri */
+            url: string;
+            /** Format: uri */
+            websiteUrl: string;
+            logoUrl: string | null;
+            /** @description 0 to 5, at most one decimal; null = not rated yet */
+            rating: (0 | 0.1 | 0.2 | 0.3 | 0.4 | 0.5 | 0.6 | 0.7 | 0.8 | 0.9 | 1 | 1.1 | 1.2 | 1.3 | 1.4 | 1.5 | 1.6 | 1.7 | 1.8 | 1.9 | 2 | 2.1 | 2.2 | 2.3 | 2.4 | 2.5 | 2.6 | 2.7 | 2.8 | 2.9 | 3 | 3.1 | 3.2 | 3.3 | 3.4 | 3.5 | 3.6 | 3.7 | 3.8 | 3.9 | 4 | 4.1 | 4.2 | 4.3 | 4.4 | 4.5 | 4.6 | 4.7 | 4.8 | 4.9 | 5) | null;
+            hasFreePlan: boolean;
+            freeTrialDays: number | null;
+            moneyBackDays: number | null;
+            /** @description the smallest plan price above 0 (US dollars per month), or null when no plan has one */
+            lowestPaidPrice: number | null;
+            pricingPlans: components["schemas"]["PricingPlan"][];
+            hasApi: boolean;
+            hasMcpServer: boolean;
+            hasZapier: boolean;
+            hasMake: boolean;
+            pros: string[];
+            cons: string[];
+            pricingLastVerified: string | null;
+            /** @description category slugs, ordered by category name */
+            categories: string[];
         };
         /** Pricing plan */
         PricingPlan: {
@@ -158,6 +290,16 @@ export interface components {
             /** @description the smallest plan price above 0 (US dollars per month), or null when no plan has one */
             lowestPrice: number | null;
             hasFreePlan: boolean;
+        };
+        SearchResponse: {
+            /** @description the first 20 matching tools, ordered by name */
+            data: components["schemas"]["SoftwareSummary"][];
+            meta: {
+                /** @description every tool with a word of its name starting with q */
+                total: number;
+                /** @constant */
+                limit: 20;
+            };
         };
         SoftwareDetail: {
             name: string;
@@ -212,6 +354,37 @@ export interface components {
             /** @description category slugs, ordered by category name */
             categories: string[];
         };
+        SyncRoot: {
+            /** @description each shard by name (its file is sync/{name}.json), with the hash and size of its body */
+            data: {
+                [key: string]: {
+                    /** @description SHA-256 of the body, lower-case hex */
+                    sha256: string;
+                    /** @description bytes of the body */
+                    size: number;
+                };
+            };
+            meta: {
+                shards: number;
+                /** @description request targets over all shards */
+                targets: number;
+            };
+        };
+        SyncShard: {
+            /** @description each request target (path and query, as a client sends it) with the hash and size of its body */
+            data: {
+                [key: string]: {
+                    /** @description SHA-256 of the body, lower-case hex */
+                    sha256: string;
+                    /** @description bytes of the body */
+                    size: number;
+                };
+            };
+            meta: {
+                shard: string;
+                targets: number;
+            };
+        };
     };
     responses: {
         /** @description `If-None-Match` matched the current `ETag`: no body. */
@@ -256,6 +429,8 @@ export interface components {
         offset: number;
         /** @description Only tools of this category (valid values: the slugs from `GET /categories`). Unknown category: 404 `category_not_found`; a category with no tools answers an empty page. Given twice: 400 `category_not_found`. */
         category: string;
+        /** @description The start of a word of a tool's name: 1 to 32 lower-case letters a-z or digits 0-9, sent as they are (the raw value must match `^[a-z0-9]{1,32}$`; no percent-encoding). Absent, empty, given twice or anything else: 400 `invalid_query`. */
+        q: string;
         /** @description An `ETag` from an earlier response (or a comma-separated list, or `*`): when it matches, the answer is `304 Not Modified`. */
         IfNoneMatch: string;
     };
@@ -465,6 +640,160 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "category_not_found" | "not_found";
+                            message: string;
+                            hint?: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    searchSoftware: {
+        parameters: {
+            query: {
+                /** @description The start of a word of a tool's name: 1 to 32 lower-case letters a-z or digits 0-9, sent as they are (the raw value must match `^[a-z0-9]{1,32}$`; no percent-encoding). Absent, empty, given twice or anything else: 400 `invalid_query`. */
+                q: components["parameters"]["q"];
+            };
+            header?: {
+                /** @description An `ETag` from an earlier response (or a comma-separated list, or `*`): when it matches, the answer is `304 Not Modified`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The first 20 matching tools in name order, and how many match. */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SearchResponse"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            /** @description `q` is absent, empty, given more than once, longer than 32 characters, or has another character. */
+            400: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_query";
+                            message: string;
+                            hint?: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    exportCatalog: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An `ETag` from an earlier response (or a comma-separated list, or `*`): when it matches, the answer is `304 Not Modified`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The whole catalog. */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExportResponse"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+        };
+    };
+    getSyncRoot: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An `ETag` from an earlier response (or a comma-separated list, or `*`): when it matches, the answer is `304 Not Modified`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The shards of the hash tree. */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SyncRoot"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+        };
+    };
+    getSyncShard: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An `ETag` from an earlier response (or a comma-separated list, or `*`): when it matches, the answer is `304 Not Modified`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /** @description A shard's name from `GET /sync/index.json`, followed by `.json`. */
+                shard: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The shard's request targets with the hash and size of each body. */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SyncShard"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            /** @description No shard has this name. */
+            404: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
                             message: string;
                             hint?: string;
                         };
