@@ -2,7 +2,7 @@
 import { type CommandSpec, parseCommandArgs, UserError } from "../cli/command.ts";
 
 // r2 runs before serve: the serve step serves its bucket when the tree is past the Static Assets limits.
-export const STEPS = ["build", "incremental", "r2", "serve"] as const;
+export const STEPS = ["build", "incremental", "r2", "serve", "sync"] as const;
 export type Step = (typeof STEPS)[number];
 
 export interface BenchOptions {

@@ -7,6 +7,7 @@ import { type BuildResult, benchBuilds } from "./bench-build.ts";
 import { benchIncremental, type IncrementalResult } from "./bench-incremental.ts";
 import { benchR2Upload, type R2UploadResult, r2Report } from "./bench-r2-upload.ts";
 import { benchServe, type ServeResult } from "./bench-serve.ts";
+import { benchSync, type SyncBenchResult, syncReport } from "./bench-sync.ts";
 import { writeGrowthChart } from "./chart.ts";
 import { parseBenchOptions } from "./options.ts";
 import { buildReport, incrementalReport, serveReport, targetsReport } from "./report.ts";
@@ -20,8 +21,13 @@ async function main(): Promise<void> {
   const started = performance.now();
   const log = (line: string) =>
     console.error(`[${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}`);
-  const measured: { build?: BuildResult[]; incremental?: IncrementalResult; r2?: R2UploadResult; serve?: ServeResult } =
-    {};
+  const measured: {
+    build?: BuildResult[];
+    incremental?: IncrementalResult;
+    r2?: R2UploadResult;
+    serve?: ServeResult;
+    sync?: SyncBenchResult;
+  } = {};
 
   try {
     if (options.steps.includes("build")) measured.build = await benchBuilds(options, log);
@@ -29,6 +35,7 @@ async function main(): Promise<void> {
       measured.incremental = await benchIncremental(options, measured.build ?? null, log);
     if (options.steps.includes("r2")) measured.r2 = await benchR2Upload(options.mainSize, options.buildArgs, log, true);
     if (options.steps.includes("serve")) measured.serve = await benchServe(options, log);
+    if (options.steps.includes("sync")) measured.sync = await benchSync(options.sizes, options.mainSize, log);
   } finally {
     if (!options.keep) await removeAll();
   }
@@ -39,6 +46,7 @@ async function main(): Promise<void> {
     measured.incremental && incrementalReport(measured.incremental),
     measured.r2 && r2Report(measured.r2),
     measured.serve && serveReport(measured.serve),
+    measured.sync && syncReport(measured.sync),
     // only this run's targets: results.json may also hold older sections
     targetsReport(allTargets(measured)),
   ].filter(Boolean);

@@ -6,6 +6,7 @@ import { createResolver, type Resolution } from "../api/resolve-request.ts";
 import { DOCS_ASSETS, layout, type RouteTable } from "../api/route-table.ts";
 import { hashOfFile } from "../cli/file-hashes.mjs";
 import type { Catalog } from "../model/derive.ts";
+import { nameWords } from "../model/search-words.ts";
 import { lazyFile, type OutputFile } from "./output.ts";
 
 /** Where the page files live in dist/ and the URL path each is served at: the route table's assets. */
@@ -113,10 +114,16 @@ const TRY_STYLE = `
     #try .status.error { color: ${COLOURS.error}; }
     #try .files-note { display: none; }
     #try.files .files-note { display: block; }
+    #search { box-sizing: border-box; padding: 0 40px 24px; background: ${COLOURS.panel}; border-bottom: 1px solid ${COLOURS.border}; font-size: 14px; }
+    #search label { display: block; margin: 0 0 6px; font-weight: 600; }
+    #search input { box-sizing: border-box; width: min(100%, 360px); padding: 6px 10px; border: 1px solid ${COLOURS.border}; border-radius: 4px; font: 14px ${FONT}; }
+    #search p { margin: 8px 0 4px; color: #555; overflow-wrap: anywhere; }
+    #search ol { margin: 0; padding-left: 20px; line-height: 1.6; }
+    #search a { color: ${COLOURS.primary}; }
     #about { box-sizing: border-box; padding: 28px 40px 8px; background: ${COLOURS.panel}; }
     #about h1 { margin: 0 0 6px; font-size: 2em; font-weight: 500; line-height: 1.2; }
     #about p { margin: 0; font-size: 15px; line-height: 1.5; max-width: 60em; }
-    @media (max-width: 600px) { #try { padding: 20px 16px 22px; } #about { padding: 22px 16px 6px; } }`;
+    @media (max-width: 600px) { #try { padding: 20px 16px 22px; } #about { padding: 22px 16px 6px; } #search { padding: 0 16px 20px; } }`;
 
 /**
  * On a host that only serves files (GitHub Pages, S3, an export), a request path is no file: the cards then open the
@@ -135,6 +142,48 @@ const fileHostScript = (probe: string) => `
   }
 })();`;
 
+/**
+ * The search box: the typed text's first word, folded as names are for search (accents removed, lower-cased, cut at
+ * anything but a-z and 0-9), asked of the search endpoint; on a file host, of the answer's file, or the empty answer.
+ */
+const searchScript = (base: string) => `
+(() => {
+  const input = document.getElementById("search-q");
+  const status = document.getElementById("search-status");
+  const list = document.getElementById("search-results");
+  const json = async (url) => {
+    const res = await fetch(url).catch(() => null);
+    const type = res && res.ok ? res.headers.get("content-type") || "" : "";
+    return type.includes("json") ? res.json().catch(() => null) : null;
+  };
+  let latest = 0;
+  input.addEventListener("input", async () => {
+    const ticket = ++latest;
+    const q = (input.value.normalize("NFKD").replace(/\\p{M}/gu, "").toLowerCase().match(/[a-z0-9]+/) || [""])[0].slice(0, 32);
+    list.replaceChildren();
+    if (!q) { status.textContent = ""; return; }
+    let files = false;
+    let body = await json(".${base}/search?q=" + q);
+    if (!body) {
+      files = true;
+      body = (await json(".${base}/search/" + q + ".json")) || (await json(".${base}/search/_none.json"));
+    }
+    if (ticket !== latest) return;
+    if (!body) { status.textContent = "Search is not available on this host."; return; }
+    const total = body.meta.total;
+    status.textContent = (total === 0 ? "No tool" : total === 1 ? "1 tool" : total + " tools") + " with a word starting with \u201c" + q + "\u201d" +
+      (total > body.data.length ? ", the first " + body.data.length + " shown" : "");
+    for (const tool of body.data) {
+      const a = document.createElement("a");
+      a.href = ".${base}/software/" + tool.slug + (files ? ".json" : "");
+      a.textContent = tool.name;
+      const li = document.createElement("li");
+      li.append(a);
+      list.append(li);
+    }
+  });
+})();`;
+
 function tryCard(r: TryRequest): string {
   const kind = r.status >= 400 ? "status error" : "status";
   return (
@@ -144,6 +193,13 @@ function tryCard(r: TryRequest): string {
     `<span class="shows">${escapeHtml(r.shows)}</span></a></li>`
   );
 }
+
+/** A word start the search box suggests: the first word of the first tool's name, cut to four letters. */
+const searchExample = (catalog: Catalog) =>
+  catalog.tools
+    .map((t) => nameWords(t.name)[0])
+    .find((w) => w !== undefined)
+    ?.slice(0, 4) ?? "mail";
 
 export function docsPageHtml(catalog: Catalog, table: RouteTable): string {
   const specUrl = `./${layout(table.basePath).openapi}`;
@@ -182,7 +238,14 @@ export function docsPageHtml(catalog: Catalog, table: RouteTable): string {
 ${items}
     </ul>
   </section>
+  <section id="search" aria-label="Search tools by name">
+    <label for="search-q">Search tools by name</label>
+    <input id="search-q" type="search" autocomplete="off" placeholder="the start of a word, e.g. ${escapeHtml(searchExample(catalog))}">
+    <p id="search-status" aria-live="polite"></p>
+    <ol id="search-results"></ol>
+  </section>
   <script>${fileHostScript(`.${table.basePath}/categories`)}</script>
+  <script>${searchScript(table.basePath)}</script>
   <div id="redoc"></div>
   <script src="./${DOCS_FILES.redoc.file}"></script>
   <script>Redoc.init(${JSON.stringify(specUrl)}, ${JSON.stringify(options)}, document.getElementById("redoc"));</script>

@@ -12,6 +12,7 @@ import { startServer } from "../../scripts/hosts/node/start-server.ts";
 import { exportBuild } from "../../scripts/hosts/static/export.ts";
 import { BLANK_IMAGE, DOCS_FILES, REDOC_CDN_LOGO, tryRequests } from "../../scripts/render/docs-page.ts";
 import { OPERATIONS } from "../../scripts/render/openapi-text.ts";
+import { bruteForceSearch } from "../conformance/lib/search-oracle.ts";
 import { repoRoot, tempDir } from "../helpers/dirs.ts";
 import { type BuiltSite, buildSite } from "./support/built-site.ts";
 
@@ -94,7 +95,7 @@ describe("docs page (dist/index.html + Redoc bundle)", () => {
       await server?.close();
     });
 
-    it("renders the four operations (and getOpenApi), with no console error, no failed request, nothing off-origin", async () => {
+    it("renders every operation, with no console error, no failed request, nothing off-origin", async () => {
       const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
       const problems: string[] = [];
       const offOrigin: string[] = [];
@@ -187,6 +188,39 @@ describe("docs page (dist/index.html + Redoc bundle)", () => {
           const res = await page.goto(new URL(`./${r.file}`, `${files.url}/`).href, { timeout: 10_000 });
           expect(res?.status(), r.target).toBe(200);
           expect(await res!.text(), r.target).toBe(await readFile(join(site.distDir, r.file), "utf8"));
+        }
+      } finally {
+        await page.close();
+        await files.stop();
+        await exported.remove();
+      }
+    });
+
+    it("the search box lists what search answers, on the API and on an export served as plain files", async () => {
+      const exported = await tempDir("msapi-docs-search-");
+      const files = await servePlainFiles(exported.path, site.distDir);
+      const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      try {
+        for (const [origin, suffix] of [
+          [server.url, ""],
+          [files.url, ".json"],
+        ] as const) {
+          await page.goto(`${origin}/`, { waitUntil: "load", timeout: 30_000 });
+          // Typed with an accent and a capital: the box folds it as names are folded.
+          await page.locator("#search-q").fill("Mäil");
+          const expected = bruteForceSearch(site.catalog.tools, "mail");
+          await expect
+            .poll(() => page.locator("#search-results a").evaluateAll((els) => els.map((e) => e.textContent)), {
+              timeout: 10_000,
+            })
+            .toEqual(expected.slice(0, 20).map((t) => t.name));
+          expect(await page.locator("#search-status").textContent()).toContain(`${expected.length} tools`);
+          const href = await page.locator("#search-results a").first().getAttribute("href");
+          expect(href).toBe(`./v1/software/${expected[0]!.slug}${suffix}`);
+          await page.locator("#search-q").fill("zzzzqqq");
+          await expect
+            .poll(() => page.locator("#search-status").textContent(), { timeout: 10_000 })
+            .toContain("No tool");
         }
       } finally {
         await page.close();
