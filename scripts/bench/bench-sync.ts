@@ -117,7 +117,7 @@ export async function benchSync(
 }
 
 export function syncReport(r: SyncBenchResult): string {
-  const pct = (part: number, whole: number) => `${((100 * part) / whole).toFixed(1)}%`;
+  const pct = (part: number, whole: number) => `${((100 * part) / whole).toFixed(2)}%`;
   const lines = ["Search, export and hash tree (added to each build)"];
   for (const s of r.sizes)
     lines.push(

@@ -8,7 +8,8 @@ import type { BuildResult } from "./bench-build.ts";
 import type { IncrementalResult } from "./bench-incremental.ts";
 import type { R2UploadResult } from "./bench-r2-upload.ts";
 import type { ServeResult } from "./bench-serve.ts";
-import { buildTargets, incrementalTargets, serveTargets, type Target } from "./targets.ts";
+import type { SyncBenchResult } from "./bench-sync.ts";
+import { buildTargets, incrementalTargets, serveTargets, syncTargets, type Target } from "./targets.ts";
 
 interface Section<T> {
   generatedAt: string;
@@ -32,6 +33,8 @@ export interface ResultsFile {
   /** the R2 upload of the main size, then of a one-price edit */
   r2?: Section<R2UploadResult> | null;
   serve: Section<ServeResult> | null;
+  /** search, export and hash tree sizes, and a mirror's one-price sync */
+  sync?: Section<SyncBenchResult> | null;
   targets: Target[];
 }
 
@@ -57,17 +60,25 @@ export function allTargets(m: {
   build?: BuildResult[];
   incremental?: IncrementalResult;
   serve?: ServeResult;
+  sync?: SyncBenchResult;
 }): Target[] {
   return [
     ...(m.build?.filter((b) => !b.skipped).flatMap(buildTargets) ?? []),
     ...(m.incremental && !m.incremental.skipped ? incrementalTargets(m.incremental) : []),
     ...(m.serve && !m.serve.skipped ? serveTargets(m.serve) : []),
+    ...(m.sync ? syncTargets(m.sync) : []),
   ];
 }
 
 export async function writeResults(
   path: string,
-  measured: { build?: BuildResult[]; incremental?: IncrementalResult; r2?: R2UploadResult; serve?: ServeResult },
+  measured: {
+    build?: BuildResult[];
+    incremental?: IncrementalResult;
+    r2?: R2UploadResult;
+    serve?: ServeResult;
+    sync?: SyncBenchResult;
+  },
   buildArgs: string[],
 ): Promise<ResultsFile> {
   const previous = (await readFile(path, "utf8").then(JSON.parse, () => null)) as Partial<ResultsFile> | null;
@@ -79,6 +90,7 @@ export async function writeResults(
     incremental: section(measured.incremental, previous?.incremental),
     r2: section(measured.r2, previous?.r2),
     serve: section(measured.serve, previous?.serve),
+    sync: section(measured.sync, previous?.sync),
   };
   const file: ResultsFile = {
     generatedAt: now,
@@ -88,6 +100,7 @@ export async function writeResults(
       build: sections.build?.results,
       incremental: sections.incremental?.results,
       serve: sections.serve?.results,
+      sync: sections.sync?.results,
     }),
   };
   await mkdir(dirname(path), { recursive: true });

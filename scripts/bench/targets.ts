@@ -2,6 +2,7 @@
 import type { BuildResult } from "./bench-build.ts";
 import type { IncrementalResult } from "./bench-incremental.ts";
 import type { ServeResult } from "./bench-serve.ts";
+import type { SyncBenchResult } from "./bench-sync.ts";
 
 export interface Target {
   name: string;
@@ -9,7 +10,7 @@ export interface Target {
   value: number | null;
   comparison: "≤" | "≥";
   limit: number;
-  unit: "×" | "%" | "MiB";
+  unit: "×" | "%" | "MiB" | "kB";
   pass: boolean | null;
 }
 
@@ -23,6 +24,9 @@ export const LIMITS = {
   generatedOverPlainNginx: 0.9,
   coldNodeOverNginx: 0.7,
   coldNodePeakRssMiB: 256,
+  searchShare: 0.1,
+  searchBuildShare: 0.05,
+  mirrorIndexKB: 50,
 } as const;
 
 export function target(
@@ -114,8 +118,33 @@ export function formatTargetValue(value: number | null, unit: Target["unit"]): s
   if (value === null) return "n/a";
   if (unit === "%") return `${(value * 100).toFixed(1)}%`;
   if (unit === "MiB") return `${value.toFixed(0)} MiB`;
+  if (unit === "kB") return `${value.toFixed(1)} kB`;
   return `${value.toFixed(2)}×`;
 }
 
 export const formatTarget = (t: Target) =>
   `${formatTargetValue(t.value, t.unit)} ${verdict(t)} (${t.comparison} ${formatTargetValue(t.limit, t.unit)})`;
+
+/** Search at n = 1,000: files and bytes against the tree's, its render and hashing against the build; the mirror's
+ *  index bytes for a one-price change (E3). */
+export function syncTargets(r: SyncBenchResult): Target[] {
+  const at = r.sizes.find((s) => s.n === BUILD_TARGET_SIZE);
+  return [
+    ...(at
+      ? [
+          target(`search files n=${at.n} / tree files`, at.searchFiles / at.treeFiles, "≤", LIMITS.searchShare, "%"),
+          target(`search bytes n=${at.n} / tree bytes`, at.searchBytes / at.treeBytes, "≤", LIMITS.searchShare, "%"),
+          target(
+            `search render n=${at.n} / build`,
+            at.searchSeconds / at.buildSeconds,
+            "≤",
+            LIMITS.searchBuildShare,
+            "%",
+          ),
+        ]
+      : []),
+    ...(r.mirror
+      ? [target(`mirror index, one price n=${r.mirror.n}`, r.mirror.indexBytes / 1000, "≤", LIMITS.mirrorIndexKB, "kB")]
+      : []),
+  ];
+}
