@@ -103,6 +103,9 @@ describe("nginx adapter output", () => {
           "~^/(?:v|%76)(?:1|%31)/(?:b|%62)(?:e|%65)(?:s|%73)(?:t|%74)/(?:[^/%?#\\\\x00-\\\\x20\\\\x7f-\\\\xff]|%[0-7][0-9A-Fa-f]|%(?:[Cc][2-9A-Fa-f]|[Dd][0-9A-Fa-f])%[89ABab][0-9A-Fa-f]|%[Ee]0%[ABab][0-9A-Fa-f]%[89ABab][0-9A-Fa-f]|%[Ee][1-9A-Ca-cEFef]%[89ABab][0-9A-Fa-f]%[89ABab][0-9A-Fa-f]|%[Ee][Dd]%[89][0-9A-Fa-f]%[89ABab][0-9A-Fa-f]|%[Ff]0%[9ABab][0-9A-Fa-f]%[89ABab][0-9A-Fa-f]%[89ABab][0-9A-Fa-f]|%[Ff][1-3]%[89ABab][0-9A-Fa-f]%[89ABab][0-9A-Fa-f]%[89ABab][0-9A-Fa-f]|%[Ff]4%8[0-9A-Fa-f]%[89ABab][0-9A-Fa-f]%[89ABab][0-9A-Fa-f])+/?$" !category_not_found;
           "~^/(?:v|%76)(?:1|%31)/(?:s|%73)(?:e|%65)(?:a|%61)(?:r|%72)(?:c|%63)(?:h|%68)/?$" searchSoftware;
           "~^/(?:v|%76)(?:1|%31)/(?:e|%65)(?:x|%78)(?:p|%70)(?:o|%6[Ff])(?:r|%72)(?:t|%74)/(?:c|%63)(?:a|%61)(?:t|%74)(?:a|%61)(?:l|%6[Cc])(?:o|%6[Ff])(?:g|%67)(?:\\\\.|%2[Ee])(?:j|%6[Aa])(?:s|%73)(?:o|%6[Ff])(?:n|%6[Ee])/?$" exportCatalog;
+          "~^/(?:v|%76)(?:1|%31)/(?:s|%73)(?:y|%79)(?:n|%6[Ee])(?:c|%63)/(?:i|%69)(?:n|%6[Ee])(?:d|%64)(?:e|%65)(?:x|%78)(?:\\\\.|%2[Ee])(?:j|%6[Aa])(?:s|%73)(?:o|%6[Ff])(?:n|%6[Ee])/?$" getSyncRoot;
+          "~^/(?:v|%76)(?:1|%31)/(?:s|%73)(?:y|%79)(?:n|%6[Ee])(?:c|%63)/(?:[0-9a-z]|%(?:3[0-9]|6[1-9A-Fa-f]|7[0-9Aa]))(?:[\\\\-0-9a-z]|%(?:2[Dd]|3[0-9]|6[1-9A-Fa-f]|7[0-9Aa]))*(?:\\\\.|%2[Ee])(?:j|%6[Aa])(?:s|%73)(?:o|%6[Ff])(?:n|%6[Ee])/?$" getSyncShard;
+          "~^/(?:v|%76)(?:1|%31)/(?:s|%73)(?:y|%79)(?:n|%6[Ee])(?:c|%63)/(?:[^/%?#\\\\x00-\\\\x20\\\\x7f-\\\\xff]|%[0-7][0-9A-Fa-f]|%(?:[Cc][2-9A-Fa-f]|[Dd][0-9A-Fa-f])%[89ABab][0-9A-Fa-f]|%[Ee]0%[ABab][0-9A-Fa-f]%[89ABab][0-9A-Fa-f]|%[Ee][1-9A-Ca-cEFef]%[89ABab][0-9A-Fa-f]%[89ABab][0-9A-Fa-f]|%[Ee][Dd]%[89][0-9A-Fa-f]%[89ABab][0-9A-Fa-f]|%[Ff]0%[9ABab][0-9A-Fa-f]%[89ABab][0-9A-Fa-f]%[89ABab][0-9A-Fa-f]|%[Ff][1-3]%[89ABab][0-9A-Fa-f]%[89ABab][0-9A-Fa-f]%[89ABab][0-9A-Fa-f]|%[Ff]4%8[0-9A-Fa-f]%[89ABab][0-9A-Fa-f]%[89ABab][0-9A-Fa-f])+/?$" !not_found;
           "~^/(?:v|%76)(?:1|%31)/(?:o|%6[Ff])(?:p|%70)(?:e|%65)(?:n|%6[Ee])(?:a|%61)(?:p|%70)(?:i|%69)(?:\\\\.|%2[Ee])(?:j|%6[Aa])(?:s|%73)(?:o|%6[Ff])(?:n|%6[Ee])/?$" getOpenApi;
       }
 
@@ -253,6 +256,12 @@ describe("nginx adapter output", () => {
           "~^repeated " invalid_query;
           "~^invalid " invalid_query;
           "~^absent " invalid_query;
+      }
+
+      # getSyncShard: {shard}, decoded
+      map $uri $api_getSyncShard_shard {
+          default "";
+          "~^/v1/sync/(?<api_c15>[^/]+)/?$" $api_c15;
       }
 
       map $api_route $api_query_error {
@@ -492,6 +501,16 @@ describe("nginx adapter output", () => {
               error_page 403 404 500 =404 /./api-body/errors/not_found.json;
               error_page 400 405 501 = /./api-rejected;
               try_files /v1/export/catalog.json @api_error_not_found;
+          }
+          location @api_route_getSyncRoot {
+              error_page 403 404 500 =404 /./api-body/errors/not_found.json;
+              error_page 400 405 501 = /./api-rejected;
+              try_files /v1/sync/index.json @api_error_not_found;
+          }
+          location @api_route_getSyncShard {
+              error_page 403 404 500 =404 /./api-body/errors/not_found.json;
+              error_page 400 405 501 = /./api-rejected;
+              try_files "/v1/sync/\${api_getSyncShard_shard}" @api_error_not_found;
           }
           location @api_route_getOpenApi {
               error_page 403 404 500 =404 /./api-body/errors/not_found.json;
