@@ -1,5 +1,6 @@
-// R2 upload of an n-tool build into the local R2 Miniflare persists, then of a one-price edit: objects sent,
-// objects deleted, seconds, objects/s. The `r2` step of `npm run bench`, or alone:
+// R2 publication of an n-tool build into the local R2 Miniflare persists, then of a one-price edit and of one inserted
+// tool: bodies sent (content-addressed: only those the bucket lacks), bytes, seconds; then the Worker's R2 reads per
+// request, cold (each target once) and hot (the same again). The `r2` step of `npm run bench`, or alone:
 // `npx tsx scripts/bench/bench-r2-upload.ts --n 80` (bench/out/r2-content-n, r2-dist-n, and the bucket dist-n.r2).
 // Objects go in batches through the uploader Worker (scripts/hosts/cloudflare/uploader-worker.ts); local R2 still writes
 // a SQLite row and a blob file per object, so the first upload of n = 1,000 (≈ 280,000 objects) takes minutes.
@@ -8,7 +9,7 @@ import { join } from "node:path";
 import { type CommandSpec, isMain, parseCommandArgs, runCommand, UserError } from "../cli/command.ts";
 import { startLocalWorker } from "../hosts/cloudflare/local-worker.ts";
 import { type UploadSummary, uploadToR2 } from "../hosts/cloudflare/upload-r2.ts";
-import { changeOnePrice, writeBenchCatalog } from "./bench-catalog.ts";
+import { changeOnePrice, insertToolMidList, writeBenchCatalog } from "./bench-catalog.ts";
 import { runBuild } from "./run-build.ts";
 import { lackOfSpace, OUT, distDir as serveDistDir } from "./workspace.ts";
 
@@ -19,9 +20,20 @@ const distDir = (n: number) => join(OUT, `r2-dist-${n}`);
 /** Beside the serve step's dist-n, where start-cloudflare looks by default: the serve step can serve it (hosts.ts). */
 export const benchBucketDir = (n: number) => `${serveDistDir(n)}.r2`;
 
-type Measured = Pick<UploadSummary, "sent" | "sentBytes" | "deleted" | "unchanged" | "seconds"> & {
+type Measured = Pick<UploadSummary, "objects" | "sent" | "sentBytes" | "present" | "seconds"> & {
   objectsPerSecond: number;
 };
+
+/** Mean R2 reads per request, by what answered. */
+export interface ReadsPerRequest {
+  requests: number;
+  /** a body of the live build */
+  body: number;
+  /** an error the route table decides (bad query, unknown path) */
+  routeError: number;
+  /** an error found missing in the manifest (a slug no tool has, a 4 KiB slug) */
+  missing: number;
+}
 
 export interface R2UploadResult {
   n: number;
@@ -33,18 +45,53 @@ export interface R2UploadResult {
   /** rebuild after the edit (incremental), then its upload */
   rebuildSeconds: number;
   edit: Measured;
+  inserted?: string;
+  insert?: Measured;
+  cold?: ReadsPerRequest;
+  hot?: ReadsPerRequest;
 }
 
-const pick = ({ sent, sentBytes, deleted, unchanged, seconds }: UploadSummary): Measured => ({
+const pick = ({ objects, sent, sentBytes, present, seconds }: UploadSummary): Measured => ({
+  objects,
   sent,
   sentBytes,
-  deleted,
-  unchanged,
+  present,
   seconds,
   objectsPerSecond: Math.round(sent / seconds),
 });
 
-const none: Measured = { sent: 0, sentBytes: 0, deleted: 0, unchanged: 0, seconds: 0, objectsPerSecond: 0 };
+const none: Measured = { objects: 0, sent: 0, sentBytes: 0, present: 0, seconds: 0, objectsPerSecond: 0 };
+
+/** Requests a sample of targets once (cold), then again (hot), reading X-R2-Reads of each answer. */
+async function readsPerRequest(origin: string, n: number): Promise<{ cold: ReadsPerRequest; hot: ReadsPerRequest }> {
+  const bodies = [
+    ...Array.from({ length: 300 }, (_, i) => `/v1/software?limit=${1 + (i % 100)}&offset=${(i * 7) % n}`),
+    "/v1/categories",
+    "/v1/openapi.json",
+    "/v1/export/catalog.json",
+  ];
+  const routeErrors = ["/v1/software?limit=0", "/v1/nope", "/v1/search?q=Bad", "/v1/software?offset=x"];
+  const missing = ["/v1/software/no-such-tool", `/v1/software/${"a".repeat(4096)}`, "/v1/best/no-such-category"];
+  const round = async () => {
+    const mean = async (targets: string[]) => {
+      let reads = 0;
+      for (const target of targets) {
+        const res = await fetch(origin + target);
+        await res.arrayBuffer();
+        reads += Number(res.headers.get("x-r2-reads") ?? Number.NaN);
+      }
+      return reads / targets.length;
+    };
+    return {
+      requests: bodies.length + routeErrors.length + missing.length,
+      body: await mean(bodies),
+      routeError: await mean(routeErrors),
+      missing: await mean(missing),
+    };
+  };
+  const cold = await round();
+  return { cold, hot: await round() };
+}
 
 /** keepBucket: leave the filled bucket at benchBucketDir(n) for the serve step (removed with bench/out/). */
 export async function benchR2Upload(
@@ -85,6 +132,24 @@ export async function benchR2Upload(
     const rebuild = await runBuild(contentDir(n), distDir(n), buildArgs);
     log(`r2 n=${n}: ${change}; uploading the edit…`);
     const edit = await uploadToR2(distDir(n), bucket);
+    const inserted = await insertToolMidList(contentDir(n), n);
+    await runBuild(contentDir(n), distDir(n), buildArgs);
+    log(`r2 n=${n}: ${inserted}; uploading it…`);
+    const insert = await uploadToR2(distDir(n), bucket);
+    await worker.close();
+    const reader = await startLocalWorker({
+      distDir: distDir(n),
+      mode: "r2",
+      r2Persist: persist,
+      port: 0,
+      countReads: true,
+    });
+    let reads: Awaited<ReturnType<typeof readsPerRequest>>;
+    try {
+      reads = await readsPerRequest(reader.url, n);
+    } finally {
+      await reader.close();
+    }
     return {
       n,
       skipped: null,
@@ -93,6 +158,9 @@ export async function benchR2Upload(
       change,
       rebuildSeconds: rebuild.seconds,
       edit: pick(edit),
+      inserted,
+      insert: pick(insert),
+      ...reads,
     };
   } finally {
     await worker.close();
@@ -117,14 +185,23 @@ export function r2Report(r: R2UploadResult): string {
   if (r.skipped) return `R2 upload (n = ${r.n.toLocaleString("en-US")}): skipped: ${r.skipped}`;
   // An edit's seconds are mostly hashing the unchanged files: objects/s says nothing there.
   const line = (what: string, m: Measured, rate: boolean) =>
-    `  ${what.padEnd(22)} ${m.sent.toLocaleString("en-US").padStart(9)} sent ${(m.sentBytes / 1e6).toFixed(1).padStart(8)} MB ${m.deleted.toLocaleString("en-US").padStart(6)} deleted ${m.seconds.toFixed(1).padStart(8)} s` +
+    `  ${what.padEnd(22)} ${m.sent.toLocaleString("en-US").padStart(9)} bodies sent ${(m.sentBytes / 1e6).toFixed(1).padStart(8)} MB of ${m.objects.toLocaleString("en-US")} distinct ${m.seconds.toFixed(1).padStart(8)} s` +
     (rate ? ` ${m.objectsPerSecond.toLocaleString("en-US").padStart(7)} objects/s` : "");
+  const reads = (what: string, x: ReadsPerRequest | undefined) =>
+    x
+      ? `  R2 reads per request, ${what}: body ${x.body.toFixed(2)}, route-decided error ${x.routeError.toFixed(2)}, missing in the manifest ${x.missing.toFixed(2)}`
+      : "";
   return [
-    `R2 upload into Miniflare's local R2 (n = ${r.n.toLocaleString("en-US")}, ${r.files.toLocaleString("en-US")} objects)`,
+    `R2 builds in Miniflare's local R2 (n = ${r.n.toLocaleString("en-US")}, ${r.files.toLocaleString("en-US")} files)`,
     line("first upload", r.first, true),
     line("one-price edit", r.edit, false),
     `  (${r.change}; the rebuild took ${r.rebuildSeconds.toFixed(1)} s, not counted above)`,
-  ].join("\n");
+    ...(r.insert ? [line("one inserted tool", r.insert, false), `  (${r.inserted})`] : []),
+    reads("cold (each once)", r.cold),
+    reads("hot (the same again)", r.hot),
+  ]
+    .filter(Boolean)
+    .join("\n");
 }
 
 async function main(): Promise<void> {

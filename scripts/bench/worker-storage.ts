@@ -17,7 +17,7 @@ export async function workerStorageArgs(dist: string, log: (line: string) => voi
   try {
     const s = await uploadToR2(root, await worker.uploadTarget());
     log(
-      `serve cloudflare worker: past the Static Assets limits, serving the R2 bucket ${bucket} (synced: ${s.sent} sent, ${s.deleted} deleted)`,
+      `serve cloudflare worker: past the Static Assets limits, serving the R2 bucket ${bucket} (build ${s.build} live: ${s.sent} bodies sent)`,
     );
   } finally {
     await worker.close();

@@ -19,6 +19,8 @@ export interface LocalWorkerOptions {
   host?: string;
   /** R2 mode: also run the batch uploader Worker (uploader-worker.ts) on the same bucket */
   uploader?: boolean;
+  /** R2 mode: every answer says how many R2 reads it took (X-R2-Reads), for tests and the benchmark */
+  countReads?: boolean;
 }
 
 export interface LocalWorker {
@@ -70,6 +72,7 @@ export async function miniflareOptions({
   port = 8787,
   host = "127.0.0.1",
   uploader = false,
+  countReads = false,
 }: LocalWorkerOptions): Promise<MiniflareOptions> {
   // One generation folder for the whole run, even if dist/ is a symlink republished meanwhile.
   const root = await realpath(distDir).catch(() => {
@@ -92,7 +95,11 @@ export async function miniflareOptions({
     if (!bucket) throw new UserError(`${WRANGLER_R2_CONFIG} has no ${R2_BINDING} bucket`);
     const { cf, port: _port, host: _host, ...api } = base;
     const shared = { cf, port, host, r2Persist: r2Persist ?? true };
-    const worker = { ...api, r2Buckets: { [R2_BINDING]: bucket.bucket_name } };
+    const worker = {
+      ...api,
+      r2Buckets: { [R2_BINDING]: bucket.bucket_name },
+      ...(countReads ? { bindings: { COUNT_R2_READS: "1" } } : {}),
+    };
     if (!uploader) return { ...shared, ...worker };
     // The first worker answers on the port; the uploader is reached only through miniflare.getWorker().
     const upload = {

@@ -1,12 +1,11 @@
 // Cloudflare R2 over its S3-compatible API (https://<ACCOUNT_ID>.r2.cloudflarestorage.com), signed with SigV4 by
-// aws4fetch: PUT per object with the ETag as x-amz-meta-<key> (R2 turns x-amz-meta-* into the customMetadata the
-// Worker reads), DeleteObjects per 1,000 keys, GET for the upload state.
+// aws4fetch: PUT per object, a conditional PUT (If-Match, If-None-Match: *) for the live pointer, ListObjectsV2,
+// DeleteObjects per 1,000 keys, GET for records and manifests.
 
 import { createHash } from "node:crypto";
 import { AwsClient } from "aws4fetch";
 import { UserError } from "../../cli/command.ts";
 import type { UploadTarget } from "./upload-r2.ts";
-import { R2_META } from "./worker/stores.ts";
 
 export interface RemoteR2Options {
   /** e.g. https://<ACCOUNT_ID>.r2.cloudflarestorage.com */
@@ -60,25 +59,51 @@ export function remoteR2Target({
   // Path-style: /<bucket>/<key>, each segment percent-encoded.
   const objectUrl = (key: string) =>
     `${base}/${encodeURIComponent(bucket)}/${key.split("/").map(encodeURIComponent).join("/")}`;
-  const putOne = async (key: string, body: Uint8Array, etag: string | undefined) => {
-    const headers: Record<string, string> = { "Content-Length": String(body.byteLength) };
-    if (etag !== undefined) headers[`x-amz-meta-${R2_META.etag}`] = etag;
-    const res = await client.fetch(objectUrl(key), { method: "PUT", body, headers });
+  const putOne = async (key: string, body: Uint8Array | string, conditions: Record<string, string> = {}) => {
+    const bytes = typeof body === "string" ? new TextEncoder().encode(body) : body;
+    const headers: Record<string, string> = { "Content-Length": String(bytes.byteLength), ...conditions };
+    const res = await client.fetch(objectUrl(key), { method: "PUT", body: bytes, headers });
     const text = await res.text();
+    if (res.status === 412) return false;
     if (res.status !== 200) throw s3Error(`PUT ${key}`, res.status, text);
+    return true;
   };
   return {
     // No batch PUT in S3: a batch is that many requests at once, and a few batches run together (64 in flight).
     batch: { objects: 16, bytes: 16_000_000, concurrency: 4 },
-    async readText(key) {
+    async read(key) {
       const res = await client.fetch(objectUrl(key), { method: "GET" });
       const text = await res.text();
       if (res.status === 404) return null;
       if (res.status !== 200) throw s3Error(`GET ${key}`, res.status, text);
-      return text;
+      return { text, etag: res.headers.get("etag") ?? "" };
     },
     async put(objects) {
-      await Promise.all(objects.map((o) => putOne(o.key, o.body, o.etag)));
+      await Promise.all(objects.map((o) => putOne(o.key, o.body)));
+    },
+    putIf: (key, text, etag) => putOne(key, text, etag === null ? { "If-None-Match": "*" } : { "If-Match": etag }),
+    async list(prefix) {
+      const all: { key: string; uploaded: number }[] = [];
+      let token: string | undefined;
+      do {
+        const query = new URLSearchParams({
+          "list-type": "2",
+          prefix,
+          ...(token ? { "continuation-token": token } : {}),
+        });
+        const res = await client.fetch(`${base}/${encodeURIComponent(bucket)}?${query}`, { method: "GET" });
+        const text = await res.text();
+        if (res.status !== 200) throw s3Error(`ListObjectsV2 ${prefix}`, res.status, text);
+        for (const [, entry] of text.matchAll(/<Contents>([\s\S]*?)<\/Contents>/g)) {
+          const key = /<Key>([^<]*)<\/Key>/.exec(entry!)?.[1];
+          const modified = /<LastModified>([^<]*)<\/LastModified>/.exec(entry!)?.[1];
+          if (key !== undefined) all.push({ key: xmlUnescape(key), uploaded: modified ? Date.parse(modified) : 0 });
+        }
+        token = /<IsTruncated>true<\/IsTruncated>/.test(text)
+          ? /<NextContinuationToken>([^<]*)<\/NextContinuationToken>/.exec(text)?.[1]
+          : undefined;
+      } while (token);
+      return all;
     },
     async delete(keys) {
       const body = deleteObjectsXml(keys);
@@ -96,3 +121,11 @@ export function remoteR2Target({
     },
   };
 }
+
+const xmlUnescape = (s: string) =>
+  s
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'")
+    .replace(/&amp;/g, "&");

@@ -1,24 +1,27 @@
 // npm run start:cloudflare: a built dist/ through the generated Worker in workerd (Miniflare), offline, as it would
-// run on Cloudflare: Workers Static Assets by default, or `--r2` to fill a local R2 bucket from dist/ and serve that.
+// run on Cloudflare: Workers Static Assets by default, or `--r2`: publish dist/ as a build in a local R2 bucket, then
+// serve the bucket's live build. It listens only once the bucket has a complete live build, and follows the builds
+// `npm run upload:r2 -- --persist` (another process) switches to, without a restart.
 import { realpath } from "node:fs/promises";
 import { resolve } from "node:path";
 import { type CommandSpec, isMain, parseCommandArgs, runCommand, UserError } from "../../cli/command.ts";
-import { onStopRequest } from "../../cli/stop.ts";
+import { onStopRequest, type StopHandler } from "../../cli/stop.ts";
 import { startLocalWorker } from "./local-worker.ts";
 import { describePlan, measurePublished, planFor } from "./plan.ts";
-import { publishedFiles, uploadToR2 } from "./upload-r2.ts";
+import { summaryLine } from "./upload.ts";
+import { publishedFiles, readLive, uploadToR2 } from "./upload-r2.ts";
 
 const options = {
   dist: { type: "string", default: "dist", valueName: "DIR", description: "the build to serve" },
   r2: {
     type: "boolean",
     default: false,
-    description: "serve from a local R2 bucket, first filled from dist/ (changed objects only)",
+    description: "serve the live build of a local R2 bucket, after publishing dist/ there as a build (new bodies only)",
   },
   "as-is": {
     type: "boolean",
     default: false,
-    description: "with --r2: serve the local bucket as it is, without filling it from dist/ first",
+    description: "with --r2: serve the bucket's live build as it is (waiting for one), without publishing dist/",
   },
   persist: {
     type: "string",
@@ -43,6 +46,29 @@ function portFromEnv(): number {
   return port;
 }
 
+/**
+ * Before the API listens: publish dist/ as the bucket's live build, or (as it is) wait until some upload has made one
+ * live. Through the uploader Worker on a port of its own, closed before the API's port opens.
+ */
+async function readyBucket(distDir: string, persist: string, publish: boolean, stop: StopHandler): Promise<void> {
+  const uploader = await startLocalWorker({ distDir, mode: "r2", r2Persist: persist, port: 0, uploader: true });
+  stop.set(() => uploader.close());
+  try {
+    const target = await uploader.uploadTarget();
+    if (publish) {
+      console.log(summaryLine(await uploadToR2(distDir, target)));
+      return;
+    }
+    // Bounded by the user: Ctrl-C stops the wait as it stops the server.
+    for (let said = false; !(await readLive(target)); said = true) {
+      if (!said) console.log(`waiting for a complete build in ${persist} (npm run upload:r2 -- --persist ${persist})…`);
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  } finally {
+    await uploader.close();
+  }
+}
+
 async function main(): Promise<void> {
   const values = parseCommandArgs(START_CLOUDFLARE);
   const port = portFromEnv();
@@ -59,24 +85,19 @@ async function main(): Promise<void> {
       throw new UserError(`${values.dist}/ is too large for Static Assets: use --r2`);
   }
   const persist = resolve(values.persist ?? `${distDir}.r2`);
+  const stop = onStopRequest(() => {});
+  if (values.r2) await readyBucket(root, persist, !values["as-is"], stop);
   const worker = await startLocalWorker({
     distDir: root,
     mode: values.r2 ? "r2" : "assets",
     r2Persist: persist,
     port,
     host: process.env.HOST ?? "127.0.0.1",
-    uploader: values.r2,
   });
-  if (values.r2 && !values["as-is"]) {
-    const summary = await uploadToR2(root, await worker.uploadTarget());
-    console.log(
-      `local R2 (${persist}): sent ${summary.sent.toLocaleString("en-US")}, deleted ${summary.deleted.toLocaleString("en-US")}, unchanged ${summary.unchanged.toLocaleString("en-US")} in ${summary.seconds.toFixed(1)} s`,
-    );
-  }
   console.log(
-    `Cloudflare Worker (${values.r2 ? "R2" : "Static Assets"}) serving ${values.dist}/ at ${worker.url} (Ctrl-C stops it)`,
+    `Cloudflare Worker (${values.r2 ? `R2, ${persist}` : "Static Assets"}) serving ${values.r2 ? "the live build" : `${values.dist}/`} at ${worker.url} (Ctrl-C stops it)`,
   );
-  onStopRequest(() => worker.close());
+  stop.set(() => worker.close());
 }
 
 if (isMain(import.meta.url)) await runCommand(main);

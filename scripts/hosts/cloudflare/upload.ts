@@ -1,13 +1,21 @@
-// npm run upload:r2: sends a built dist/ to the R2 bucket of dist/wrangler.r2.jsonc as Miniflare persists it
-// locally (the bucket `npm run start:cloudflare -- --r2` serves), or with --remote to Cloudflare R2 over its S3 API;
-// changed objects only, deleting removed ones.
+// npm run upload:r2: publishes a built dist/ as a new immutable build in the R2 bucket of dist/wrangler.r2.jsonc, as
+// Miniflare persists it locally (the bucket `npm run start:cloudflare -- --r2` serves) or with --remote on Cloudflare
+// R2 over its S3 API, and switches the live build to it in one step. Also lists builds, rolls back and prunes.
 import { readFile, realpath } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { type CommandSpec, formatCount, isMain, parseCommandArgs, runCommand, UserError } from "../../cli/command.ts";
 import { R2_BINDING, WRANGLER_R2_CONFIG } from "./adapter.ts";
 import { startLocalWorker } from "./local-worker.ts";
 import { remoteOptionsFromEnv, remoteR2Target } from "./remote-r2.ts";
-import { type UploadSummary, type UploadTarget, uploadToR2 } from "./upload-r2.ts";
+import {
+  type BuildListing,
+  listBuilds,
+  prune,
+  rollback,
+  type UploadSummary,
+  type UploadTarget,
+  uploadToR2,
+} from "./upload-r2.ts";
 
 const options = {
   dist: { type: "string", default: "dist", valueName: "DIR", description: "the build to upload" },
@@ -22,27 +30,53 @@ const options = {
     valueName: "NAME",
     description: "with --remote: the bucket (default: the one in dist/wrangler.r2.jsonc)",
   },
-  full: { type: "boolean", default: false, description: "send every object, ignoring what the bucket says it has" },
+  list: {
+    type: "boolean",
+    default: false,
+    description: "list the builds in the bucket (id, date, files, which is live)",
+  },
+  rollback: {
+    type: "boolean",
+    default: false,
+    description: "switch back to the build live before this one, or to the build named as the argument",
+  },
+  prune: {
+    type: "boolean",
+    default: false,
+    description: "remove builds but the newest --keep and the live one, and the bodies only they use",
+  },
+  build: {
+    type: "string",
+    valueName: "ID",
+    description: "with --rollback: the build to switch to (also: --rollback ID); default: the one live before",
+  },
+  keep: { type: "string", default: "3", valueName: "N", description: "with --prune: builds to keep (at least 1)" },
   json: { type: "boolean", default: false, description: "print the summary as one JSON object" },
 } as const;
 
 export const UPLOAD_R2: CommandSpec<typeof options> = {
   usage: "npm run upload:r2 --",
   summary:
-    "Uploads the files the Worker can answer with from a built dist/ to the local R2 bucket, or with --remote to " +
-    "Cloudflare R2 (keys = dist/ paths, ETag as custom metadata), sending only objects whose bytes changed since the " +
-    "last upload and deleting removed ones.",
+    "Publishes a built dist/ as a new build in the local R2 bucket, or with --remote in Cloudflare R2: sends only the " +
+    "bodies the bucket does not have (content-addressed), then the build's manifest, then switches the live build to " +
+    "it in one step. A failed or killed upload leaves the live build as it was; the next one resumes. See docs/cloudflare.md.",
   options,
-  notes: ["--remote reads R2_ACCOUNT_ID, R2_ACCESS_KEY_ID and R2_SECRET_ACCESS_KEY (an R2 API token's S3 credentials)"],
+  notes: [
+    "--remote reads R2_ACCOUNT_ID, R2_ACCESS_KEY_ID and R2_SECRET_ACCESS_KEY (an R2 API token's S3 credentials)",
+    "examples: npm run upload:r2 -- --list; npm run upload:r2 -- --rollback; npm run upload:r2 -- --prune --keep 5",
+  ],
 };
 
 export function summaryLine(s: UploadSummary): string {
   return (
-    `R2: ${formatCount(s.files)} files; sent ${formatCount(s.sent)} (${(s.sentBytes / 1e6).toFixed(1)} MB), ` +
-    `deleted ${formatCount(s.deleted)}, unchanged ${formatCount(s.unchanged)} in ${s.seconds.toFixed(1)} s` +
-    (s.first ? " (first upload: no state in the bucket)" : "")
+    `R2: build ${s.build} (${formatCount(s.files)} files, ${formatCount(s.objects)} distinct bodies): sent ` +
+    `${formatCount(s.sent)} (${(s.sentBytes / 1e6).toFixed(1)} MB), ${formatCount(s.present)} already there, in ` +
+    `${s.seconds.toFixed(1)} s; ${s.switched ? `live now${s.previous ? ` (was ${s.previous})` : ""}` : "it was live already"}`
   );
 }
+
+const listLine = (b: BuildListing) =>
+  `${b.id}  ${b.createdAt.replace("T", " ").slice(0, 19)}  ${formatCount(b.files).padStart(9)} files${b.live ? "  live" : ""}`;
 
 /** The bucket name of the generated R2 config (JSON after one comment line). */
 async function configuredBucket(distDir: string): Promise<string> {
@@ -58,7 +92,16 @@ async function configuredBucket(distDir: string): Promise<string> {
 }
 
 async function main(): Promise<void> {
-  const values = parseCommandArgs(UPLOAD_R2);
+  // `--rollback ID` as the issue and docs write it: the id is --build's value.
+  const argv = process.argv.slice(2);
+  const at = argv.indexOf("--rollback");
+  if (at >= 0 && argv[at + 1] !== undefined && !argv[at + 1]!.startsWith("-")) argv.splice(at + 1, 0, "--build");
+  const values = parseCommandArgs(UPLOAD_R2, argv);
+  const actions = [values.list, values.rollback, values.prune].filter(Boolean).length;
+  if (actions > 1) throw new UserError("--list, --rollback and --prune go one at a time", 2);
+  if (values.build !== undefined && !values.rollback) throw new UserError("--build goes with --rollback", 2);
+  const keep = Number(values.keep);
+  if (!Number.isInteger(keep) || keep < 1) throw new UserError(`--keep ${values.keep}: a whole number of 1 or more`, 2);
   const distDir = resolve(values.dist);
   let target: UploadTarget;
   let where: string;
@@ -77,22 +120,42 @@ async function main(): Promise<void> {
     close = () => worker.close();
     target = await worker.uploadTarget();
   }
+  const print = (value: object, line: string) =>
+    console.log(values.json ? JSON.stringify({ ok: true, ...value }) : line);
+  const failed = (what: string) => (e: Error) => {
+    if (e instanceof UserError) throw e;
+    throw new UserError(`${what} ${where} failed: ${e.message.split("\n")[0]}`);
+  };
   try {
-    const tty = !values.json && process.stderr.isTTY;
-    let shown = 0;
-    const summary = await uploadToR2(distDir, target, {
-      full: values.full,
-      onProgress: (done, total, sent) => {
-        const now = Date.now();
-        if (!tty || (now - shown < 250 && done < total)) return;
-        shown = now;
-        process.stderr.write(`\rR2: ${formatCount(done)}/${formatCount(total)} checked, ${formatCount(sent)} sent…`);
-      },
-    }).catch((e: Error) => {
-      throw new UserError(`upload to ${where} failed: ${e.message.split("\n")[0]}`);
-    });
-    if (tty) process.stderr.write("\r\x1b[K");
-    console.log(values.json ? JSON.stringify({ ok: true, target: where, ...summary }) : summaryLine(summary));
+    if (values.list) {
+      const builds = await listBuilds(target).catch(failed("listing"));
+      print(
+        { target: where, builds },
+        builds.length === 0 ? `no build in ${where} yet` : builds.map(listLine).join("\n"),
+      );
+    } else if (values.rollback) {
+      const done = await rollback(target, values.build).catch(failed("rollback in"));
+      print({ target: where, ...done }, `R2: build ${done.build} is live again (was ${done.previous})`);
+    } else if (values.prune) {
+      const done = await prune(target, keep).catch(failed("prune of"));
+      print(
+        { target: where, ...done },
+        `R2: kept ${done.kept.join(", ")}; removed ${done.removedBuilds.length} builds and ${formatCount(done.removedObjects)} bodies`,
+      );
+    } else {
+      const tty = !values.json && process.stderr.isTTY;
+      let shown = 0;
+      const summary = await uploadToR2(distDir, target, {
+        onProgress: (done, total, sent) => {
+          const now = Date.now();
+          if (!tty || (now - shown < 250 && done < total)) return;
+          shown = now;
+          process.stderr.write(`\rR2: ${formatCount(done)}/${formatCount(total)} checked, ${formatCount(sent)} sent…`);
+        },
+      }).catch(failed("upload to"));
+      if (tty) process.stderr.write("\r\x1b[K");
+      print({ target: where, ...summary }, summaryLine(summary));
+    }
   } finally {
     await close();
   }

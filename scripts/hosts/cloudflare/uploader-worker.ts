@@ -1,30 +1,44 @@
 // The local R2 upload path: a second Worker in the same Miniflare, bound to the same bucket, that takes a batch of
 // objects in one request and puts them inside workerd. Each put from Node through Miniflare's bridge is one round
-// trip (~113 objects/s); one request per batch is not.
-// Batch body: a 4-byte big-endian header length, the header (JSON: [{ k: key, n: bytes, e?: etag }]), then the
-// objects' bytes one after the other.
+// trip (~113 objects/s); one request per batch is not. It also reads (with the object's R2 ETag), lists, deletes,
+// and makes the conditional put that switches the live build.
+// Batch body: a 4-byte big-endian header length, the header (JSON: [{ k: key, n: bytes }]), then the objects' bytes
+// one after the other.
 
 import type { UploadObject, UploadTarget } from "./upload-r2.ts";
-import { R2_META } from "./worker/stores.ts";
 
 export const UPLOADER_NAME = "r2-uploader";
 export const UPLOADER_BINDING = "BUCKET";
 
 /** Runs in workerd: Web APIs only. Puts run concurrently, bounded so one batch never opens thousands at once. */
 export const UPLOADER_SOURCE = `
-const META = ${JSON.stringify(R2_META.etag)};
 const PARALLEL = 64;
 export default {
   async fetch(request, env) {
     const url = new URL(request.url);
+    const bucket = env.${UPLOADER_BINDING};
     try {
       if (request.method === "GET" && url.pathname === "/get") {
-        const object = await env.${UPLOADER_BINDING}.get(url.searchParams.get("key"));
-        return object ? new Response(object.body) : new Response(null, { status: 404 });
+        const object = await bucket.get(url.searchParams.get("key"));
+        return object ? new Response(object.body, { headers: { "x-r2-etag": object.etag } }) : new Response(null, { status: 404 });
+      }
+      if (request.method === "GET" && url.pathname === "/list") {
+        const listed = await bucket.list({ prefix: url.searchParams.get("prefix") ?? "", cursor: url.searchParams.get("cursor") || undefined, limit: 1000 });
+        return Response.json({
+          objects: listed.objects.map((o) => ({ key: o.key, uploaded: o.uploaded.getTime() })),
+          cursor: listed.truncated ? listed.cursor : null,
+        });
       }
       if (request.method === "POST" && url.pathname === "/delete") {
-        await env.${UPLOADER_BINDING}.delete(await request.json());
+        await bucket.delete(await request.json());
         return new Response("ok");
+      }
+      if (request.method === "POST" && url.pathname === "/put-if") {
+        const { key, text, etag } = await request.json();
+        // R2's conditional put: null when the condition fails. No object yet: only when there still is none.
+        const onlyIf = etag === null ? new Headers({ "if-none-match": "*" }) : { etagMatches: etag };
+        const put = await bucket.put(key, text, { onlyIf });
+        return new Response(put ? "put" : "refused");
       }
       if (request.method === "POST" && url.pathname === "/put") {
         const bytes = new Uint8Array(await request.arrayBuffer());
@@ -34,7 +48,7 @@ export default {
         const puts = header.map((o) => {
           const body = bytes.subarray(offset, offset + o.n);
           offset += o.n;
-          return () => env.${UPLOADER_BINDING}.put(o.k, body, o.e === undefined ? {} : { customMetadata: { [META]: o.e } });
+          return () => bucket.put(o.k, body);
         });
         if (offset !== bytes.byteLength) return new Response("batch length mismatch", { status: 400 });
         let next = 0;
@@ -52,13 +66,7 @@ export default {
 
 /** One request body for a batch of objects. */
 export function encodeBatch(objects: UploadObject[]): Uint8Array {
-  const header = new TextEncoder().encode(
-    JSON.stringify(
-      objects.map((o) =>
-        o.etag === undefined ? { k: o.key, n: o.body.byteLength } : { k: o.key, n: o.body.byteLength, e: o.etag },
-      ),
-    ),
-  );
+  const header = new TextEncoder().encode(JSON.stringify(objects.map((o) => ({ k: o.key, n: o.body.byteLength }))));
   const total = 4 + header.byteLength + objects.reduce((sum, o) => sum + o.body.byteLength, 0);
   const out = new Uint8Array(total);
   new DataView(out.buffer).setUint32(0, header.byteLength);
@@ -75,7 +83,7 @@ interface FetcherLike {
   fetch(
     url: string,
     init?: { method?: string; body?: Uint8Array | string },
-  ): Promise<{ status: number; text(): Promise<string> }>;
+  ): Promise<{ status: number; headers: { get(name: string): string | null }; text(): Promise<string> }>;
 }
 
 /** The uploader Worker (started by startLocalWorker with `uploader: true`) as an upload target. */
@@ -86,16 +94,32 @@ export function localUploadTarget(uploader: FetcherLike): UploadTarget {
       body === undefined ? undefined : { method: "POST", body },
     );
     const text = await res.text();
-    if (res.status !== 200 && !(res.status === 404 && path.startsWith("/get")))
-      throw new Error(`local R2 ${what}: ${res.status} ${text}`);
-    return res.status === 404 ? null : text;
+    if (res.status === 404 && path.startsWith("/get")) return null;
+    if (res.status !== 200) throw new Error(`local R2 ${what}: ${res.status} ${text}`);
+    return { text, etag: res.headers.get("x-r2-etag") ?? "" };
   };
   return {
     // Up to 8 MB per request, two requests in flight (workerd and Node share the machine's cores).
     batch: { objects: 500, bytes: 8_000_000, concurrency: 2 },
-    readText: (key) => call(`get ${key}`, `/get?key=${encodeURIComponent(key)}`),
+    read: (key) => call(`get ${key}`, `/get?key=${encodeURIComponent(key)}`),
     put: async (objects) => {
       await call(`put of ${objects.length} objects`, "/put", encodeBatch(objects));
+    },
+    putIf: async (key, text, etag) =>
+      (await call(`conditional put of ${key}`, "/put-if", JSON.stringify({ key, text, etag })))!.text === "put",
+    list: async (prefix) => {
+      const all: { key: string; uploaded: number }[] = [];
+      let cursor = "";
+      for (;;) {
+        const page = await call(
+          `list of ${prefix}`,
+          `/list?prefix=${encodeURIComponent(prefix)}&cursor=${encodeURIComponent(cursor)}`,
+        );
+        const { objects, cursor: next } = JSON.parse(page!.text) as { objects: typeof all; cursor: string | null };
+        all.push(...objects);
+        if (!next) return all;
+        cursor = next;
+      }
     },
     delete: async (keys) => {
       await call(`delete of ${keys.length} keys`, "/delete", JSON.stringify(keys));

@@ -1,31 +1,41 @@
 // The Cloudflare Worker: every request goes through the same resolver and answer policy as the Node server (api/);
-// the Worker only reads the resolved file from Workers Static Assets (binding ASSETS) or from R2 (binding BUCKET) and
-// writes the answer. Bundled with the table by scripts/hosts/cloudflare/adapter.ts.
+// the Worker only reads the resolved file from Workers Static Assets (binding ASSETS) or from the live build in R2
+// (binding BUCKET, r2-builds.ts: one build per request, named by X-Catalog-Build) and writes the answer. Bundled with
+// the table by scripts/hosts/cloudflare/adapter.ts.
 // Runs in workerd: Web APIs only, no node: imports.
 import { answerHeaders, type FileFacts, type HeaderPairs, planAnswer, sendsBody } from "../../../api/answer-policy.ts";
 import { createResolver } from "../../../api/resolve-request.ts";
-import type { ErrorId, RouteTable } from "../../../api/route-table.ts";
-import { type Env, type FileMeta, type FileStore, type Read, storeFor } from "./stores.ts";
+import { type ErrorId, type HostErrorId, RETRY_AFTER_SECONDS, type RouteTable } from "../../../api/route-table.ts";
+import { type CacheLike, r2Builds } from "./r2-builds.ts";
+import { assetsStore, type Env, type FileMeta, type FileStore, type Read } from "./stores.ts";
 
 export type { Env } from "./stores.ts";
 
 /** What the isolate learnt of an immutable file: enough to answer HEAD and 304 without reading it again. */
 const MAX_KNOWN = 20_000;
 
-export interface WorkerModule {
-  fetch(request: Request, env: Env): Promise<Response>;
+export interface ExecutionContextLike {
+  waitUntil(promise: Promise<unknown>): void;
 }
 
+export interface WorkerModule {
+  fetch(request: Request, env: Env, ctx?: ExecutionContextLike): Promise<Response>;
+}
+
+/** The edge cache, where the runtime has one (workerd's `caches.default`). */
+const edgeCache = (): CacheLike | undefined => (globalThis as { caches?: { default?: CacheLike } }).caches?.default;
+
 /** The Worker's module for one route table and its error bodies (by error id, as the build writes them). */
-export function createWorker(table: RouteTable, errorBodies: Record<ErrorId, string>): WorkerModule {
+export function createWorker(table: RouteTable, errorBodies: Record<ErrorId | HostErrorId, string>): WorkerModule {
   const resolver = createResolver(table);
   const headers = answerHeaders(table);
   const errors = new Map(
-    (Object.keys(table.errors) as ErrorId[]).map((id) => {
+    ([...Object.keys(table.errors), "service_unavailable"] as (ErrorId | HostErrorId)[]).map((id) => {
       const body = new TextEncoder().encode(errorBodies[id]);
       return [id, { ...headers.error(id, body.byteLength), body }] as const;
     }),
   );
+  const builds = r2Builds();
   const known = new Map<string, FileMeta>();
   const remember = (file: string, meta: FileMeta) => {
     if (known.size >= MAX_KNOWN) known.clear();
@@ -36,7 +46,7 @@ export function createWorker(table: RouteTable, errorBodies: Record<ErrorId, str
   const respond = (method: string, status: number, headerList: HeaderPairs, body: ArrayBuffer | Uint8Array | null) =>
     new Response(sendsBody(method, status) ? body : null, { status, headers: headerList });
 
-  function error(method: string, id: ErrorId): Response {
+  function error(method: string, id: ErrorId | HostErrorId): Response {
     const e = errors.get(id)!;
     return respond(method, e.status, e.headers, e.body);
   }
@@ -56,10 +66,31 @@ export function createWorker(table: RouteTable, errorBodies: Record<ErrorId, str
   }
 
   return {
-    async fetch(request, env) {
+    async fetch(request, env, ctx) {
       const method = request.method;
+      // In R2 mode every answer says which build it came from, and (COUNT_R2_READS) what it read.
+      let build: string | undefined;
+      let reads = () => 0;
+      const answer = (response: Response) => {
+        if (build !== undefined) response.headers.set("X-Catalog-Build", build);
+        if (env.COUNT_R2_READS === "1") response.headers.set("X-R2-Reads", String(reads()));
+        return response;
+      };
       try {
-        const store = storeFor(env);
+        let store: FileStore;
+        if (env.BUCKET) {
+          const view = await builds.view(env.BUCKET, edgeCache(), (p) => ctx?.waitUntil(p));
+          reads = view.reads;
+          if (view.build === null) {
+            // Nothing is live yet (the first upload has not switched): the contract's 503, never a half-filled bucket.
+            const unavailable = error(method, "service_unavailable");
+            unavailable.headers.set("Retry-After", String(RETRY_AFTER_SECONDS));
+            return answer(unavailable);
+          }
+          build = view.build;
+          store = view;
+        } else if (env.ASSETS) store = assetsStore(env.ASSETS);
+        else throw new Error("the Worker has neither an ASSETS nor a BUCKET binding: check wrangler.jsonc");
         const ifNoneMatch = request.headers.get("if-none-match");
         const wantBody = method === "GET" && ifNoneMatch === null;
         // Only the path and query matter; the resolver takes an absolute-form target as it is.
@@ -67,20 +98,23 @@ export function createWorker(table: RouteTable, errorBodies: Record<ErrorId, str
         const facts: FileFacts | null = r.kind === "file" ? { etag: r.found.meta.etag, codings: [] } : null;
         const plan = planAnswer(r, facts, { ifNoneMatch });
         if (plan.kind === "preflight")
-          return respond(method, 204, headers.preflight(request.headers.get("access-control-request-headers")), null);
+          return answer(
+            respond(method, 204, headers.preflight(request.headers.get("access-control-request-headers")), null),
+          );
         if (plan.kind === "error" || r.kind !== "file")
-          return error(method, plan.kind === "error" ? plan.id : "not_found");
+          return answer(error(method, plan.kind === "error" ? plan.id : "not_found"));
         const { meta } = r.found;
-        if (plan.notModified) return respond(method, 304, headers.success(facts!, plan, 0), null);
+        if (plan.notModified) return answer(respond(method, 304, headers.success(facts!, plan, 0), null));
         // The body when it is sent: read with the metadata, or now (a HEAD needs none).
         const body = method === "HEAD" ? null : (r.found.body ?? (await store.body(r.file)));
-        if (method !== "HEAD" && body === null) return error(method, "not_found"); // vanished under us: never a 5xx
-        if (plan.status !== 200) return respond(method, plan.status, headers.errorFile(meta.size), body);
-        return respond(method, plan.status, headers.success(facts!, plan, meta.size, r.contentType), body);
+        if (method !== "HEAD" && body === null) return answer(error(method, "not_found")); // vanished: never a 5xx
+        if (plan.status !== 200) return answer(respond(method, plan.status, headers.errorFile(meta.size), body));
+        return answer(respond(method, plan.status, headers.success(facts!, plan, meta.size, r.contentType), body));
       } catch (e) {
-        // A storage failure is not the client's fault, and the contract has no 5xx body: log it, answer not_found.
-        console.error(`${method} ${request.url}: ${(e as Error).message}`);
-        return error(method, "not_found");
+        // A storage failure is not the client's fault, and the contract has no 5xx body: log it (the message only,
+        // never a whole key), answer not_found.
+        console.error(`${method} ${request.url.slice(0, 200)}: ${(e as Error).message.slice(0, 300)}`);
+        return answer(error(method, "not_found"));
       }
     },
   };

@@ -1,7 +1,7 @@
 // The Cloudflare adapter's files, and the Worker module run in Node against a build of the tiny fixture through
 // fake bindings (no workerd here: the conformance suite runs the real one). What matters below: the bundle is
 // self-contained and byte-identical per table, only what the resolver can answer with is published, and the
-// Worker's ETag is the Node server's for the same bytes, from Static Assets (hashed) and R2 (custom metadata).
+// Worker's ETag is the Node server's for the same bytes, from Static Assets (hashed) and R2 builds (the manifest).
 
 import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
@@ -22,19 +22,25 @@ import {
   WRANGLER_R2_CONFIG,
 } from "../../../../scripts/hosts/cloudflare/adapter.ts";
 import { describePlan, planFor } from "../../../../scripts/hosts/cloudflare/plan.ts";
-import { type Env, R2_META } from "../../../../scripts/hosts/cloudflare/worker/stores.ts";
+import { uploadToR2 } from "../../../../scripts/hosts/cloudflare/upload-r2.ts";
+import type { Env } from "../../../../scripts/hosts/cloudflare/worker/stores.ts";
 import { createWorker } from "../../../../scripts/hosts/cloudflare/worker/worker.ts";
 import { fixture, tempDir } from "../../../helpers/dirs.ts";
+import { memoryBucket } from "../../../helpers/memory-bucket.ts";
 
 let dir: Awaited<ReturnType<typeof tempDir>>;
 let dist: string;
 let table: RouteTable;
+let bucket: ReturnType<typeof memoryBucket>;
+let buildId: string;
 
 beforeAll(async () => {
   dir = await tempDir("cloudflare-adapter-");
   dist = join(dir.path, "dist");
   await build({ contentDir: fixture("tiny"), outDir: dist });
   table = JSON.parse(readFileSync(join(dist, "routes.json"), "utf8")) as RouteTable;
+  bucket = memoryBucket();
+  buildId = (await uploadToR2(dist, bucket.target)).build;
 });
 
 afterAll(async () => {
@@ -58,27 +64,8 @@ const assetsEnv = (reads: string[] = []): Env => ({
   },
 });
 
-/** An R2 bucket from dist/, with the custom metadata the upload command writes (or none). */
-const r2Env = (withMetadata: boolean): Env => {
-  const metadata = (body: Buffer): Record<string, string> => (withMetadata ? { [R2_META.etag]: etagOf(body) } : {});
-  return {
-    BUCKET: {
-      async head(key) {
-        const body = await readFile(join(dist, key)).catch(() => null);
-        return body && { size: body.byteLength, customMetadata: metadata(body) };
-      },
-      async get(key) {
-        const body = await readFile(join(dist, key)).catch(() => null);
-        if (!body) return null;
-        return {
-          size: body.byteLength,
-          customMetadata: metadata(body),
-          arrayBuffer: async () => new Uint8Array(body).buffer,
-        };
-      },
-    },
-  };
-};
+/** The tiny build published in an R2 bucket, as upload:r2 publishes it. */
+const r2Env = (): Env => ({ BUCKET: bucket.binding, COUNT_R2_READS: "1" });
 
 describe("cloudflare adapter files", () => {
   it("the Worker bundle is one self-contained module, without zod, byte-identical for the same table", () => {
@@ -162,8 +149,7 @@ describe("the Worker module over fake bindings", () => {
 
   for (const [name, env] of [
     ["Static Assets", () => assetsEnv()],
-    ["R2 with metadata", () => r2Env(true)],
-    ["R2 without metadata", () => r2Env(false)],
+    ["R2 builds", () => r2Env()],
   ] as const) {
     it(`${name}: 200 with the file's bytes and the Node server's ETag; 304 for its forms`, async () => {
       for (const target of targets()) {
@@ -184,6 +170,25 @@ describe("the Worker module over fake bindings", () => {
       }
     });
   }
+
+  it("R2: every answer names its build; existence comes from the manifest (a 4 KiB slug reads no body); no live build is a 503", async () => {
+    const w = worker();
+    const first = await w.fetch(new Request("https://api.example/v1/categories"), r2Env());
+    expect(first.headers.get("x-catalog-build")).toBe(buildId);
+    const longUrl = `https://api.example/v1/software/${"a".repeat(4096)}`;
+    await w.fetch(new Request(longUrl), r2Env());
+    const long = await w.fetch(new Request(longUrl), r2Env());
+    expect(long.status).toBe(404);
+    expect(((await long.json()) as { error: { code: string } }).error.code).toBe("software_not_found");
+    expect(long.headers.get("x-catalog-build")).toBe(buildId);
+    // the pointer is remembered for a second and a manifest shard for good: the second time, nothing is read
+    expect(long.headers.get("x-r2-reads")).toBe("0");
+    const empty = memoryBucket();
+    const none = await worker().fetch(new Request("https://api.example/v1/categories"), { BUCKET: empty.binding });
+    expect(none.status).toBe(503);
+    expect(none.headers.get("retry-after")).toBe("1");
+    expect(((await none.json()) as { error: { code: string } }).error.code).toBe("service_unavailable");
+  });
 
   it("errors come from the bundle, without a storage read; 405 has Allow; OPTIONS echoes the request headers", async () => {
     const reads: string[] = [];

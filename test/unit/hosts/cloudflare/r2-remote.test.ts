@@ -1,19 +1,27 @@
-// The remote R2 upload (S3 API, SigV4 by aws4fetch) against a real local HTTP server that plays a bucket and records
-// every request: each request's signature is recomputed here from the SigV4 rules (not with aws4fetch), objects
-// carry the ETag as x-amz-meta-etag, removed keys leave in a DeleteObjects XML body with a valid Content-MD5.
+// The remote R2 publication (S3 API, SigV4 by aws4fetch) against a real local HTTP server that plays a bucket and
+// records every request: each request's signature is recomputed here from the SigV4 rules (not with aws4fetch); bodies
+// go to objects/<sha256>, the manifest and record after them, the pointer last with If-None-Match / If-Match; lists
+// page through ListObjectsV2; pruned keys leave in a DeleteObjects XML body with a valid Content-MD5.
 // Cloudflare's own endpoint is not reachable offline: docs/cloudflare.md says what this does not prove.
 import { execFile } from "node:child_process";
 import { createHash, createHmac } from "node:crypto";
-import { cp, readFile, rm } from "node:fs/promises";
+import { cp, readFile, writeFile } from "node:fs/promises";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { etagOf } from "../../../../scripts/api/etag-node.ts";
 import { build } from "../../../../scripts/build.ts";
 import { remoteOptionsFromEnv, remoteR2Target } from "../../../../scripts/hosts/cloudflare/remote-r2.ts";
-import { publishedFiles, UPLOAD_STATE_KEY, uploadToR2 } from "../../../../scripts/hosts/cloudflare/upload-r2.ts";
+import {
+  listBuilds,
+  prune,
+  publishedFiles,
+  readLive,
+  rollback,
+  uploadToR2,
+} from "../../../../scripts/hosts/cloudflare/upload-r2.ts";
+import { LIVE_KEY } from "../../../../scripts/hosts/cloudflare/worker/r2-layout.ts";
 import { fixture, tempDir } from "../../../helpers/dirs.ts";
 
 const KEY_ID = "AKIDEXAMPLE0123";
@@ -67,9 +75,11 @@ function checkSignature(req: IncomingMessage): string | null {
   return hmac(key, toSign).toString("hex") === signature ? null : "signature mismatch";
 }
 
-/** A bucket over HTTP: PUT, GET, POST ?delete, path-style; `refuse` makes every PUT a 403. */
+/** A bucket over HTTP: PUT (If-Match, If-None-Match: *), GET, ListObjectsV2, POST ?delete, path-style; `refuse` makes
+ *  every PUT a 403. Lists page by 1,000 like S3. */
 function fakeR2() {
-  const objects = new Map<string, { body: Buffer; meta: Record<string, string> }>();
+  const objects = new Map<string, { body: Buffer; uploaded: number }>();
+  const etag = (body: Buffer) => `"${createHash("md5").update(body).digest("hex")}"`;
   const requests: Recorded[] = [];
   const state = { refuse: false };
   const server: Server = createServer((req, res) => {
@@ -92,17 +102,32 @@ function fakeR2() {
       if (bucket !== BUCKET) return xml(404, "<Error><Code>NoSuchBucket</Code></Error>");
       if (req.method === "PUT") {
         if (state.refuse) return xml(403, "<Error><Code>AccessDenied</Code><Message>Access Denied</Message></Error>");
-        const meta = Object.fromEntries(
-          Object.entries(req.headers)
-            .filter(([h]) => h.startsWith("x-amz-meta-"))
-            .map(([h, v]) => [h.slice(11), String(v)]),
+        const old = objects.get(key);
+        const ifMatch = req.headers["if-match"];
+        if (
+          (req.headers["if-none-match"] === "*" && old) ||
+          (ifMatch !== undefined && (!old || etag(old.body) !== ifMatch))
+        )
+          return xml(412, "<Error><Code>PreconditionFailed</Code></Error>");
+        objects.set(key, { body, uploaded: Date.now() });
+        return res.writeHead(200, { ETag: etag(body) }).end();
+      }
+      if (req.method === "GET" && key === "" && url.searchParams.get("list-type") === "2") {
+        const prefix = url.searchParams.get("prefix") ?? "";
+        const keys = [...objects.keys()].filter((k) => k.startsWith(prefix)).sort();
+        const from = Number(url.searchParams.get("continuation-token") ?? 0);
+        const page = keys.slice(from, from + 1000);
+        const truncated = from + 1000 < keys.length;
+        return xml(
+          200,
+          `<ListBucketResult><IsTruncated>${truncated}</IsTruncated>${page.map((k) => `<Contents><Key>${k.replace(/&/g, "&amp;")}</Key><LastModified>${new Date(objects.get(k)!.uploaded).toISOString()}</LastModified></Contents>`).join("")}${truncated ? `<NextContinuationToken>${from + 1000}</NextContinuationToken>` : ""}</ListBucketResult>`,
         );
-        objects.set(key, { body, meta });
-        return res.writeHead(200, { ETag: `"${createHash("md5").update(body).digest("hex")}"` }).end();
       }
       if (req.method === "GET") {
         const object = objects.get(key);
-        return object ? res.writeHead(200).end(object.body) : xml(404, "<Error><Code>NoSuchKey</Code></Error>");
+        return object
+          ? res.writeHead(200, { ETag: etag(object.body) }).end(object.body)
+          : xml(404, "<Error><Code>NoSuchKey</Code></Error>");
       }
       if (req.method === "POST" && url.searchParams.has("delete")) {
         if (req.headers["content-md5"] !== createHash("md5").update(body).digest("base64"))
@@ -142,60 +167,73 @@ afterAll(async () => {
 const target = () =>
   remoteR2Target({ endpoint, bucket: BUCKET, accessKeyId: KEY_ID, secretAccessKey: SECRET, retries: 0 });
 
-it("sends every object signed with its ETag as x-amz-meta-etag, then only deletions, each in the S3 request shape", async () => {
-  const keys = await publishedFiles(dist);
+it("publishes bodies by hash, then the manifest and record, then the pointer, each in the S3 request shape", async () => {
+  const files = await publishedFiles(dist);
   const first = await uploadToR2(dist, target());
-  expect(first).toMatchObject({ first: true, sent: keys.length, deleted: 0 });
+  expect(first).toMatchObject({ files: files.length, present: 0, switched: true, previous: null });
+  expect(first.sent).toBe(first.objects);
   expect(
     r2.requests.filter((r) => r.badSignature !== null).map((r) => `${r.method} ${r.url}: ${r.badSignature}`),
   ).toEqual([]);
-  // The state read first (404), then one PUT per object, the state written last.
-  expect(r2.requests[0]).toMatchObject({ method: "GET", url: `/${BUCKET}/${UPLOAD_STATE_KEY}` });
-  expect(r2.requests.at(-1)).toMatchObject({ method: "PUT", url: `/${BUCKET}/${UPLOAD_STATE_KEY}` });
-  const puts = r2.requests.filter((r) => r.method === "PUT" && !r.url.endsWith(UPLOAD_STATE_KEY));
-  expect(puts.map((r) => r.url.slice(BUCKET.length + 2)).sort()).toEqual(
-    keys.map((k) => k.split("/").map(encodeURIComponent).join("/")).sort(),
-  );
-  for (const key of keys) {
-    const bytes = await readFile(join(dist, key));
-    expect(r2.objects.get(key), key).toEqual({ body: bytes, meta: { etag: etagOf(bytes) } });
+  // Every body is there by its hash; the pointer's PUT came last, conditional on there being none.
+  for (const file of files) {
+    const bytes = await readFile(join(dist, file));
+    expect(r2.objects.get(`objects/${createHash("sha256").update(bytes).digest("hex")}`)?.body, file).toEqual(bytes);
   }
+  const puts = r2.requests.filter((r) => r.method === "PUT");
+  expect(puts.at(-1)).toMatchObject({ url: `/${BUCKET}/${LIVE_KEY}` });
+  expect(puts.at(-1)!.headers["if-none-match"]).toBe("*");
+  expect((await readLive(target()))?.pointer.build).toBe(first.build);
 
-  // A removed tool: nothing sent, its keys deleted in one DeleteObjects call.
-  await rm(join(content, "tools/quill.json"));
+  // One price changed: only the changed bodies are sent; the pointer moves with If-Match on the one read.
+  const file = join(content, "tools/beta-mail.json");
+  const tool = JSON.parse(await readFile(file, "utf8"));
+  tool.pricingPlans[0].price = 23;
+  await writeFile(file, JSON.stringify(tool));
   await build({ contentDir: content, outDir: dist });
-  const remaining = new Set(await publishedFiles(dist));
-  const removed = keys.filter((k) => !remaining.has(k));
-  expect(removed).toContain("v1/software/quill.json");
   r2.requests.length = 0;
   const second = await uploadToR2(dist, target());
-  expect(second).toMatchObject({ first: false, deleted: removed.length });
-  const deletes = r2.requests.filter((r) => r.method === "POST");
-  expect(deletes).toHaveLength(1);
-  const del = deletes[0]!;
+  expect(second.previous).toBe(first.build);
+  expect(second.sent).toBeGreaterThan(0);
+  expect(second.sent).toBeLessThan(12);
+  const pointerPut = r2.requests.filter((r) => r.method === "PUT").at(-1)!;
+  expect(pointerPut.headers["if-match"]).toMatch(/^"[0-9a-f]{32}"$/);
+  expect((await listBuilds(target())).map((b) => [b.id, b.live])).toEqual([
+    [second.build, true],
+    [first.build, false],
+  ]);
+
+  // Rollback and forward again, then prune to one build: the other goes, with the bodies only it used.
+  expect(await rollback(target())).toEqual({ build: first.build, previous: second.build });
+  expect(await rollback(target(), second.build)).toEqual({ build: second.build, previous: first.build });
+  r2.requests.length = 0;
+  const pruned = await prune(target(), 1);
+  expect(pruned).toMatchObject({ kept: [second.build], removedBuilds: [first.build] });
+  expect(pruned.removedObjects).toBeGreaterThan(0);
+  for (const file of await publishedFiles(dist)) {
+    const hash = createHash("sha256")
+      .update(await readFile(join(dist, file)))
+      .digest("hex");
+    expect(r2.objects.has(`objects/${hash}`), file).toBe(true);
+  }
+  const del = r2.requests.find((r) => r.method === "POST")!;
   expect(del.url).toBe(`/${BUCKET}?delete`);
   expect(del.badSignature).toBeNull();
   expect(del.headers["content-md5"]).toBe(createHash("md5").update(del.body).digest("base64"));
-  expect(del.body.toString("utf8")).toBe(
-    `<?xml version="1.0" encoding="UTF-8"?>\n<Delete><Quiet>true</Quiet>${removed.map((k) => `<Object><Key>${k}</Key></Object>`).join("")}</Delete>`,
-  );
-  for (const key of removed) expect(r2.objects.has(key), key).toBe(false);
 }, 60_000);
 
 it("signs keys with characters S3 encodes differently from encodeURIComponent", async () => {
   r2.requests.length = 0;
   const key = "odd/a b(1)!*'~.json";
-  await target().put([{ key, body: new TextEncoder().encode("{}"), etag: '"x"' }]);
+  await target().put([{ key, body: new TextEncoder().encode("{}") }]);
   expect(r2.requests.map((r) => r.badSignature)).toEqual([null]);
-  expect(r2.objects.get(key)?.meta).toEqual({ etag: '"x"' });
+  expect(r2.objects.get(key)?.body.toString()).toBe("{}");
 });
 
 it("turns an S3 error answer into one line, and a missing credential into one line naming it", async () => {
   r2.state.refuse = true;
   try {
-    await expect(uploadToR2(dist, target(), { full: true })).rejects.toThrow(
-      /^R2 PUT \S+: 403 AccessDenied \(Access Denied\)$/,
-    );
+    await expect(uploadToR2(dist, target())).rejects.toThrow(/^R2 PUT \S+: 403 AccessDenied \(Access Denied\)$/);
   } finally {
     r2.state.refuse = false;
   }

@@ -1,89 +1,220 @@
-// The R2 upload against the real local R2 that Miniflare persists, served by the generated Worker in workerd:
-// a first upload sends everything, an unchanged one nothing, a one-price edit exactly the files whose bytes
-// changed, and a removed tool's files are deleted. The expected sets come from comparing the two builds' bytes.
-import { cp, readFile, rm, writeFile } from "node:fs/promises";
+// Builds on R2 in motion, in workerd through Miniflare (offline), with the upload run as the real command: a reader
+// hammering the Worker while build B is published over build A sees whole A answers, then whole B answers, never a
+// mix; uploads killed at 10 seeded instants never move the live build, and the next upload completes without
+// re-sending what arrived; rollback answers byte for byte as A did; a repeated request reads nothing from R2.
+import { type ChildProcess, spawn } from "node:child_process";
+import { createHash } from "node:crypto";
+import { cp, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { etagOf } from "../../../../scripts/api/etag-node.ts";
 import { build } from "../../../../scripts/build.ts";
 import { type LocalWorker, startLocalWorker } from "../../../../scripts/hosts/cloudflare/local-worker.ts";
-import { publishedFiles, type UploadTarget, uploadToR2 } from "../../../../scripts/hosts/cloudflare/upload-r2.ts";
-import { fixture, tempDir } from "../../../helpers/dirs.ts";
+import {
+  listBuilds,
+  publishedFiles,
+  readLive,
+  rollback,
+  uploadToR2,
+} from "../../../../scripts/hosts/cloudflare/upload-r2.ts";
+import { OBJECTS_PREFIX } from "../../../../scripts/hosts/cloudflare/worker/r2-layout.ts";
+import { fixture, repoRoot, tempDir } from "../../../helpers/dirs.ts";
+import { seeded } from "../../../helpers/seeded.ts";
 
 let dir: Awaited<ReturnType<typeof tempDir>>;
-let content: string;
-let dist: string;
-let worker: LocalWorker;
-let target: UploadTarget;
-let bucket: {
-  get(key: string): Promise<unknown>;
-  head(key: string): Promise<{ customMetadata?: Record<string, string> } | null>;
-};
+let distA: string;
+let distB: string;
+
+/** Requests whose answers differ between A and B: totals, a tool only B has, urls, a search. */
+const TARGETS = [
+  "/v1/software?limit=100",
+  "/v1/software?category=seo&limit=3",
+  "/v1/software/bravo",
+  "/v1/software/beta-mail",
+  "/v1/categories",
+  "/v1/best/email",
+  "/v1/search?q=b",
+];
 
 beforeAll(async () => {
-  dir = await tempDir("cloudflare-r2-");
-  content = join(dir.path, "content");
-  dist = join(dir.path, "dist");
+  dir = await tempDir("cloudflare-r2-builds-");
+  const content = join(dir.path, "content");
   await cp(fixture("tiny"), content, { recursive: true });
-  await build({ contentDir: content, outDir: dist });
-  worker = await startLocalWorker({
-    distDir: dist,
-    mode: "r2",
-    r2Persist: join(dir.path, "r2"),
-    port: 0,
-    uploader: true,
-  });
-  target = await worker.uploadTarget();
-  bucket = (await worker.miniflare.getR2Bucket("BUCKET")) as unknown as typeof bucket;
+  distA = join(dir.path, "a");
+  await build({ contentDir: content, outDir: distA });
+  // B: another site address (every url, so nearly every body, changes) and one tool more (every total changes).
+  const site = JSON.parse(await readFile(join(content, "site.json"), "utf8"));
+  await writeFile(join(content, "site.json"), JSON.stringify({ ...site, siteUrl: "https://other.example" }));
+  const tool = JSON.parse(await readFile(join(content, "tools/beta-mail.json"), "utf8"));
+  await writeFile(
+    join(content, "tools/bravo.json"),
+    JSON.stringify({ ...tool, name: "Bravo", slug: "bravo", categories: ["seo"] }),
+  );
+  distB = join(dir.path, "b");
+  await build({ contentDir: content, outDir: distB });
 }, 120_000);
 
-afterAll(async () => {
-  await worker?.close();
-  await dir?.remove();
-});
+afterAll(() => dir?.remove());
 
-/** Every published file's bytes, by key. */
-async function snapshot(): Promise<Map<string, Buffer>> {
-  const keys = await publishedFiles(dist);
-  return new Map(await Promise.all(keys.map(async (k) => [k, await readFile(join(dist, k))] as [string, Buffer])));
+interface Answer {
+  status: number;
+  body: string;
+  build: string | null;
 }
 
-it("uploads everything once, then nothing, then exactly what a price edit changed, and deletes what went away", async () => {
-  const first = await uploadToR2(dist, target);
-  const files = (await publishedFiles(dist)).length;
-  expect(first).toMatchObject({ first: true, files, sent: files, deleted: 0 });
-  // The Node server's ETag travels as custom metadata, where the Worker reads it.
-  const key = "v1/software/alpha-mail.json";
-  expect((await bucket.head(key))?.customMetadata).toEqual({ etag: etagOf(await readFile(join(dist, key))) });
+async function ask(origin: string, target: string): Promise<Answer> {
+  const res = await fetch(origin + target);
+  return { status: res.status, body: await res.text(), build: res.headers.get("x-catalog-build") };
+}
 
-  expect(await uploadToR2(dist, target)).toMatchObject({ first: false, sent: 0, unchanged: files, deleted: 0 });
+const answersOf = async (origin: string) => Promise.all(TARGETS.map((t) => ask(origin, t)));
 
-  // One price of one tool.
-  const before = await snapshot();
-  const toolFile = join(content, "tools/alpha-mail.json");
-  const tool = JSON.parse(await readFile(toolFile, "utf8"));
-  tool.pricingPlans[1].price += 10;
-  await writeFile(toolFile, JSON.stringify(tool, null, 2));
-  await build({ contentDir: content, outDir: dist });
-  const after = await snapshot();
-  const changed = [...after].filter(([k, b]) => !before.get(k)?.equals(b)).map(([k]) => k);
-  expect(changed.length).toBeGreaterThan(0);
-  const edit = await uploadToR2(dist, target);
-  expect(edit).toMatchObject({ sent: changed.length, deleted: 0, unchanged: files - changed.length });
-  // The Worker over R2 answers the new price, with the new bytes' ETag.
-  const res = await fetch(`${worker.url}/v1/software/alpha-mail`);
-  expect(await res.text()).toBe(after.get("v1/software/alpha-mail.json")!.toString("utf8"));
+/** `npm run upload:r2 -- --dist DIR --persist P` as a child process. */
+function uploadCommand(dist: string, persist: string): { child: ChildProcess; done: Promise<number | null> } {
+  const child = spawn(
+    process.execPath,
+    ["scripts/cli/launch.mjs", "scripts/hosts/cloudflare/upload.ts", "--dist", dist, "--persist", persist],
+    { cwd: repoRoot, stdio: "ignore" },
+  );
+  return { child, done: new Promise((resolve) => child.on("exit", (code) => resolve(code))) };
+}
 
-  // A removed tool: its files leave the bucket, and the Worker answers software_not_found.
-  await rm(join(content, "tools/quill.json"));
-  await build({ contentDir: content, outDir: dist });
-  const remaining = await snapshot();
-  const removed = [...after.keys()].filter((k) => !remaining.has(k));
-  expect(removed).toContain("v1/software/quill.json");
-  const removal = await uploadToR2(dist, target);
-  expect(removal.deleted).toBe(removed.length);
-  for (const key of removed.slice(0, 20)) expect(await bucket.get(key), key).toBeNull();
-  const gone = await fetch(`${worker.url}/v1/software/quill`);
-  expect(gone.status).toBe(404);
-  expect(((await gone.json()) as { error: { code: string } }).error.code).toBe("software_not_found");
-}, 240_000);
+/** Serves the bucket's live build (after publishing `dist` there) on a port of its own, counting R2 reads. */
+async function serving(dist: string, persist: string): Promise<LocalWorker> {
+  const uploader = await startLocalWorker({ distDir: dist, mode: "r2", r2Persist: persist, port: 0, uploader: true });
+  await uploadToR2(dist, await uploader.uploadTarget());
+  await uploader.close();
+  return startLocalWorker({ distDir: dist, mode: "r2", r2Persist: persist, port: 0, countReads: true });
+}
+
+it("a reader during the upload of B over A sees whole A answers, then whole B answers; rollback answers as A did", async () => {
+  const persist = join(dir.path, "hammer.r2");
+  const worker = await serving(distA, persist);
+  try {
+    const a = await answersOf(worker.url);
+    const idA = a[0]!.build!;
+    expect(a.every((x) => x.build === idA)).toBe(true);
+    const upload = uploadCommand(distB, persist);
+    let exited = false;
+    void upload.done.then(() => (exited = true));
+    const seen: { build: string | null; target: string }[] = [];
+    let b: Answer[] | undefined;
+    // Sequential reads until the upload is over and the pointer's isolate cache (1 s) has passed, bounded.
+    for (let round = 0, after = 0; round < 5000 && after < 30; round++) {
+      if (exited) after++;
+      for (const [i, target] of TARGETS.entries()) {
+        const got = await ask(worker.url, target);
+        seen.push({ build: got.build, target });
+        if (got.build === idA) {
+          expect(got, `${target} from A`).toEqual(a[i]);
+          continue;
+        }
+        b ??= await answersOf(worker.url).then((x) => (x.every((y) => y.build === got.build) ? x : undefined));
+        expect(b, `${target}: an answer from an unknown build ${got.build}`).toBeDefined();
+        expect(got, `${target} from B`).toEqual(b![i]);
+      }
+      if (exited) await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(await upload.done).toBe(0);
+    const builds = seen.map((s) => s.build);
+    const firstB = builds.findIndex((id) => id !== idA);
+    expect(firstB, "B went live").toBeGreaterThan(0);
+    expect(
+      builds.slice(firstB).every((id) => id !== idA),
+      "once B answers, A never does again",
+    ).toBe(true);
+    expect(
+      b!.every((x, i) => x.body !== a[i]!.body),
+      "every target tells A from B",
+    ).toBe(true);
+
+    // Rollback in one step: A's answers, byte for byte, from the running Worker.
+    const uploader = await startLocalWorker({
+      distDir: distA,
+      mode: "r2",
+      r2Persist: persist,
+      port: 0,
+      uploader: true,
+    });
+    try {
+      const target = await uploader.uploadTarget();
+      expect(await rollback(target)).toEqual({ build: idA, previous: b![0]!.build });
+      expect((await listBuilds(target)).map((x) => x.live)).toEqual([false, true]);
+    } finally {
+      await uploader.close();
+    }
+    await new Promise((r) => setTimeout(r, 1100));
+    expect(await answersOf(worker.url)).toEqual(a);
+  } finally {
+    await worker.close();
+  }
+}, 120_000);
+
+it("uploads killed at 10 seeded instants leave A live; the next upload completes B without re-sending what arrived", async () => {
+  const persist = join(dir.path, "killed.r2");
+  const worker = await serving(distA, persist);
+  const uploader = await startLocalWorker({ distDir: distA, mode: "r2", r2Persist: persist, port: 0, uploader: true });
+  try {
+    const target = await uploader.uploadTarget();
+    const idA = (await readLive(target))!.pointer.build;
+    const a = await answersOf(worker.url);
+    const hashes = async (dist: string) =>
+      new Set(
+        await Promise.all(
+          (await publishedFiles(dist)).map(async (f) =>
+            createHash("sha256")
+              .update(await readFile(join(dist, f)))
+              .digest("hex"),
+          ),
+        ),
+      );
+    const [inA, inB] = [await hashes(distA), await hashes(distB)];
+    const newInB = [...inB].filter((h) => !inA.has(h)).length;
+    const random = seeded(20261125);
+    const objectsNow = async () => (await target.list(OBJECTS_PREFIX)).length;
+    // Two kills in the command's start-up and hashing, eight while bodies arrive (at seeded counts of B's new bodies).
+    const kills = [
+      { afterMs: 200 + Math.floor(random() * 600) },
+      { afterMs: 800 + Math.floor(random() * 600) },
+      ...Array.from({ length: 8 }, () => Math.floor(newInB * (0.02 + 0.88 * random())))
+        .sort((x, y) => x - y)
+        .map((bodies) => ({ bodies })),
+    ];
+    for (const [n, kill] of kills.entries()) {
+      const upload = uploadCommand(distB, persist);
+      let exited = false;
+      void upload.done.then(() => (exited = true));
+      if ("afterMs" in kill) await new Promise((r) => setTimeout(r, kill.afterMs));
+      else
+        for (let i = 0; i < 600 && !exited && (await objectsNow()) < inA.size + kill.bodies; i++)
+          await new Promise((r) => setTimeout(r, 50));
+      upload.child.kill("SIGKILL");
+      expect(await upload.done, `kill ${n + 1} came before the upload ended`).toBeNull();
+      expect((await readLive(target))!.pointer.build, `after kill ${n + 1}`).toBe(idA);
+      await new Promise((r) => setTimeout(r, 1100)); // the Worker's pointer cache
+      expect(await answersOf(worker.url), `answers after kill ${n + 1}`).toEqual(a);
+    }
+    const arrived = (await target.list(OBJECTS_PREFIX)).length - inA.size;
+    const done = await uploadToR2(distB, target);
+    expect(done.switched).toBe(true);
+    expect(done.sent).toBe(newInB - arrived);
+    expect(done.present).toBe(inB.size - done.sent);
+    await new Promise((r) => setTimeout(r, 1100));
+    expect((await answersOf(worker.url)).every((x) => x.build === done.build)).toBe(true);
+  } finally {
+    await uploader.close();
+    await worker.close();
+  }
+}, 180_000);
+
+it("a repeated request reads nothing from R2 (edge cache, manifest in memory); route-decided errors never read", async () => {
+  const worker = await serving(distA, join(dir.path, "reads.r2"));
+  try {
+    const reads = async (target: string) => Number((await fetch(worker.url + target)).headers.get("x-r2-reads"));
+    expect(await reads("/v1/software/beta-mail")).toBeGreaterThanOrEqual(1);
+    expect(await reads("/v1/software/beta-mail")).toBe(0);
+    expect(await reads("/v1/nope")).toBe(0);
+    expect(await reads("/v1/software?limit=0")).toBe(0);
+  } finally {
+    await worker.close();
+  }
+}, 60_000);
