@@ -1,6 +1,6 @@
 // npm run bench -- --only sync: what search, the export and the hash tree add to a build (files, bytes, the seconds
 // rendering and hashing the search answers take), and what npm run mirror moves for a one-price change (E3).
-import { readdir, readFile, stat } from "node:fs/promises";
+import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { layout } from "../api/route-table.ts";
 import { loadContent } from "../content/load.ts";
