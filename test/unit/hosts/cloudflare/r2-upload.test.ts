@@ -218,3 +218,60 @@ it("a repeated request reads nothing from R2 (edge cache, manifest in memory); r
     await worker.close();
   }
 }, 60_000);
+
+it("start:cloudflare --r2 --as-is listens only once a build is live, then follows uploads and a rollback without a restart", async () => {
+  const persist = join(dir.path, "follow.r2");
+  const server = spawn(
+    process.execPath,
+    [
+      "scripts/cli/launch.mjs",
+      "scripts/hosts/cloudflare/start.ts",
+      "--dist",
+      distA,
+      "--r2",
+      "--as-is",
+      "--persist",
+      persist,
+    ],
+    { cwd: repoRoot, env: { ...process.env, PORT: "0" }, stdio: ["ignore", "pipe", "pipe"] },
+  );
+  let stdout = "";
+  server.stdout!.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+  const origin = () => /at (http:\/\/[^\s]+) \(/.exec(stdout)?.[1];
+  const until = async (what: string, ok: () => boolean | Promise<boolean>) => {
+    for (let i = 0; i < 600; i++) {
+      if (await ok()) return;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`timed out waiting for ${what}:\n${stdout}`);
+  };
+  try {
+    await until("the waiting line", () => stdout.includes("waiting for a complete build"));
+    expect(origin(), "no address before a build is live").toBeUndefined();
+    expect(await uploadCommand(distA, persist).done).toBe(0);
+    await until("the address", () => origin() !== undefined);
+    const a = await answersOf(origin()!);
+    expect(new Set(a.map((x) => x.build)).size).toBe(1);
+    expect(await uploadCommand(distB, persist).done).toBe(0);
+    await until("B", async () => (await ask(origin()!, TARGETS[0]!)).build !== a[0]!.build);
+    const rolled = spawn(
+      process.execPath,
+      [
+        "scripts/cli/launch.mjs",
+        "scripts/hosts/cloudflare/upload.ts",
+        "--dist",
+        distA,
+        "--persist",
+        persist,
+        "--rollback",
+      ],
+      { cwd: repoRoot, stdio: "ignore" },
+    );
+    expect(await new Promise((r) => rolled.on("exit", r))).toBe(0);
+    await until("A again", async () => (await ask(origin()!, TARGETS[0]!)).build === a[0]!.build);
+    expect(await answersOf(origin()!)).toEqual(a);
+  } finally {
+    server.kill("SIGTERM");
+    await new Promise((r) => server.on("exit", r));
+  }
+}, 120_000);
