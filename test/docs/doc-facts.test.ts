@@ -70,6 +70,8 @@ describe("README.md and docs/", () => {
     const wrong: string[] = [];
     for (const { where, text } of lines) {
       // A count near the sample's size is one of its counts; approximations ("about 22,000") are not written.
+      // A line about the benchmark's generated catalogs is not about the sample.
+      if (/generated/.test(text)) continue;
       for (const [number] of text.matchAll(/\b\d{2},\d{3}\b/g)) {
         const n = Number(number.replace(",", ""));
         if (Math.abs(n - counts.built) / counts.built < 0.1 && !exact.has(n)) wrong.push(`${where}: ${number}`);
