@@ -119,7 +119,7 @@ describe("a build refuses an --out it did not make", () => {
     const bad = await runBuild(["--compres"]);
     expect(bad.code).toBe(2);
     expect(bad.stderr.trim().split("\n")).toEqual([
-      "unknown option --compres (usage: npm run build -- [options]; --help lists them)",
+      "unknown option --compres (did you mean --compress?) (usage: npm run build -- [options]; --help lists them)",
     ]);
     const badJson = await runBuild(["--compres", "--json"]);
     expect(badJson.code).toBe(2);

@@ -24,6 +24,7 @@ const CHECK_ONLY_SCRIPTS: Record<string, string> = {
   "start:cloudflare": "runs workerd until stopped: the conformance suite starts it",
   mcp: "an MCP server on standard input and output, started by its client: its own tests run it",
   "upload:r2": "fills a local R2 bucket: the Cloudflare tests run it",
+  mirror: "needs a running API to copy: test/mirror/ runs it against the Node server, nginx and the Worker",
   bench: "minutes of builds and load tests: never run by tests",
   "bench:large": "minutes of builds and load tests: never run by tests",
   "test:conformance": "the conformance suite itself: npm test runs it",

@@ -4,7 +4,7 @@
 // past the assets limits) and dist/.assetsignore (only what the resolver can answer with is uploaded).
 
 import { errorBodies } from "../../api/error-bodies.ts";
-import { answerTemplates, type RouteTable } from "../../api/route-table.ts";
+import { answerTemplates, CODINGS, type RouteTable } from "../../api/route-table.ts";
 import { cachedBundleTextSync } from "../../cli/bundle-cache.mjs";
 import type { OutputFile } from "../../render/output.ts";
 
@@ -48,7 +48,7 @@ export function publishedRoots(table: RouteTable): string[] {
 }
 
 /** Precompressed siblings stay local: the edge compresses responses itself (stores.ts says why). */
-const SIBLING_SUFFIXES = [".br", ".gz"];
+const SIBLING_SUFFIXES = CODINGS.map((c) => c.suffix);
 
 /** Whether a dist/ path is uploaded (to Static Assets or R2): below a published root, no dotfile, no sibling. */
 export function publishedPathFilter(table: RouteTable): (path: string) => boolean {

@@ -3,7 +3,7 @@
 // routes.json, the build manifest, other hosts' configs (nginx/, serve.json, wrangler, the Worker), precompressed
 // siblings and dotfiles stay local, so nothing internal is downloadable (an allow-list, so a new host config is
 // never published by accident).
-import { answerTemplates, type RouteTable } from "../../api/route-table.ts";
+import { answerTemplates, CODINGS, type RouteTable } from "../../api/route-table.ts";
 import { NETLIFY_404_PAGE, NETLIFY_HEADERS, NETLIFY_REDIRECTS } from "./netlify.ts";
 
 /**
@@ -40,6 +40,8 @@ export function publishedFileFilter(table: RouteTable, host: PublishHost): (path
   const extras = new Set<string>(PUBLISH_HOSTS[host]);
   return (path) => {
     if (path.split("/").some((segment) => segment === "" || segment.startsWith("."))) return false;
+    // A placeholder spans any characters (a shard's name ends in .json): siblings are left out by name.
+    if (CODINGS.some((c) => path.endsWith(c.suffix))) return false;
     return extras.has(path) || answers.test(path);
   };
 }
