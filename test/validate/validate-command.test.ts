@@ -83,7 +83,7 @@ describe("npm run validate", () => {
         .map((l) => l.slice(copy.length + 1));
       expect(lines[0]).toBe("v1/categories.json: missing");
       expect(lines).toContain(
-        'errors/not_found.json: /error/code: must be one of "software_not_found", "category_not_found", "invalid_limit", "invalid_offset", "offset_out_of_range", "not_found", "method_not_allowed", "bad_request", "service_unavailable"',
+        'errors/not_found.json: /error/code: must be one of "software_not_found", "category_not_found", "invalid_limit", "invalid_offset", "offset_out_of_range", "not_found", "method_not_allowed", "invalid_query", "bad_request", "service_unavailable"',
       );
       expect(lines).toContain("v1/openapi.json: /openapi: must be an OpenAPI 3.1 version (3.1.x)");
       expect(lines.some((l) => l.startsWith("v1/openapi.json: /paths/~1software/get/responses: "))).toBe(true);

@@ -41,7 +41,9 @@ export const DEFAULT_WORKERS = Math.min(availableParallelism(), 2);
  *  few hundred KB, and a cold set larger than any cache gains little from more, while every MiB counts N times. */
 export const CACHE_BYTES = 32 * 1024 * 1024;
 
-const STOP_GRACE_MS = 5_000;
+/** A worker that has not stopped this long after being told is killed: well inside the stop deadline of the primary
+ *  (cli/stop.ts, 3 s), so the primary always reaps its workers before it exits and none outlives it. */
+const STOP_GRACE_MS = 1_500;
 const RESTART_DELAY_MS = 1_000;
 
 export async function startCluster(options: ClusterOptions): Promise<RunningCluster> {
