@@ -68,14 +68,23 @@ async function ask(origin: string, target: string): Promise<Answer> {
 
 const answersOf = async (origin: string) => Promise.all(TARGETS.map((t) => ask(origin, t)));
 
-/** `npm run upload:r2 -- --dist DIR --persist P` as a child process. */
-function uploadCommand(dist: string, persist: string): { child: ChildProcess; done: Promise<number | null> } {
+/** `npm run upload:r2 -- --dist DIR --persist P` as a child process in a process group of its own. */
+function uploadCommand(dist: string, persist: string): { child: ChildProcess; done: Promise<number | null>; kill(): void } {
   const child = spawn(
     process.execPath,
     ["scripts/cli/launch.mjs", "scripts/hosts/cloudflare/upload.ts", "--dist", dist, "--persist", persist],
-    { cwd: repoRoot, stdio: "ignore" },
+    { cwd: repoRoot, stdio: "ignore", detached: true },
   );
-  return { child, done: new Promise((resolve) => child.on("exit", (code) => resolve(code))) };
+  return {
+    child,
+    done: new Promise((resolve) => child.on("exit", (code) => resolve(code))),
+    // The whole group, as a kill of the command kills its workerd too: none is left running after the test.
+    kill: () => {
+      try {
+        process.kill(-child.pid!, "SIGKILL");
+      } catch {}
+    },
+  };
 }
 
 /** Serves the bucket's live build (after publishing `dist` there) on a port of its own, counting R2 reads. */
@@ -187,7 +196,7 @@ it("uploads killed at 10 seeded instants leave A live; the next upload completes
       else
         for (let i = 0; i < 600 && !exited && (await objectsNow()) < inA.size + kill.bodies; i++)
           await new Promise((r) => setTimeout(r, 50));
-      upload.child.kill("SIGKILL");
+      upload.kill();
       expect(await upload.done, `kill ${n + 1} came before the upload ended`).toBeNull();
       expect((await readLive(target))!.pointer.build, `after kill ${n + 1}`).toBe(idA);
       await new Promise((r) => setTimeout(r, 1100)); // the Worker's pointer cache
