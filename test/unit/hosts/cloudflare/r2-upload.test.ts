@@ -69,7 +69,10 @@ async function ask(origin: string, target: string): Promise<Answer> {
 const answersOf = async (origin: string) => Promise.all(TARGETS.map((t) => ask(origin, t)));
 
 /** `npm run upload:r2 -- --dist DIR --persist P` as a child process in a process group of its own. */
-function uploadCommand(dist: string, persist: string): { child: ChildProcess; done: Promise<number | null>; kill(): void } {
+function uploadCommand(
+  dist: string,
+  persist: string,
+): { child: ChildProcess; done: Promise<number | null>; kill(): void } {
   const child = spawn(
     process.execPath,
     ["scripts/cli/launch.mjs", "scripts/hosts/cloudflare/upload.ts", "--dist", dist, "--persist", persist],
