@@ -118,6 +118,7 @@ export async function benchR2Upload(
     port: 0,
     uploader: true,
   });
+  let closed = false;
   try {
     const bucket = await worker.uploadTarget();
     let shown = Date.now();
@@ -137,6 +138,7 @@ export async function benchR2Upload(
     log(`r2 n=${n}: ${inserted}; uploading it…`);
     const insert = await uploadToR2(distDir(n), bucket);
     await worker.close();
+    closed = true;
     const reader = await startLocalWorker({
       distDir: distDir(n),
       mode: "r2",
@@ -163,7 +165,7 @@ export async function benchR2Upload(
       ...reads,
     };
   } finally {
-    await worker.close();
+    if (!closed) await worker.close();
     if (!keepBucket) await rm(persist, { recursive: true, force: true });
   }
 }
