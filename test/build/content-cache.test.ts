@@ -91,7 +91,7 @@ describe("the content cache", () => {
     expect(await build({ contentDir: content, outDir: dist })).toMatchObject({ contentRecalled: 9 + REWRITE_AFTER });
     for (let i = 0; i < REWRITE_AFTER; i++) await rm(join(content, `tools/copy-${i}.json`));
     await writeFile(betaMail(), text);
-  });
+  }, 180_000); // a dozen real builds: minutes on a loaded 2-core machine
 
   it("sees an edit that keeps the size and puts the modification time back (the change time still moves)", async () => {
     await sleep(SETTLE_MS); // beta-mail settles, so a cache that trusted mtime and size alone would recall it
