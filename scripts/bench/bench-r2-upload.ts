@@ -24,15 +24,23 @@ type Measured = Pick<UploadSummary, "objects" | "sent" | "sentBytes" | "present"
   objectsPerSecond: number;
 };
 
+/** Mean R2 reads per request of one kind of target: in all, and by what was read (X-R2-Read-Kinds). */
+export interface MeanReads {
+  total: number;
+  pointer: number;
+  manifest: number;
+  body: number;
+}
+
 /** Mean R2 reads per request, by what answered. */
 export interface ReadsPerRequest {
   requests: number;
   /** a body of the live build */
-  body: number;
+  body: MeanReads;
   /** an error the route table decides (bad query, unknown path) */
-  routeError: number;
+  routeError: MeanReads;
   /** an error found missing in the manifest (a slug no tool has, a 4 KiB slug) */
-  missing: number;
+  missing: MeanReads;
 }
 
 export interface R2UploadResult {
@@ -73,14 +81,19 @@ async function readsPerRequest(origin: string, n: number): Promise<{ cold: Reads
   const routeErrors = ["/v1/software?limit=0", "/v1/nope", "/v1/search?q=Bad", "/v1/software?offset=x"];
   const missing = ["/v1/software/no-such-tool", `/v1/software/${"a".repeat(4096)}`, "/v1/best/no-such-category"];
   const round = async () => {
-    const mean = async (targets: string[]) => {
-      let reads = 0;
+    const mean = async (targets: string[]): Promise<MeanReads> => {
+      const sum: MeanReads = { total: 0, pointer: 0, manifest: 0, body: 0 };
       for (const target of targets) {
         const res = await fetch(origin + target);
         await res.arrayBuffer();
-        reads += Number(res.headers.get("x-r2-reads") ?? Number.NaN);
+        sum.total += Number(res.headers.get("x-r2-reads") ?? Number.NaN);
+        const kinds = new Map(
+          (res.headers.get("x-r2-read-kinds") ?? "").split(" ").map((pair) => pair.split("=") as [string, string]),
+        );
+        for (const kind of ["pointer", "manifest", "body"] as const) sum[kind] += Number(kinds.get(kind) ?? Number.NaN);
       }
-      return reads / targets.length;
+      const per = (x: number) => x / targets.length;
+      return { total: per(sum.total), pointer: per(sum.pointer), manifest: per(sum.manifest), body: per(sum.body) };
     };
     return {
       requests: bodies.length + routeErrors.length + missing.length,
@@ -189,9 +202,16 @@ export function r2Report(r: R2UploadResult): string {
   const line = (what: string, m: Measured, rate: boolean) =>
     `  ${what.padEnd(22)} ${m.sent.toLocaleString("en-US").padStart(9)} bodies sent ${(m.sentBytes / 1e6).toFixed(1).padStart(8)} MB of ${m.objects.toLocaleString("en-US")} distinct ${m.seconds.toFixed(1).padStart(8)} s` +
     (rate ? ` ${m.objectsPerSecond.toLocaleString("en-US").padStart(7)} objects/s` : "");
+  const kinds = (m: MeanReads) =>
+    `${m.total.toFixed(2)} (pointer ${m.pointer.toFixed(2)}, manifest ${m.manifest.toFixed(2)}, body ${m.body.toFixed(2)})`;
   const reads = (what: string, x: ReadsPerRequest | undefined) =>
     x
-      ? `  R2 reads per request, ${what}: body ${x.body.toFixed(2)}, route-decided error ${x.routeError.toFixed(2)}, missing in the manifest ${x.missing.toFixed(2)}`
+      ? [
+          `  R2 reads per request, ${what}, ${x.requests} requests:`,
+          `    a body ${kinds(x.body)}`,
+          `    a route-decided error ${kinds(x.routeError)}`,
+          `    missing in the manifest ${kinds(x.missing)}`,
+        ].join("\n")
       : "";
   return [
     `R2 builds in Miniflare's local R2 (n = ${r.n.toLocaleString("en-US")}, ${r.files.toLocaleString("en-US")} files)`,

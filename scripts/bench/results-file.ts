@@ -9,7 +9,7 @@ import type { IncrementalResult } from "./bench-incremental.ts";
 import type { R2UploadResult } from "./bench-r2-upload.ts";
 import type { ServeResult } from "./bench-serve.ts";
 import type { SyncBenchResult } from "./bench-sync.ts";
-import { buildTargets, incrementalTargets, serveTargets, syncTargets, type Target } from "./targets.ts";
+import { buildTargets, incrementalTargets, r2Targets, serveTargets, syncTargets, type Target } from "./targets.ts";
 
 interface Section<T> {
   generatedAt: string;
@@ -59,12 +59,14 @@ function machine(): ResultsFile["machine"] {
 export function allTargets(m: {
   build?: BuildResult[];
   incremental?: IncrementalResult;
+  r2?: R2UploadResult;
   serve?: ServeResult;
   sync?: SyncBenchResult;
 }): Target[] {
   return [
     ...(m.build?.filter((b) => !b.skipped).flatMap(buildTargets) ?? []),
     ...(m.incremental && !m.incremental.skipped ? incrementalTargets(m.incremental) : []),
+    ...(m.r2 && !m.r2.skipped ? r2Targets(m.r2) : []),
     ...(m.serve && !m.serve.skipped ? serveTargets(m.serve) : []),
     ...(m.sync ? syncTargets(m.sync) : []),
   ];
@@ -99,6 +101,7 @@ export async function writeResults(
     targets: allTargets({
       build: sections.build?.results,
       incremental: sections.incremental?.results,
+      r2: sections.r2?.results,
       serve: sections.serve?.results,
       sync: sections.sync?.results,
     }),

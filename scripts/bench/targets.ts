@@ -1,6 +1,7 @@
 // The issue's targets, checked against whatever the steps measured.
 import type { BuildResult } from "./bench-build.ts";
 import type { IncrementalResult } from "./bench-incremental.ts";
+import type { R2UploadResult } from "./bench-r2-upload.ts";
 import type { ServeResult } from "./bench-serve.ts";
 import type { SyncBenchResult } from "./bench-sync.ts";
 
@@ -10,7 +11,7 @@ export interface Target {
   value: number | null;
   comparison: "≤" | "≥";
   limit: number;
-  unit: "×" | "%" | "MiB" | "kB";
+  unit: "×" | "%" | "MiB" | "kB" | "reads";
   pass: boolean | null;
 }
 
@@ -27,6 +28,7 @@ export const LIMITS = {
   searchShare: 0.1,
   searchBuildShare: 0.05,
   mirrorIndexKB: 50,
+  r2BodyReads: 1,
 } as const;
 
 export function target(
@@ -119,6 +121,7 @@ export function formatTargetValue(value: number | null, unit: Target["unit"]): s
   if (unit === "%") return `${(value * 100).toFixed(1)}%`;
   if (unit === "MiB") return `${value.toFixed(0)} MiB`;
   if (unit === "kB") return `${value.toFixed(1)} kB`;
+  if (unit === "reads") return value.toFixed(2);
   return `${value.toFixed(2)}×`;
 }
 
@@ -146,5 +149,25 @@ export function syncTargets(r: SyncBenchResult): Target[] {
     ...(r.mirror
       ? [target(`mirror index, one price n=${r.mirror.n}`, r.mirror.indexBytes / 1000, "≤", LIMITS.mirrorIndexKB, "kB")]
       : []),
+  ];
+}
+
+/** The Worker's R2 reads (issue 22): a cold body is read once (its manifest shard is read once per isolate, then
+ *  kept: counted apart), a route-decided error and a file missing from the manifest read no body, a hit reads nothing. */
+export function r2Targets(r: R2UploadResult): Target[] {
+  // results.json sections from before reads were counted by kind held one number per target kind: not judged
+  if (!r.cold || !r.hot || typeof r.cold.body !== "object") return [];
+  const { cold, hot } = r;
+  return [
+    target("R2 body reads per body request, cold", cold.body.body, "≤", LIMITS.r2BodyReads, "reads"),
+    target("R2 reads per route-decided error, cold", cold.routeError.total, "≤", 0, "reads"),
+    target("R2 body reads per file missing from the manifest", cold.missing.body, "≤", 0, "reads"),
+    target(
+      "R2 reads per request, hot (cache hit)",
+      Math.max(hot.body.total, hot.routeError.total, hot.missing.total),
+      "≤",
+      0,
+      "reads",
+    ),
   ];
 }

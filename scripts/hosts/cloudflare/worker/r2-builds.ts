@@ -16,10 +16,26 @@ export interface CacheLike {
   put(request: string, response: Response): Promise<void>;
 }
 
+/** One request's R2 reads, by what was read: the live pointer, manifest shards, bodies. */
+export interface R2Reads {
+  pointer: number;
+  manifest: number;
+  body: number;
+}
+export type ReadKind = keyof R2Reads;
+
+const NO_READS: R2Reads = { pointer: 0, manifest: 0, body: 0 };
+
+/** X-R2-Reads (the total) and X-R2-Read-Kinds (`pointer=0 manifest=1 body=1`): for tests and the benchmark. */
+export function countedReads(headers: Headers, reads: R2Reads = NO_READS): void {
+  headers.set("X-R2-Reads", String(reads.pointer + reads.manifest + reads.body));
+  headers.set("X-R2-Read-Kinds", `pointer=${reads.pointer} manifest=${reads.manifest} body=${reads.body}`);
+}
+
 /** One request's view: the build that answers it, and its R2 reads. */
 export interface BuildView extends FileStore {
   build: string;
-  reads(): number;
+  reads(): R2Reads;
 }
 
 export interface R2Builds {
@@ -28,7 +44,7 @@ export interface R2Builds {
     bucket: R2BucketLike,
     cache: CacheLike | undefined,
     waitUntil: (p: Promise<unknown>) => void,
-  ): Promise<BuildView | { build: null; reads(): number }>;
+  ): Promise<BuildView | { build: null; reads(): R2Reads }>;
 }
 
 /** Per isolate: the pointer (briefly) and the manifest shards it has read. */
@@ -38,16 +54,17 @@ export function r2Builds(): R2Builds {
 
   return {
     async view(bucket, cache, waitUntil) {
-      let reads = 0;
-      const get = (key: string) => {
-        reads++;
+      const counts: R2Reads = { pointer: 0, manifest: 0, body: 0 };
+      const reads = () => ({ ...counts });
+      const get = (key: string, kind: ReadKind) => {
+        counts[kind]++;
         return bucket.get(key);
       };
       /** An immutable object's bytes: the edge cache first, then R2 (and into the cache). */
-      const immutable = async (key: string): Promise<ArrayBuffer | null> => {
+      const immutable = async (key: string, kind: ReadKind): Promise<ArrayBuffer | null> => {
         const hit = await cache?.match(cacheUrl(key));
         if (hit) return hit.arrayBuffer();
-        const object = await get(key);
+        const object = await get(key, kind);
         if (!object) return null;
         const bytes = await object.arrayBuffer();
         if (cache)
@@ -61,17 +78,17 @@ export function r2Builds(): R2Builds {
       };
 
       if (!pointer || Date.now() - pointer.at >= POINTER_TTL_MS) {
-        const object = await get(LIVE_KEY);
+        const object = await get(LIVE_KEY, "pointer");
         pointer = { value: object ? (JSON.parse(await object.text()) as LivePointer) : null, at: Date.now() };
       }
       const live = pointer.value;
-      if (!live) return { build: null, reads: () => reads };
+      if (!live) return { build: null, reads };
 
       const shardFor = async (file: string): Promise<ManifestShard> => {
         const key = manifestShardKey(live.build, shardOf(file, live.shards));
         let shard = shards.get(key);
         if (!shard) {
-          const bytes = await immutable(key);
+          const bytes = await immutable(key, "manifest");
           // A build's shards are written before its pointer: a missing one is a broken bucket, not a missing file.
           if (!bytes) throw new Error(`R2: ${key} is missing for the live build`);
           shard = JSON.parse(new TextDecoder().decode(bytes)) as ManifestShard;
@@ -83,18 +100,18 @@ export function r2Builds(): R2Builds {
       const entry = async (file: string) => (await shardFor(file))[file];
       const body = async (file: string) => {
         const found = await entry(file);
-        return found ? immutable(objectKey(found[0])) : null;
+        return found ? immutable(objectKey(found[0]), "body") : null;
       };
       return {
         build: live.build,
-        reads: () => reads,
+        reads,
         // Each build's files never change, but the next request may be another build's: nothing kept by path.
         immutable: false,
         body,
         async read(file, wantBody) {
           const found = await entry(file);
           if (!found) return null;
-          const bytes = wantBody ? await immutable(objectKey(found[0])) : null;
+          const bytes = wantBody ? await immutable(objectKey(found[0]), "body") : null;
           if (wantBody && !bytes) throw new Error(`R2: the body of ${file} is missing for the live build`);
           return { meta: { etag: found[2], size: found[1] }, body: bytes };
         },

@@ -35,7 +35,7 @@ export interface R2BucketLike {
 export interface Env {
   ASSETS?: AssetsBinding;
   BUCKET?: R2BucketLike;
-  /** "1": every answer says how many R2 reads it took (X-R2-Reads), for tests and the benchmark */
+  /** "1": every answer says how many R2 reads it took (X-R2-Reads, and by kind X-R2-Read-Kinds), for tests and the benchmark */
   COUNT_R2_READS?: string;
 }
 

@@ -6,10 +6,13 @@
 import { answerHeaders, type FileFacts, type HeaderPairs, planAnswer, sendsBody } from "../../../api/answer-policy.ts";
 import { createResolver } from "../../../api/resolve-request.ts";
 import { type ErrorId, type HostErrorId, RETRY_AFTER_SECONDS, type RouteTable } from "../../../api/route-table.ts";
-import { type CacheLike, r2Builds } from "./r2-builds.ts";
+import { type CacheLike, countedReads, type R2Reads, r2Builds } from "./r2-builds.ts";
 import { assetsStore, type Env, type FileMeta, type FileStore, type Read } from "./stores.ts";
 
 export type { Env } from "./stores.ts";
+
+/** Thrown by a request's first file lookup when the bucket has no live build: answered 503. */
+const NO_LIVE_BUILD = new Error("no live build");
 
 /** What the isolate learnt of an immutable file: enough to answer HEAD and 304 without reading it again. */
 const MAX_KNOWN = 20_000;
@@ -70,31 +73,32 @@ export function createWorker(table: RouteTable, errorBodies: Record<ErrorId | Ho
       const method = request.method;
       // In R2 mode every answer says which build it came from, and (COUNT_R2_READS) what it read.
       let build: string | undefined;
-      let reads = () => 0;
+      let reads: (() => R2Reads) | undefined;
       const answer = (response: Response) => {
         if (build !== undefined) response.headers.set("X-Catalog-Build", build);
-        if (env.COUNT_R2_READS === "1") response.headers.set("X-R2-Reads", String(reads()));
+        if (env.COUNT_R2_READS === "1") countedReads(response.headers, reads?.());
         return response;
       };
       try {
-        let store: FileStore;
-        if (env.BUCKET) {
-          const view = await builds.view(env.BUCKET, edgeCache(), (p) => ctx?.waitUntil(p));
+        // R2: the live build is looked up when the resolver first needs a file, so an error the route decides (a
+        // bad query, an unknown path) reads nothing and names no build: it is the same in every build.
+        if (!env.BUCKET && !env.ASSETS)
+          throw new Error("the Worker has neither an ASSETS nor a BUCKET binding: check wrangler.jsonc");
+        let store: FileStore | null = env.BUCKET ? null : assetsStore(env.ASSETS!);
+        const liveStore = async (bucket: NonNullable<Env["BUCKET"]>): Promise<FileStore> => {
+          const view = await builds.view(bucket, edgeCache(), (p) => ctx?.waitUntil(p));
           reads = view.reads;
-          if (view.build === null) {
-            // Nothing is live yet (the first upload has not switched): the contract's 503, never a half-filled bucket.
-            const unavailable = error(method, "service_unavailable");
-            unavailable.headers.set("Retry-After", String(RETRY_AFTER_SECONDS));
-            return answer(unavailable);
-          }
+          if (view.build === null) throw NO_LIVE_BUILD;
           build = view.build;
-          store = view;
-        } else if (env.ASSETS) store = assetsStore(env.ASSETS);
-        else throw new Error("the Worker has neither an ASSETS nor a BUCKET binding: check wrangler.jsonc");
+          return view;
+        };
         const ifNoneMatch = request.headers.get("if-none-match");
         const wantBody = method === "GET" && ifNoneMatch === null;
         // Only the path and query matter; the resolver takes an absolute-form target as it is.
-        const r = await resolver.resolve(method, request.url, (file) => lookup(store, file, wantBody));
+        const r = await resolver.resolve(method, request.url, async (file) => {
+          store ??= await liveStore(env.BUCKET!);
+          return lookup(store, file, wantBody);
+        });
         const facts: FileFacts | null = r.kind === "file" ? { etag: r.found.meta.etag, codings: [] } : null;
         const plan = planAnswer(r, facts, { ifNoneMatch });
         if (plan.kind === "preflight")
@@ -106,11 +110,17 @@ export function createWorker(table: RouteTable, errorBodies: Record<ErrorId | Ho
         const { meta } = r.found;
         if (plan.notModified) return answer(respond(method, 304, headers.success(facts!, plan, 0), null));
         // The body when it is sent: read with the metadata, or now (a HEAD needs none).
-        const body = method === "HEAD" ? null : (r.found.body ?? (await store.body(r.file)));
+        const body = method === "HEAD" ? null : (r.found.body ?? (await store!.body(r.file)));
         if (method !== "HEAD" && body === null) return answer(error(method, "not_found")); // vanished: never a 5xx
         if (plan.status !== 200) return answer(respond(method, plan.status, headers.errorFile(meta.size), body));
         return answer(respond(method, plan.status, headers.success(facts!, plan, meta.size, r.contentType), body));
       } catch (e) {
+        if (e === NO_LIVE_BUILD) {
+          // Nothing is live yet (the first upload has not switched): the contract's 503, never a half-filled bucket.
+          const unavailable = error(method, "service_unavailable");
+          unavailable.headers.set("Retry-After", String(RETRY_AFTER_SECONDS));
+          return answer(unavailable);
+        }
         // A storage failure is not the client's fault, and the contract has no 5xx body: log it (the message only,
         // never a whole key), answer not_found.
         console.error(`${method} ${request.url.slice(0, 200)}: ${(e as Error).message.slice(0, 300)}`);

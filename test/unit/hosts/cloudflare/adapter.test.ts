@@ -171,7 +171,7 @@ describe("the Worker module over fake bindings", () => {
     });
   }
 
-  it("R2: every answer names its build; existence comes from the manifest (a 4 KiB slug reads no body); no live build is a 503", async () => {
+  it("R2: every answer from a build names it; existence comes from the manifest (a 4 KiB slug reads no body); no live build is a 503", async () => {
     const w = worker();
     const first = await w.fetch(new Request("https://api.example/v1/categories"), r2Env());
     expect(first.headers.get("x-catalog-build")).toBe(buildId);
@@ -188,6 +188,14 @@ describe("the Worker module over fake bindings", () => {
     expect(none.status).toBe(503);
     expect(none.headers.get("retry-after")).toBe("1");
     expect(((await none.json()) as { error: { code: string } }).error.code).toBe("service_unavailable");
+    // an error the route decides needs no build: its own answer even with none live, reading nothing, naming none
+    const bad = await worker().fetch(new Request("https://api.example/v1/software?limit=0"), {
+      BUCKET: empty.binding,
+      COUNT_R2_READS: "1",
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.headers.get("x-r2-reads")).toBe("0");
+    expect(bad.headers.get("x-catalog-build")).toBeNull();
   });
 
   it("errors come from the bundle, without a storage read; 405 has Allow; OPTIONS echoes the request headers", async () => {
