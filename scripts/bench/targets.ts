@@ -152,8 +152,8 @@ export function syncTargets(r: SyncBenchResult): Target[] {
   ];
 }
 
-/** The Worker's R2 reads (issue 22): a cold body is read once (its manifest shard is read once per isolate, then
- *  kept: counted apart), a route-decided error and a file missing from the manifest read no body, a hit reads nothing. */
+/** The Worker's R2 reads (issue 22): a cold body is read once (its manifest shard once per isolate, then kept: counted
+ *  apart), a route-decided error reads nothing, a file missing from the manifest no body, a hit no shard and no body. */
 export function r2Targets(r: R2UploadResult): Target[] {
   // results.json sections from before reads were counted by kind held one number per target kind: not judged
   if (!r.cold || !r.hot || typeof r.cold.body !== "object") return [];
@@ -162,9 +162,10 @@ export function r2Targets(r: R2UploadResult): Target[] {
     target("R2 body reads per body request, cold", cold.body.body, "≤", LIMITS.r2BodyReads, "reads"),
     target("R2 reads per route-decided error, cold", cold.routeError.total, "≤", 0, "reads"),
     target("R2 body reads per file missing from the manifest", cold.missing.body, "≤", 0, "reads"),
+    // the pointer is reread once a second per isolate however many requests come: bounded by time, shown apart
     target(
-      "R2 reads per request, hot (cache hit)",
-      Math.max(hot.body.total, hot.routeError.total, hot.missing.total),
+      "R2 shard and body reads per request, hot",
+      Math.max(...[hot.body, hot.routeError, hot.missing].map((m) => m.manifest + m.body)),
       "≤",
       0,
       "reads",
