@@ -1,5 +1,5 @@
 // B3: a build killed at any instant (SIGKILL, seeded points over a full and an incremental build of a
-// 200-tool catalog) leaves the previous tree published and byte-identical; the next build is correct and
+// 100-tool catalog) leaves the previous tree published and byte-identical; the next build is correct and
 // removes what the killed ones left behind.
 import { execFileSync } from "node:child_process";
 import { mkdir, readdir, readFile, readlink, realpath, writeFile } from "node:fs/promises";
@@ -14,10 +14,12 @@ import { hashTree } from "../helpers/tree.ts";
 import { editJson, startBuild, storeEntries } from "./publish-helpers.ts";
 
 const ATTEMPTS_PER_PHASE = 10;
+/** About 20,000 files: builds long enough to kill at many instants, short enough to do it twenty times. */
+const TOOLS = 100;
 /** Kill points fall in the first part of a measured build, so most land before publication however fast it is. */
 const KILL_WINDOW = 0.9;
-/** Each phase takes about 60 s (full) and 190 s (incremental) on the shared 2-core machine, half as much again in a
- * clean clone's first run: 240 s timed out there. */
+/** Each phase takes about 30 s on the shared 2-core machine with scratch folders in memory; on a loaded disk it took
+ * several times that (190 s for the incremental phase at 200 tools): room for a slow machine. */
 const KILL_PHASE_TIMEOUT_MS = 480_000;
 
 /** Each file's inode, mtime and size (find, a few times faster than stat from JS): a file written in place or replaced changes one of them. */
@@ -61,7 +63,7 @@ describe("a build killed at any instant", () => {
     dir = await tempDir("msapi-kill-");
     content = join(dir.path, "content");
     out = join(dir.path, "dist");
-    await writeCatalog(generateCatalog({ tools: 200, categories: 2, seed: 11 }), content);
+    await writeCatalog(generateCatalog({ tools: TOOLS, categories: 2, seed: 11 }), content);
     fullSpan = await timedBuild(dir.path);
   });
   afterAll(() => dir.remove());
@@ -134,11 +136,11 @@ describe("a build killed at any instant", () => {
     "during incremental builds (a tool inserted mid-list and a price changed)",
     async () => {
       const tools = (await readdir(join(content, "tools"))).sort();
-      const middle = JSON.parse(await readFile(join(content, "tools", tools[100]!), "utf8"));
+      const middle = JSON.parse(await readFile(join(content, "tools", tools[TOOLS / 2]!), "utf8"));
       // Each attempt inserts another tool and changes a price: a build that finished or published before its kill
       // (checked too) leaves the next attempt a whole insert to do, not an empty build.
       const edit = async (attempt: number) => {
-        await editJson(join(content, "tools", tools[50]!), (t) => {
+        await editJson(join(content, "tools", tools[TOOLS / 4]!), (t) => {
           const plans = t.pricingPlans as { price: number | null }[];
           plans.push({ ...plans[0], price: 12345 + attempt } as { price: number });
         });
