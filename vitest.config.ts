@@ -1,4 +1,7 @@
 import { defineConfig } from "vitest/config";
+import { scratchInMemory } from "./test/setup/scratch-in-memory.ts";
+
+scratchInMemory();
 
 export default defineConfig({
   test: {

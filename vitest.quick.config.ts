@@ -2,6 +2,9 @@
 // process, and the HTTP conformance suite against the Node server on the tiny fixture. npm test (vitest.config.ts)
 // is the whole suite CI runs: every host, the sample catalog, real builds killed and raced, outside validators.
 import { defineConfig } from "vitest/config";
+import { scratchInMemory } from "./test/setup/scratch-in-memory.ts";
+
+scratchInMemory();
 
 /** Unit tests that start other programs (workerd, nginx, serve, whole commands) or wait on the clock: left to npm test. */
 const SLOW = [
