@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { type CommandSpec, isMain, parseCommandArgs, runCommand, UserError } from "../cli/command.ts";
 import { startLocalWorker } from "../hosts/cloudflare/local-worker.ts";
 import { type UploadSummary, uploadToR2 } from "../hosts/cloudflare/upload-r2.ts";
+import { readKindsOf } from "../hosts/cloudflare/worker/r2-builds.ts";
 import { changeOnePrice, insertToolMidList, writeBenchCatalog } from "./bench-catalog.ts";
 import { runBuild } from "./run-build.ts";
 import { lackOfSpace, OUT, distDir as serveDistDir } from "./workspace.ts";
@@ -70,7 +71,7 @@ const pick = ({ objects, sent, sentBytes, present, seconds }: UploadSummary): Me
 
 const none: Measured = { objects: 0, sent: 0, sentBytes: 0, present: 0, seconds: 0, objectsPerSecond: 0 };
 
-/** Requests a sample of targets once (cold), then again (hot), reading X-R2-Reads of each answer. */
+/** Requests a sample of targets once (cold), then again (hot), reading X-R2-Read-Kinds of each answer. */
 async function readsPerRequest(origin: string, n: number): Promise<{ cold: ReadsPerRequest; hot: ReadsPerRequest }> {
   const bodies = [
     ...Array.from({ length: 300 }, (_, i) => `/v1/software?limit=${1 + (i % 100)}&offset=${(i * 7) % n}`),
@@ -82,18 +83,16 @@ async function readsPerRequest(origin: string, n: number): Promise<{ cold: Reads
   const missing = ["/v1/software/no-such-tool", `/v1/software/${"a".repeat(4096)}`, "/v1/best/no-such-category"];
   const round = async () => {
     const mean = async (targets: string[]): Promise<MeanReads> => {
-      const sum: MeanReads = { total: 0, pointer: 0, manifest: 0, body: 0 };
+      const sum = { pointer: 0, manifest: 0, body: 0 };
       for (const target of targets) {
         const res = await fetch(origin + target);
         await res.arrayBuffer();
-        sum.total += Number(res.headers.get("x-r2-reads") ?? Number.NaN);
-        const kinds = new Map(
-          (res.headers.get("x-r2-read-kinds") ?? "").split(" ").map((pair) => pair.split("=") as [string, string]),
-        );
-        for (const kind of ["pointer", "manifest", "body"] as const) sum[kind] += Number(kinds.get(kind) ?? Number.NaN);
+        const kinds = readKindsOf(res.headers.get("x-r2-read-kinds"));
+        for (const kind of ["pointer", "manifest", "body"] as const) sum[kind] += kinds[kind];
       }
       const per = (x: number) => x / targets.length;
-      return { total: per(sum.total), pointer: per(sum.pointer), manifest: per(sum.manifest), body: per(sum.body) };
+      const kinds = { pointer: per(sum.pointer), manifest: per(sum.manifest), body: per(sum.body) };
+      return { total: kinds.pointer + kinds.manifest + kinds.body, ...kinds };
     };
     return {
       requests: bodies.length + routeErrors.length + missing.length,

@@ -1,6 +1,5 @@
 // What the previous build wrote, so the next one writes only what changed (and removes what went away).
 // Pages are not listed one by one: a list's item hashes say which pages an edit touches.
-import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { sha1 } from "../cli/file-hashes.mjs";
@@ -33,9 +32,6 @@ export interface ManifestList {
 
 /** The SHA-1 of a list item, base64url: what the manifest remembers of each. */
 export const hashOf = sha1;
-
-/** The SHA-256 of a file's bytes, hex: what the manifest and the hash tree (E2) remember of each file. */
-export const fileHash = (body: string | Uint8Array) => createHash("sha256").update(body).digest("hex");
 
 /** Each list's item hashes; files and bytes are filled in once its pages are written. */
 export function manifestLists(lists: PageList[]): Manifest["lists"] {

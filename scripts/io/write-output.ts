@@ -10,12 +10,13 @@ import { availableParallelism } from "node:os";
 import { dirname, join } from "node:path";
 import { Worker } from "node:worker_threads";
 import { fill } from "../api/route-table.ts";
+import { sha256Hex } from "../api/sha256-node.ts";
 import { cachedCommandBundle } from "../cli/bundle-cache.mjs";
 import type { OutputFile } from "../render/output.ts";
 import type { PageList } from "../render/software-pages.ts";
 import { siblingPaths, siblingsOf } from "./encodings.ts";
 import { acquireLock } from "./lock.ts";
-import { fileHash, MANIFEST_FILE, type Manifest, manifestLists, planList, readManifest } from "./manifest.ts";
+import { MANIFEST_FILE, type Manifest, manifestLists, planList, readManifest } from "./manifest.ts";
 import { type PageJob, type PageStats, type PageUnit, withPath, writePageUnits } from "./page-units.ts";
 import {
   cloneByLinks,
@@ -344,7 +345,7 @@ async function writeSmallFiles(
       }
     }
     const body = file.body;
-    const hash = fileHash(body);
+    const hash = sha256Hex(body);
     stats.hashes[file.path] = hash;
     stats.sizes[file.path] = typeof body === "string" ? Buffer.byteLength(body) : body.byteLength;
     if (previous?.[file.path] === hash) continue;

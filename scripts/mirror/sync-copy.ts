@@ -2,9 +2,9 @@
 // then only the shards and bodies whose SHA-256 changed, each verified, written into a staging folder that becomes
 // the copy in one step (a link switched by rename). A killed or failed sync leaves the previous copy whole, and the
 // next run keeps what the staging folder already holds.
-import { createHash } from "node:crypto";
 import { link, lstat, mkdir, readdir, readFile, readlink, rename, rm, symlink, writeFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
+import { sha256Hex } from "../api/sha256-node.ts";
 import { UserError } from "../cli/command.ts";
 import { DEFAULT_FETCH, type FetchOptions, politeFetcher } from "./fetch-retry.ts";
 
@@ -38,7 +38,6 @@ export interface SyncResult {
 }
 
 const STATE_FILE = ".mirror.json";
-const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
 
 /** The file of a target in a copy: its path without the leading slash, `.json` added when it has none. */
 export function fileOfTarget(basePath: string, target: string): string {
@@ -83,7 +82,7 @@ async function currentCopy(out: string): Promise<string | undefined> {
 }
 
 /** A file's SHA-256 when it exists, else undefined. */
-const hashOfFile = (path: string) => readFile(path).then(sha256, () => undefined);
+const hashOfFile = (path: string) => readFile(path).then(sha256Hex, () => undefined);
 
 export async function syncCopy(
   from: string,
@@ -124,7 +123,7 @@ export async function syncCopy(
   if (root.status !== 200)
     throw new UserError(`GET ${rootUrl} answered ${root.status}: is ${from} this API's base address?`);
   result.indexBytes += root.body.byteLength;
-  const rootSha = sha256(root.body);
+  const rootSha = sha256Hex(root.body);
   const shards = parseListing(root.body, rootUrl);
   const staging = join(copies, `.staging-${rootSha.slice(0, 16)}`);
   await mkdir(staging, { recursive: true });
@@ -151,7 +150,7 @@ export async function syncCopy(
     const url = new URL(target, baseUrl).href;
     const got = await fetcher.get(url);
     if (got.status !== 200) throw new UserError(`GET ${url} answered ${got.status}; the previous copy is kept`);
-    if (sha256(got.body) !== want.sha256 || got.body.byteLength !== want.size)
+    if (sha256Hex(got.body) !== want.sha256 || got.body.byteLength !== want.size)
       throw new UserError(
         `GET ${url}: the body is not the one the hash tree lists (changed since, or corrupted on the way); the previous copy is kept`,
       );

@@ -5,8 +5,8 @@
 // by a hash of the target into buckets of about 32 (a price edit touches one tool and its rankings), search answers
 // into buckets of about 1,024 (no price is in them), each list's pages in runs of 16,384 in (limit, offset) order
 // (a list changes only when a summary in it does), and the catalog-wide bodies in one.
-import { createHash } from "node:crypto";
 import { ALL_FILTER, MAX_LIMIT } from "../api/route-table.ts";
+import { sha256Hex } from "../api/sha256-node.ts";
 
 /** A body as the tree lists it. */
 export interface BodyHash {
@@ -37,8 +37,7 @@ export function listShardNames(filter: string, total: number, maxLimit = MAX_LIM
   return Array.from({ length: Math.ceil(pageCount(total, maxLimit) / PAGES_PER_SHARD) }, (_, k) => `${prefix}-${k}`);
 }
 
-const bucketOf = (target: string, buckets: number) =>
-  Number.parseInt(createHash("sha256").update(target).digest("hex").slice(0, 8), 16) % buckets;
+const bucketOf = (target: string, buckets: number) => Number.parseInt(sha256Hex(target).slice(0, 8), 16) % buckets;
 const powerOfTwoAtLeast = (n: number) => 2 ** Math.ceil(Math.log2(Math.max(1, n)));
 
 /** The shard of a body that is no list page, by its target; `counts` holds how many targets each kind has. */
@@ -78,5 +77,3 @@ export function rootBody(shards: Map<string, BodyHash & { targets: number }>): s
   const targets = names.reduce((sum, n) => sum + shards.get(n)!.targets, 0);
   return `{"data":{${data.join(",")}},"meta":{"shards":${names.length},"targets":${targets}}}`;
 }
-
-export const sha256Hex = (body: string | Uint8Array) => createHash("sha256").update(body).digest("hex");

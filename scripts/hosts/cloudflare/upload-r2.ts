@@ -4,17 +4,19 @@
 // Nothing a reader sees changes before the switch: the pointer is written last, after the build's manifest.
 // Also: the list of builds, rollback (a switch to an older build) and pruning of old builds and unused objects.
 
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { readFile, realpath } from "node:fs/promises";
 import { join } from "node:path";
 import fg from "fast-glob";
 import { etagOf } from "../../api/etag-node.ts";
 import { loadRouteTable } from "../../api/load-route-table.ts";
+import { sha256Hex } from "../../api/sha256-node.ts";
 import { UserError } from "../../cli/command.ts";
 import { publishedPathFilter } from "./adapter.ts";
 import {
   BUILDS_PREFIX,
   type BuildRecord,
+  buildOfRecordKey,
   buildRecordKey,
   LIVE_KEY,
   type LivePointer,
@@ -75,7 +77,6 @@ export const UPLOAD_MARKER_MS = 60 * 60 * 1000;
 /** Files read and hashed at once. */
 const READ_GROUP = 32;
 
-const sha256 = (bytes: Uint8Array | string) => createHash("sha256").update(bytes).digest("hex");
 const json = (value: unknown) => new TextEncoder().encode(JSON.stringify(value));
 
 /** The files of one build that the Worker can answer with, as dist/ paths with `/`. */
@@ -184,7 +185,7 @@ export async function uploadToR2(
       const bodies = await Promise.all(group.map((file) => readFile(join(root, file))));
       for (const [j, file] of group.entries()) {
         const body = bodies[j]!;
-        const hash = sha256(body);
+        const hash = sha256Hex(body);
         manifest[shardOf(file, shards)]![file] = [hash, body.byteLength, etagOf(body)];
         bytes += body.byteLength;
         if (present.has(hash)) {
@@ -199,7 +200,7 @@ export async function uploadToR2(
     }
     await sender.done();
     // The build's id is its manifest's hash: the same build uploaded again is the same build.
-    const id = sha256(manifest.map((shard) => JSON.stringify(Object.entries(shard).sort())).join("\n")).slice(0, 16);
+    const id = sha256Hex(manifest.map((shard) => JSON.stringify(Object.entries(shard).sort())).join("\n")).slice(0, 16);
     const record: BuildRecord = { id, createdAt: new Date().toISOString(), files: files.length, bytes, shards };
     const existing = await readRecord(target, id);
     if (!existing) {
@@ -236,8 +237,8 @@ export interface BuildListing extends BuildRecord {
 export async function listBuilds(target: UploadTarget): Promise<BuildListing[]> {
   const live = await readLive(target);
   const ids = (await target.list(BUILDS_PREFIX))
-    .map((o) => /^builds\/([^/]+)\/build\.json$/.exec(o.key)?.[1])
-    .filter((id): id is string => id !== undefined);
+    .map((o) => buildOfRecordKey(o.key))
+    .filter((id): id is string => id !== null);
   const records = await Promise.all(ids.map((id) => readRecord(target, id)));
   return records
     .filter((r): r is BuildRecord => r !== null)

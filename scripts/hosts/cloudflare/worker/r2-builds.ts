@@ -32,6 +32,13 @@ export function countedReads(headers: Headers, reads: R2Reads = NO_READS): void 
   headers.set("X-R2-Read-Kinds", `pointer=${reads.pointer} manifest=${reads.manifest} body=${reads.body}`);
 }
 
+/** X-R2-Read-Kinds read back; NaN for a kind it lacks (an answer that did not count). */
+export function readKindsOf(header: string | null): R2Reads {
+  const kinds = new Map((header ?? "").split(" ").map((pair) => pair.split("=") as [string, string]));
+  const kind = (name: ReadKind) => Number(kinds.get(name) ?? Number.NaN);
+  return { pointer: kind("pointer"), manifest: kind("manifest"), body: kind("body") };
+}
+
 /** One request's view: the build that answers it, and its R2 reads. */
 export interface BuildView extends FileStore {
   build: string;

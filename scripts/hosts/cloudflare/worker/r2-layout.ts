@@ -1,6 +1,6 @@
 // How builds live in the R2 bucket, for the uploader (Node) and the Worker (workerd) alike. Web APIs only.
 //
-//   objects/<sha256>              a body, stored once however many builds have it; custom metadata: its ETag
+//   objects/<sha256>              a body, stored once however many builds have it
 //   builds/<id>/manifest-<k>.json  shard k of the build's manifest: dist path → [sha256, size, ETag]
 //   builds/<id>/build.json         the build's record, written after its manifest: the build is complete
 //   live.json                     the pointer: which build answers; switched by one conditional put
@@ -36,9 +36,14 @@ export const BUILDS_PREFIX = "builds/";
 export const UPLOADS_PREFIX = "uploads/";
 export const objectKey = (sha256: string) => `${OBJECTS_PREFIX}${sha256}`;
 export const buildRecordKey = (id: string) => `${BUILDS_PREFIX}${id}/build.json`;
+/** The build a key is the record of, or null for any other key. */
+export const buildOfRecordKey = (key: string): string | null => {
+  const id = key.slice(BUILDS_PREFIX.length, key.indexOf("/", BUILDS_PREFIX.length));
+  return id && key === buildRecordKey(id) ? id : null;
+};
 export const manifestShardKey = (id: string, shard: number) => `${BUILDS_PREFIX}${id}/manifest-${shard}.json`;
 
-/** About this many paths per manifest shard: a shard is a few dozen kB, cached whole in an isolate. */
+/** At most this many paths per manifest shard (a power of two of shards): a few dozen kB, cached whole in an isolate. */
 export const PATHS_PER_SHARD = 1024;
 
 export const shardCount = (files: number) => 2 ** Math.ceil(Math.log2(Math.max(1, Math.ceil(files / PATHS_PER_SHARD))));

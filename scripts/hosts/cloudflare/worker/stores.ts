@@ -1,6 +1,7 @@
 // Where the Worker reads dist/ files: Workers Static Assets (binding ASSETS), or builds in an R2 bucket (binding
-// BUCKET, r2-builds.ts). Both give a file's bytes and the Node server's ETag for them. Web APIs only (runs in workerd). No precompressed sibling is read: the edge compresses JSON itself, negotiating with the
-// client, and a Worker cannot negotiate (it always sees Accept-Encoding: br, gzip).
+// BUCKET, r2-builds.ts). Both give a file's bytes and the Node server's ETag for them. Web APIs only (runs in
+// workerd). No precompressed sibling is read: the edge compresses JSON itself, negotiating with the client, and a
+// Worker cannot negotiate (it always sees Accept-Encoding: br, gzip).
 import { etagOfBytes } from "../../../api/etag.ts";
 
 export interface FileMeta {
