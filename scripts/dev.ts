@@ -86,7 +86,7 @@ async function main(): Promise<void> {
   });
   const serve = async () => {
     server = await startServerForUser({ distDir: outDir, ...address });
-    for (const line of urlLines(server)) console.log(line);
+    console.log(urlLines(server).join("\n"));
   };
 
   // One build at a time; edits during a build make one more build after it.

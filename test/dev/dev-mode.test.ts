@@ -38,6 +38,8 @@ describe("npm run dev", () => {
     child.stdout!.on("data", (c: Buffer) => (stdout += c));
     child.stderr!.on("data", (c: Buffer) => (stderr += c));
     api = await waitFor("the API URL", () => /API: (http:\/\/\S+\/v1)/.exec(stdout)?.[1], 60_000);
+    // the docs line follows the API line; a pipe may hand them over in two reads
+    await waitFor("the docs page URL", () => (stdout.includes("Docs page:") ? true : undefined));
   });
   afterAll(async () => {
     if (child.exitCode === null) {

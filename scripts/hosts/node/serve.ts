@@ -37,7 +37,7 @@ export async function serveDist(values: { dist: string; workers: string }, stopp
   if (workers === 1) {
     const single = await startServerForUser({ distDir, ...address });
     server = single;
-    for (const line of urlLines(single)) console.log(line);
+    console.log(urlLines(single).join("\n"));
     return;
   }
   const log = (line: string) => console.error(line);
@@ -51,7 +51,7 @@ export async function serveDist(values: { dist: string; workers: string }, stopp
     throw e instanceof WorkerStartFailure ? startFailure(e, address.port) : e;
   });
   server = cluster;
-  for (const line of urlLines(cluster)) console.log(line);
+  console.log(urlLines(cluster).join("\n"));
 }
 
 async function main(): Promise<void> {
