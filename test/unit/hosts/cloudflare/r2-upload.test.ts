@@ -4,6 +4,7 @@
 // re-sending what arrived; rollback answers byte for byte as A did; a repeated request reads nothing from R2.
 import { type ChildProcess, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
+import { once } from "node:events";
 import { cp, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -88,6 +89,21 @@ function uploadCommand(
       } catch {}
     },
   };
+}
+
+/** lib/upload-killed.ts: the real upload, killed with its workerd at an instant of its own (`bodies=N` or `record`). */
+async function killedUpload(dist: string, persist: string, at: string): Promise<string> {
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", "test/unit/hosts/cloudflare/lib/upload-killed.ts", dist, persist, at],
+    { cwd: repoRoot, stdio: ["ignore", "pipe", "pipe"], detached: true },
+  );
+  let output = "";
+  child.stdout!.on("data", (c: Buffer) => (output += c));
+  child.stderr!.on("data", (c: Buffer) => (output += c));
+  const [, signal] = (await once(child, "exit")) as [number | null, string | null];
+  expect(signal, `the upload (${at}) was to be killed before it ended:\n${output}`).toBe("SIGKILL");
+  return output;
 }
 
 /** Serves the bucket's live build (after publishing `dist` there) on a port of its own, counting R2 reads. */
@@ -181,35 +197,44 @@ it("uploads killed at 10 seeded instants leave A live; the next upload completes
       );
     const [inA, inB] = [await hashes(distA), await hashes(distB)];
     const newInB = [...inB].filter((h) => !inA.has(h)).length;
+    expect(newInB, "B has bodies enough to kill between many puts").toBeGreaterThan(500);
+    const arrived = async () => (await target.list(OBJECTS_PREFIX)).length - inA.size;
     const random = seeded(20261125);
-    const objectsNow = async () => (await target.list(OBJECTS_PREFIX)).length;
-    // Two kills in the command's start-up and hashing, eight while bodies arrive (at seeded counts of B's new bodies).
+    // Two kills of the real command in its start-up and hashing; seven at seeded counts of B's new bodies, the last
+    // leaving at least 15 % to send (more than the puts that can be in flight); one once B is complete, before the
+    // switch.
     const kills = [
       { afterMs: 200 + Math.floor(random() * 600) },
       { afterMs: 800 + Math.floor(random() * 600) },
-      ...Array.from({ length: 8 }, () => Math.floor(newInB * (0.02 + 0.88 * random())))
+      ...Array.from({ length: 7 }, () => Math.floor(newInB * (0.02 + 0.83 * random())))
         .sort((x, y) => x - y)
-        .map((bodies) => ({ bodies })),
+        .map((bodies) => ({ at: `bodies=${inA.size + bodies}` })),
+      { at: "record" },
     ];
     for (const [n, kill] of kills.entries()) {
-      const upload = uploadCommand(distB, persist);
-      let exited = false;
-      void upload.done.then(() => (exited = true));
-      if ("afterMs" in kill) await new Promise((r) => setTimeout(r, kill.afterMs));
-      else
-        for (let i = 0; i < 600 && !exited && (await objectsNow()) < inA.size + kill.bodies; i++)
-          await new Promise((r) => setTimeout(r, 50));
-      upload.kill();
-      expect(await upload.done, `kill ${n + 1} came before the upload ended`).toBeNull();
+      const before = await arrived();
+      if ("afterMs" in kill) {
+        const upload = uploadCommand(distB, persist);
+        await new Promise((r) => setTimeout(r, kill.afterMs));
+        upload.kill();
+        expect(await upload.done, `kill ${n + 1} came before the upload ended`).toBeNull();
+      } else {
+        const output = await killedUpload(distB, persist, kill.at);
+        const sent = Number(/^killed: sent (\d+) bodies$/m.exec(output)?.[1]);
+        expect(sent, `kill ${n + 1} (${kill.at}): ${output}`).toBeGreaterThanOrEqual(0);
+        // whatever arrived before is not sent again: the complete build's last upload sent exactly what was missing
+        if (kill.at === "record") expect(sent).toBe(newInB - before);
+      }
       expect((await readLive(target))!.pointer.build, `after kill ${n + 1}`).toBe(idA);
       await new Promise((r) => setTimeout(r, 1100)); // the Worker's pointer cache
       expect(await answersOf(worker.url), `answers after kill ${n + 1}`).toEqual(a);
     }
-    const arrived = (await target.list(OBJECTS_PREFIX)).length - inA.size;
+    // B is complete in the bucket (listed, not live) and every body arrived: the next upload only switches
+    const listed = await listBuilds(target);
+    expect(listed.map((x) => x.live)).toEqual([false, true]);
+    expect(await arrived()).toBe(newInB);
     const done = await uploadToR2(distB, target);
-    expect(done.switched).toBe(true);
-    expect(done.sent).toBe(newInB - arrived);
-    expect(done.present).toBe(inB.size - done.sent);
+    expect(done).toMatchObject({ switched: true, sent: 0, present: inB.size, build: listed[0]!.id });
     await new Promise((r) => setTimeout(r, 1100));
     expect((await answersOf(worker.url)).every((x) => x.build === done.build)).toBe(true);
   } finally {
