@@ -17,7 +17,7 @@ import { onStopRequest } from "./cli/stop.ts";
 import { ContentErrors, formatContentError } from "./content/errors.ts";
 import { warningLines } from "./content/placeholders.ts";
 import { type ContentWatcher, watchContent } from "./content/watch-content.ts";
-import { listenAddressFromEnv, startServerForUser, urlLines } from "./hosts/node/announce.ts";
+import { listenAddressFromEnv, printUrls, startServerForUser } from "./hosts/node/announce.ts";
 import type { RunningServer } from "./hosts/node/start-server.ts";
 
 const options = {
@@ -86,7 +86,7 @@ async function main(): Promise<void> {
   });
   const serve = async () => {
     server = await startServerForUser({ distDir: outDir, ...address });
-    console.log(urlLines(server).join("\n"));
+    printUrls(server);
   };
 
   // One build at a time; edits during a build make one more build after it.

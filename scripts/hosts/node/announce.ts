@@ -28,9 +28,9 @@ export async function startServerForUser(options: ServerOptions): Promise<Runnin
   }
 }
 
-/** The two lines a user needs: the API's base URL and the docs page at the site root. Print them in one write, so a
- * reader of the pipe never sees the first without the second. */
-export function urlLines(server: Pick<RunningServer, "url" | "basePath">): string[] {
+/** The two lines a user needs, the API's base URL and the docs page at the site root, printed in one write: a reader
+ * of the pipe never sees the first without the second. */
+export function printUrls(server: Pick<RunningServer, "url" | "basePath">): void {
   const shown = server.url.replace(/\/\/(127\.0\.0\.1|\[::1\])(?=:)/, "//localhost");
-  return [`Marketing Software Data API: ${shown}${server.basePath}  (Ctrl-C to stop)`, `Docs page: ${shown}/`];
+  console.log(`Marketing Software Data API: ${shown}${server.basePath}  (Ctrl-C to stop)\nDocs page: ${shown}/`);
 }

@@ -2,7 +2,7 @@
 import { resolve } from "node:path";
 import { type CommandSpec, isMain, parseCommandArgs, runCommand, UserError } from "../../cli/command.ts";
 import { onStopRequest, type StopHandler } from "../../cli/stop.ts";
-import { listenAddressFromEnv, startFailure, startServerForUser, urlLines } from "./announce.ts";
+import { listenAddressFromEnv, printUrls, startFailure, startServerForUser } from "./announce.ts";
 import { CACHE_BYTES, DEFAULT_WORKERS, startCluster, WorkerStartFailure } from "./cluster-primary.ts";
 
 const options = {
@@ -37,7 +37,7 @@ export async function serveDist(values: { dist: string; workers: string }, stopp
   if (workers === 1) {
     const single = await startServerForUser({ distDir, ...address });
     server = single;
-    console.log(urlLines(single).join("\n"));
+    printUrls(single);
     return;
   }
   const log = (line: string) => console.error(line);
@@ -51,7 +51,7 @@ export async function serveDist(values: { dist: string; workers: string }, stopp
     throw e instanceof WorkerStartFailure ? startFailure(e, address.port) : e;
   });
   server = cluster;
-  console.log(urlLines(cluster).join("\n"));
+  printUrls(cluster);
 }
 
 async function main(): Promise<void> {
