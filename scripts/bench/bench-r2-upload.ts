@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { type CommandSpec, isMain, parseCommandArgs, runCommand, UserError } from "../cli/command.ts";
 import { startLocalWorker } from "../hosts/cloudflare/local-worker.ts";
 import { type UploadSummary, uploadToR2 } from "../hosts/cloudflare/upload-r2.ts";
-import { readKindsOf } from "../hosts/cloudflare/worker/r2-builds.ts";
+import { noReads, type R2Reads, READ_KINDS, readKindsOf, totalReads } from "../hosts/cloudflare/worker/r2-builds.ts";
 import { changeOnePrice, insertToolMidList, writeBenchCatalog } from "./bench-catalog.ts";
 import { runBuild } from "./run-build.ts";
 import { lackOfSpace, OUT, distDir as serveDistDir } from "./workspace.ts";
@@ -25,13 +25,8 @@ type Measured = Pick<UploadSummary, "objects" | "sent" | "sentBytes" | "present"
   objectsPerSecond: number;
 };
 
-/** Mean R2 reads per request of one kind of target: in all, and by what was read (X-R2-Read-Kinds). */
-export interface MeanReads {
-  total: number;
-  pointer: number;
-  manifest: number;
-  body: number;
-}
+/** Mean R2 reads per request of one kind of target: by what was read (X-R2-Read-Kinds), and in all. */
+export type MeanReads = R2Reads & { total: number };
 
 /** Mean R2 reads per request, by what answered. */
 export interface ReadsPerRequest {
@@ -83,16 +78,14 @@ async function readsPerRequest(origin: string, n: number): Promise<{ cold: Reads
   const missing = ["/v1/software/no-such-tool", `/v1/software/${"a".repeat(4096)}`, "/v1/best/no-such-category"];
   const round = async () => {
     const mean = async (targets: string[]): Promise<MeanReads> => {
-      const sum = { pointer: 0, manifest: 0, body: 0 };
+      const sum = noReads();
       for (const target of targets) {
         const res = await fetch(origin + target);
         await res.arrayBuffer();
         const kinds = readKindsOf(res.headers.get("x-r2-read-kinds"));
-        for (const kind of ["pointer", "manifest", "body"] as const) sum[kind] += kinds[kind];
+        for (const kind of READ_KINDS) sum[kind] += kinds[kind] / targets.length;
       }
-      const per = (x: number) => x / targets.length;
-      const kinds = { pointer: per(sum.pointer), manifest: per(sum.manifest), body: per(sum.body) };
-      return { total: kinds.pointer + kinds.manifest + kinds.body, ...kinds };
+      return { ...sum, total: totalReads(sum) };
     };
     return {
       requests: bodies.length + routeErrors.length + missing.length,

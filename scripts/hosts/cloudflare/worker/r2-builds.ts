@@ -16,27 +16,27 @@ export interface CacheLike {
   put(request: string, response: Response): Promise<void>;
 }
 
-/** One request's R2 reads, by what was read: the live pointer, manifest shards, bodies. */
-export interface R2Reads {
-  pointer: number;
-  manifest: number;
-  body: number;
-}
-export type ReadKind = keyof R2Reads;
+/** What a request can read from R2: the live pointer, manifest shards, bodies. */
+export const READ_KINDS = ["pointer", "manifest", "body"] as const;
+export type ReadKind = (typeof READ_KINDS)[number];
+/** R2 reads by kind. */
+export type R2Reads = Record<ReadKind, number>;
 
-const NO_READS: R2Reads = { pointer: 0, manifest: 0, body: 0 };
+export const noReads = (): R2Reads => ({ pointer: 0, manifest: 0, body: 0 });
+export const totalReads = (reads: R2Reads): number => READ_KINDS.reduce((sum, kind) => sum + reads[kind], 0);
 
 /** X-R2-Reads (the total) and X-R2-Read-Kinds (`pointer=0 manifest=1 body=1`): for tests and the benchmark. */
-export function countedReads(headers: Headers, reads: R2Reads = NO_READS): void {
-  headers.set("X-R2-Reads", String(reads.pointer + reads.manifest + reads.body));
-  headers.set("X-R2-Read-Kinds", `pointer=${reads.pointer} manifest=${reads.manifest} body=${reads.body}`);
+export function countedReads(headers: Headers, reads: R2Reads = noReads()): void {
+  headers.set("X-R2-Reads", String(totalReads(reads)));
+  headers.set("X-R2-Read-Kinds", READ_KINDS.map((kind) => `${kind}=${reads[kind]}`).join(" "));
 }
 
 /** X-R2-Read-Kinds read back; NaN for a kind it lacks (an answer that did not count). */
 export function readKindsOf(header: string | null): R2Reads {
   const kinds = new Map((header ?? "").split(" ").map((pair) => pair.split("=") as [string, string]));
-  const kind = (name: ReadKind) => Number(kinds.get(name) ?? Number.NaN);
-  return { pointer: kind("pointer"), manifest: kind("manifest"), body: kind("body") };
+  const reads = noReads();
+  for (const kind of READ_KINDS) reads[kind] = Number(kinds.get(kind) ?? Number.NaN);
+  return reads;
 }
 
 /** One request's view: the build that answers it, and its R2 reads. */
@@ -61,7 +61,7 @@ export function r2Builds(): R2Builds {
 
   return {
     async view(bucket, cache, waitUntil) {
-      const counts: R2Reads = { pointer: 0, manifest: 0, body: 0 };
+      const counts = noReads();
       const reads = () => ({ ...counts });
       const get = (key: string, kind: ReadKind) => {
         counts[kind]++;
