@@ -2,7 +2,7 @@
 // hammering the Worker while build B is published over build A sees whole A answers, then whole B answers, never a
 // mix; uploads killed at 10 seeded instants never move the live build, and the next upload completes without
 // re-sending what arrived; rollback answers byte for byte as A did; a repeated request reads nothing from R2.
-import { type ChildProcess, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { once } from "node:events";
 import { cp, readFile, writeFile } from "node:fs/promises";
@@ -70,17 +70,13 @@ async function ask(origin: string, target: string): Promise<Answer> {
 const answersOf = async (origin: string) => Promise.all(TARGETS.map((t) => ask(origin, t)));
 
 /** `npm run upload:r2 -- --dist DIR --persist P` as a child process in a process group of its own. */
-function uploadCommand(
-  dist: string,
-  persist: string,
-): { child: ChildProcess; done: Promise<number | null>; kill(): void } {
+function uploadCommand(dist: string, persist: string): { done: Promise<number | null>; kill(): void } {
   const child = spawn(
     process.execPath,
     ["scripts/cli/launch.mjs", "scripts/hosts/cloudflare/upload.ts", "--dist", dist, "--persist", persist],
     { cwd: repoRoot, stdio: "ignore", detached: true },
   );
   return {
-    child,
     done: new Promise((resolve) => child.on("exit", (code) => resolve(code))),
     // The whole group, as a kill of the command kills its workerd too: none is left running after the test.
     kill: () => {
