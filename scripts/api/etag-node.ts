@@ -1,5 +1,5 @@
 // The ETag of a body in Node (node:crypto): the same string etag.ts gives with WebCrypto.
-import { sha1 } from "../cli/file-hashes.mjs";
-import { etagFromSha1 } from "./etag.ts";
+import { createHash } from "node:crypto";
 
-export const etagOf = (body: Uint8Array): string => etagFromSha1(sha1(body));
+export const etagOf = (body: Uint8Array): string =>
+  `"${createHash("sha256").update(body).digest("base64url").slice(0, 22)}"`;

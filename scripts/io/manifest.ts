@@ -3,7 +3,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { sha1 } from "../cli/file-hashes.mjs";
-import type { PageList } from "../render/software-pages.ts";
+import type { PageList, PageOffsets } from "../render/software-pages.ts";
 
 export const MANIFEST_FILE = ".build-manifest.json";
 
@@ -53,7 +53,7 @@ export async function readManifest(outDir: string): Promise<Manifest | undefined
 }
 
 /** Which offsets of one limit to write, or "all". */
-export type OffsetPlan = "all" | number[];
+export type OffsetPlan = PageOffsets;
 
 export interface ListPlan {
   list: number;

@@ -1,6 +1,5 @@
 // Writes list pages, synchronously: the code a worker thread runs (and the main thread, for small jobs).
 // A page goes to the kernel as its pieces (writev), never concatenated, unless it is compressed.
-import { createHash } from "node:crypto";
 import { closeSync, mkdirSync, openSync, renameSync, rmSync, statSync, writevSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fill } from "../api/route-table.ts";
@@ -38,11 +37,7 @@ export interface PageStats {
   deleted: number;
   /** per list index: net change of its files and bytes */
   perList: Record<number, { files: number; bytes: number }>;
-  /** each page written: list index, limit, offset, SHA-256 (hex) and size of its body, for the hash tree (E2) */
-  pages: PageHash[];
 }
-
-export type PageHash = [list: number, limit: number, offset: number, sha256: string, size: number];
 
 /** Errors of calls on a file descriptor carry no path: add it, so the one-line message can name it. */
 export function withPath(e: unknown, path: string): unknown {
@@ -67,7 +62,6 @@ export function writePageUnits(job: PageJob, onProgress?: (written: number) => v
     removedBytes: 0,
     deleted: 0,
     perList: {},
-    pages: [],
   };
   const renderers = new Map<number, PageRenderer>();
   let delta = { files: 0, bytes: 0 };
@@ -130,13 +124,6 @@ export function writePageUnits(job: PageJob, onProgress?: (written: number) => v
       const path = pathOf(offset);
       const pieces = renderer.pieces(unit.limit, offset);
       writeFileSync(path, pieces, unit.replace);
-      const hash = createHash("sha256");
-      let size = 0;
-      for (const p of pieces) {
-        hash.update(p);
-        size += p.byteLength;
-      }
-      stats.pages.push([unit.list, unit.limit, offset, hash.digest("hex"), size]);
       if (job.compress) {
         const siblings = siblingsOf(path, Buffer.concat(pieces));
         for (const s of siblings.write) writeFileSync(s.path, [s.body], unit.replace);

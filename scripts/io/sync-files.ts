@@ -4,16 +4,13 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fill } from "../api/route-table.ts";
-import type { OutputFile } from "../render/output.ts";
-import type { PageList } from "../render/software-pages.ts";
+import { lazyFile, type OutputFile } from "../render/output.ts";
+import { type PageDigests, type PageList, pageAt, pageCount } from "../render/software-pages.ts";
 import {
   type BodyHash,
   kindOf,
   listShardNames,
   PAGES_PER_SHARD,
-  pageAt,
-  pageCount,
-  pageIndex,
   pageTarget,
   parseShard,
   rootBody,
@@ -21,7 +18,6 @@ import {
   shardOf,
 } from "../render/sync.ts";
 import { hashOf } from "./manifest.ts";
-import type { PageHash } from "./page-units.ts";
 
 export interface SyncLayout {
   basePath: string;
@@ -53,47 +49,39 @@ export function syncShardFiles(args: {
   root: string;
   lists: PageList[];
   maxLimit: number;
-  /** pages written by this build */
-  pages: PageHash[];
-  /** lists every page of which was written by this build */
-  fresh: (list: number) => boolean;
+  /** per list: the pages this build hashed (its others are in the shards of the build before) */
+  pages: (PageDigests | undefined)[];
   small: SmallBodies;
 }): ShardFile[] {
   const { layout, lists, small } = args;
   const files: ShardFile[] = [];
-  const written = new Map<number, Map<number, BodyHash>>();
-  for (const [list, limit, offset, sha256, size] of args.pages) {
-    let byIndex = written.get(list);
-    if (!byIndex) written.set(list, (byIndex = new Map()));
-    byIndex.set(pageIndex(lists[list]!.items.length, limit, offset), { sha256, size });
-  }
   lists.forEach((list, i) => {
     const total = list.items.length;
     const count = pageCount(total, args.maxLimit);
+    const hashed = args.pages[i];
     // The list's identity: the same items in the same order are the same pages.
     const key = `${layout.basePath} ${list.category} ${hashOf(list.items.join("\n"))}`;
     listShardNames(list.filter, total, args.maxLimit).forEach((name, k) => {
       const path = shardPath(layout, name);
       const first = k * PAGES_PER_SHARD;
       const end = Math.min(count, first + PAGES_PER_SHARD);
-      const file: OutputFile = {
-        path,
-        key: `${key} ${k}`,
-        get body() {
-          const fresh = written.get(i) ?? new Map<number, BodyHash>();
-          const old = args.fresh(i) ? undefined : parseShard(readFileSync(join(args.root, path), "utf8"));
-          const entries: [string, BodyHash][] = [];
-          for (let index = first; index < end; index++) {
-            const { limit, offset } = pageAt(total, index);
-            const target = pageTarget(layout.basePath, list.category, limit, offset);
-            const body = fresh.get(index) ?? old?.get(target);
-            if (!body) throw new Error(`hash tree: no hash for ${target}`);
-            entries.push([target, body]);
-          }
-          return shardBody(name, entries);
-        },
+      const render = () => {
+        let old: Map<string, BodyHash> | undefined;
+        const entries: [string, BodyHash][] = [];
+        for (let index = first; index < end; index++) {
+          const { limit, offset } = pageAt(total, index);
+          const target = pageTarget(layout.basePath, list.category, limit, offset);
+          const size = hashed?.sizes[index] ?? 0;
+          // A page this build did not hash is as the build before wrote it, in the shard it wrote.
+          old ??= size > 0 ? undefined : parseShard(readFileSync(join(args.root, path), "utf8"));
+          const body =
+            size > 0 ? { sha256: hashed!.digests.toString("hex", index * 32, index * 32 + 32), size } : old?.get(target);
+          if (!body) throw new Error(`hash tree: no hash for ${target}`);
+          entries.push([target, body]);
+        }
+        return shardBody(name, entries);
       };
-      files.push({ name, file, targets: end - first });
+      files.push({ name, file: lazyFile(path, `${key} ${k}`, render), targets: end - first });
     });
   });
 

@@ -13,10 +13,10 @@ import { fill } from "../api/route-table.ts";
 import { sha256Hex } from "../api/sha256-node.ts";
 import { cachedCommandBundle } from "../cli/bundle-cache.mjs";
 import type { OutputFile } from "../render/output.ts";
-import type { PageList } from "../render/software-pages.ts";
+import { hashPages, type PageDigests, type PageList } from "../render/software-pages.ts";
 import { siblingPaths, siblingsOf } from "./encodings.ts";
 import { acquireLock } from "./lock.ts";
-import { MANIFEST_FILE, type Manifest, manifestLists, planList, readManifest } from "./manifest.ts";
+import { MANIFEST_FILE, type Manifest, manifestLists, type OffsetPlan, planList, readManifest } from "./manifest.ts";
 import { type PageJob, type PageStats, type PageUnit, withPath, writePageUnits } from "./page-units.ts";
 import {
   cloneByLinks,
@@ -172,15 +172,18 @@ async function writeFull(
   const units: PageUnit[] = site.lists.flatMap((_, list) =>
     Array.from({ length: site.maxLimit }, (_, i) => ({ list, limit: i + 1, offsets: "all" as const, replace: false })),
   );
-  // Small files from the main thread while workers write pages.
-  const [bodies, pages] = await both(
-    writeSmallFiles(work, site.files, undefined, options.compress && site.bodyDir),
+  const everyPage = site.lists.map(() => Array.from({ length: site.maxLimit }, () => "all" as const));
+  // Small files and the pages' hashes from the main thread while workers write pages.
+  const [[bodies, digests], pages] = await both(
+    writeSmallFiles(work, site.files, undefined, options.compress && site.bodyDir).then(
+      async (small) => [small, await hashPagePlans(site, everyPage)] as const,
+    ),
     writePages(
       { root: work, pageTemplate: site.pageTemplate, lists: site.lists, units, compress: options.compress },
       options.onProgress,
     ),
   );
-  const small = await writeSyncTree(work, site, options, bodies, pages, undefined, () => true);
+  const small = await writeSyncTree(work, site, options, bodies, digests, undefined);
   const lists = manifestLists(site.lists);
   for (const [i, l] of site.lists.entries()) Object.assign(lists[l.filter]!, pages.perList[i]);
   const tree = { files: small.written + pages.written, bytes: small.writtenBytes + pages.writtenBytes };
@@ -201,8 +204,10 @@ async function writeIncremental(
   const nextLists = manifestLists(site.lists);
   const units: PageUnit[] = [];
   const fresh = new Set<string>();
+  const plans: (OffsetPlan[] | undefined)[] = [];
   for (const [index, list] of site.lists.entries()) {
     const plan = planList(index, list, nextLists[list.filter]!.items, previous.lists[list.filter], site.maxLimit);
+    plans.push(plan?.offsets);
     if (!plan) continue;
     site.checkList?.(index, plan.changed);
     if (plan.fresh) {
@@ -219,21 +224,19 @@ async function writeIncremental(
   for (const filter of Object.keys(previous.lists)) if (!nextLists[filter]) await trash.discard(listDir(filter));
 
   const inSync = syncFolder(site);
-  const [bodies, pages] = await both(
+  const [[bodies, digests], pages] = await both(
     writeSmallFiles(
       work,
       site.files,
       manifestPart(previous, (path) => !path.startsWith(inSync)),
       options.compress && site.bodyDir,
-    ),
+    ).then(async (small) => [small, await hashPagePlans(site, plans)] as const),
     writePages(
       { root: work, pageTemplate: site.pageTemplate, lists: site.lists, units, compress: options.compress },
       options.onProgress,
     ),
   );
-  const small = await writeSyncTree(work, site, options, bodies, pages, previous, (list) =>
-    fresh.has(site.lists[list]!.filter),
-  );
+  const small = await writeSyncTree(work, site, options, bodies, digests, previous);
 
   // Each list's files and bytes: fresh ones are what was written, the others what they were plus the change.
   let listFilesDelta = 0;
@@ -383,9 +386,8 @@ async function writeSyncTree(
   site: SiteOutput,
   options: WriteOptions,
   bodies: SmallStats,
-  pages: PageStats,
+  pages: (PageDigests | undefined)[],
   previous: Manifest | undefined,
-  fresh: (list: number) => boolean,
 ): Promise<SmallStats> {
   const inSync = syncFolder(site);
   const compress = options.compress && site.bodyDir;
@@ -394,8 +396,7 @@ async function writeSyncTree(
     root: work,
     lists: site.lists,
     maxLimit: site.maxLimit,
-    pages: pages.pages,
-    fresh,
+    pages,
     small: bodies,
   });
   const shardStats = await writeSmallFiles(
@@ -489,8 +490,21 @@ async function writePages(job: PageJob, onProgress?: (written: number) => void):
     removedBytes: a.removedBytes + s.removedBytes,
     deleted: a.deleted + s.deleted,
     perList,
-    pages: a.pages.concat(s.pages),
   }));
+}
+
+/**
+ * The hashes of the pages each list writes (`plans[list]`, none when undefined), list by list so the page writers'
+ * messages get through between them.
+ */
+async function hashPagePlans(site: SiteOutput, plans: (OffsetPlan[] | undefined)[]) {
+  const digests: (PageDigests | undefined)[] = [];
+  for (const [i, list] of site.lists.entries()) {
+    const plan = plans[i];
+    digests.push(plan && hashPages(list, plan, site.maxLimit));
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  return digests;
 }
 
 async function writeManifest(

@@ -2,6 +2,7 @@
 // Pages are not built as strings: a page is the list's pre-encoded items between an envelope prefix and suffix,
 // so writers hand the pieces to the kernel (writev) and no page is ever held whole.
 
+import { createHash } from "node:crypto";
 import { ALL_FILTER, categoryFilter, MAX_LIMIT } from "../api/route-table.ts";
 import type { Catalog, Tool } from "../model/derive.ts";
 import { assertValid } from "../schemas/check.ts";
@@ -62,6 +63,17 @@ export const pageMeta = (total: number, limit: number, offset: number, category:
 const PREFIX = Buffer.from('{"data":[');
 
 /**
+ * The SHA-256 and size of some pages of one list, by their index in the list's order (`pageIndex`): 32 bytes each,
+ * so the hashes of a whole tree cost 32 bytes a page and no string. A size of 0 marks a page not hashed (no page is
+ * empty).
+ */
+export interface PageDigests {
+  total: number;
+  digests: Buffer;
+  sizes: Uint32Array;
+}
+
+/**
  * The pages of one list as byte pieces: `pieces(limit, offset)` concatenated is the page body.
  * The items are joined with commas once, so any page's slice of them is one view of that buffer: a page is three
  * pieces (prefix, slice, suffix) whatever its limit, and nothing is copied.
@@ -90,13 +102,76 @@ export class PageRenderer {
     return this.starts.length;
   }
 
-  pieces(limit: number, offset: number): Buffer[] {
-    const end = Math.min(offset + limit, this.total);
-    // Byte for byte what json(pageMeta(…)) writes: same keys, same order.
-    const suffix = Buffer.from(
+  /** Byte for byte what json(pageMeta(…)) writes after the items: same keys, same order. */
+  private suffix(limit: number, offset: number): Buffer {
+    return Buffer.from(
       `],"meta":{"total":${this.total},"limit":${limit},"offset":${offset},"category":${this.categoryJson}}}`,
     );
+  }
+
+  pieces(limit: number, offset: number): Buffer[] {
+    const end = Math.min(offset + limit, this.total);
+    const suffix = this.suffix(limit, offset);
     if (end <= offset) return [PREFIX, suffix];
     return [PREFIX, this.joined.subarray(this.starts[offset], this.ends[end - 1]), suffix];
   }
+
+  /**
+   * Hashes the pages at `offset` for `limits` (ascending) into `out`. The pages at one offset share their bytes up to
+   * the last item (`meta` comes last), so one SHA-256 state grows item by item and each page costs a copy of it, its
+   * newest item and its suffix: every item byte is hashed once per offset, not once per page.
+   */
+  hashPagesAt(offset: number, limits: Iterable<number>, out: PageDigests): void {
+    const state = createHash("sha256").update(PREFIX);
+    // bytes of `joined` hashed so far: the items offset…end-1 and the commas between them
+    let from = offset < this.total ? this.starts[offset]! : 0;
+    let end = offset;
+    for (const limit of limits) {
+      const last = Math.min(offset + limit, this.total);
+      if (last > end) {
+        const to = this.ends[last - 1]!;
+        state.update(this.joined.subarray(from, to));
+        from = to;
+        end = last;
+      }
+      const suffix = this.suffix(limit, offset);
+      const index = pageIndex(this.total, limit, offset);
+      state.copy().update(suffix).digest().copy(out.digests, index * 32);
+      out.sizes[index] = PREFIX.length + (end > offset ? from - this.starts[offset]! : 0) + suffix.length;
+    }
+  }
 }
+
+/** Which offsets of one limit: every one, or those listed (ascending). */
+export type PageOffsets = "all" | number[];
+
+/**
+ * The SHA-256 and size of the pages of `list` that `offsets` names (index limit-1), grouped by offset so that each
+ * offset's pages grow one hash state (PageRenderer.hashPagesAt).
+ */
+export function hashPages(list: PageList, offsets: PageOffsets[], maxLimit = MAX_LIMIT): PageDigests {
+  const renderer = new PageRenderer(list);
+  const total = renderer.total;
+  const out: PageDigests = {
+    total,
+    digests: Buffer.alloc(pageCount(total, maxLimit) * 32),
+    sizes: new Uint32Array(pageCount(total, maxLimit)),
+  };
+  const limitsAt = Array.from({ length: total + 1 }, () => [] as number[]);
+  offsets.forEach((some, i) => {
+    for (const offset of some === "all" ? limitsAt.keys() : some) limitsAt[offset]!.push(i + 1);
+  });
+  limitsAt.forEach((limits, offset) => {
+    if (limits.length > 0) renderer.hashPagesAt(offset, limits, out);
+  });
+  return out;
+}
+
+/** Pages of a list of `total` tools: every limit 1–100 × offset 0..total, limits first (the hash tree's order). */
+export const pageCount = (total: number, maxLimit = MAX_LIMIT) => maxLimit * (total + 1);
+/** Position of a page in its list's order. */
+export const pageIndex = (total: number, limit: number, offset: number) => (limit - 1) * (total + 1) + offset;
+export const pageAt = (total: number, index: number) => ({
+  limit: Math.floor(index / (total + 1)) + 1,
+  offset: index % (total + 1),
+});

@@ -7,6 +7,7 @@
 // (a list changes only when a summary in it does), and the catalog-wide bodies in one.
 import { ALL_FILTER, MAX_LIMIT } from "../api/route-table.ts";
 import { sha256Hex } from "../api/sha256-node.ts";
+import { pageCount } from "./software-pages.ts";
 
 /** A body as the tree lists it. */
 export interface BodyHash {
@@ -22,14 +23,6 @@ export function pageTarget(basePath: string, category: string | null, limit: num
   return `${basePath}/software?limit=${limit}&offset=${offset}${category === null ? "" : `&category=${category}`}`;
 }
 
-/** Pages of a list of `total` tools: every limit 1–100 × offset 0..total, in that order. */
-export const pageCount = (total: number, maxLimit = MAX_LIMIT) => maxLimit * (total + 1);
-/** Position of a page in its list's order. */
-export const pageIndex = (total: number, limit: number, offset: number) => (limit - 1) * (total + 1) + offset;
-export const pageAt = (total: number, index: number) => ({
-  limit: Math.floor(index / (total + 1)) + 1,
-  offset: index % (total + 1),
-});
 
 /** The shards holding one list's pages, in order. A shard name ends with its number, so no two lists share one. */
 export function listShardNames(filter: string, total: number, maxLimit = MAX_LIMIT): string[] {
