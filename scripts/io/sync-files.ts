@@ -75,7 +75,9 @@ export function syncShardFiles(args: {
           // A page this build did not hash is as the build before wrote it, in the shard it wrote.
           old ??= size > 0 ? undefined : parseShard(readFileSync(join(args.root, path), "utf8"));
           const body =
-            size > 0 ? { sha256: hashed!.digests.toString("hex", index * 32, index * 32 + 32), size } : old?.get(target);
+            size > 0
+              ? { sha256: hashed!.digests.toString("hex", index * 32, index * 32 + 32), size }
+              : old?.get(target);
           if (!body) throw new Error(`hash tree: no hash for ${target}`);
           entries.push([target, body]);
         }

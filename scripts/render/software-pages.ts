@@ -136,7 +136,11 @@ export class PageRenderer {
       }
       const suffix = this.suffix(limit, offset);
       const index = pageIndex(this.total, limit, offset);
-      state.copy().update(suffix).digest().copy(out.digests, index * 32);
+      state
+        .copy()
+        .update(suffix)
+        .digest()
+        .copy(out.digests, index * 32);
       out.sizes[index] = PREFIX.length + (end > offset ? from - this.starts[offset]! : 0) + suffix.length;
     }
   }

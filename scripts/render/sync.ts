@@ -23,7 +23,6 @@ export function pageTarget(basePath: string, category: string | null, limit: num
   return `${basePath}/software?limit=${limit}&offset=${offset}${category === null ? "" : `&category=${category}`}`;
 }
 
-
 /** The shards holding one list's pages, in order. A shard name ends with its number, so no two lists share one. */
 export function listShardNames(filter: string, total: number, maxLimit = MAX_LIMIT): string[] {
   const prefix = filter === ALL_FILTER ? "list" : `category-${filter.slice(filter.indexOf("/") + 1)}`;
