@@ -12,8 +12,10 @@ import {
   listShardNames,
   PAGES_PER_SHARD,
   pageTarget,
+  pageTargetJson,
   parseShard,
   rootBody,
+  ShardBody,
   shardBody,
   shardOf,
 } from "../render/sync.ts";
@@ -61,27 +63,29 @@ export function syncShardFiles(args: {
     const hashed = args.pages[i];
     // The list's identity: the same items in the same order are the same pages.
     const key = `${layout.basePath} ${list.category} ${hashOf(list.items.join("\n"))}`;
+    const targetJson = pageTargetJson(layout.basePath, list.category);
     listShardNames(list.filter, total, args.maxLimit).forEach((name, k) => {
       const path = shardPath(layout, name);
       const first = k * PAGES_PER_SHARD;
       const end = Math.min(count, first + PAGES_PER_SHARD);
       const render = () => {
         let old: Map<string, BodyHash> | undefined;
-        const entries: [string, BodyHash][] = [];
+        const shard = new ShardBody(name, (end - first) * (targetJson(100, total).length + 90));
         for (let index = first; index < end; index++) {
           const { limit, offset } = pageAt(total, index);
-          const target = pageTarget(layout.basePath, list.category, limit, offset);
           const size = hashed?.sizes[index] ?? 0;
+          if (size > 0) {
+            shard.add(targetJson(limit, offset), { digests: hashed!.digests, from: index * 32 }, size);
+            continue;
+          }
           // A page this build did not hash is as the build before wrote it, in the shard it wrote.
-          old ??= size > 0 ? undefined : parseShard(readFileSync(join(args.root, path), "utf8"));
-          const body =
-            size > 0
-              ? { sha256: hashed!.digests.toString("hex", index * 32, index * 32 + 32), size }
-              : old?.get(target);
+          old ??= parseShard(readFileSync(join(args.root, path), "utf8"));
+          const target = pageTarget(layout.basePath, list.category, limit, offset);
+          const body = old.get(target);
           if (!body) throw new Error(`hash tree: no hash for ${target}`);
-          entries.push([target, body]);
+          shard.add(targetJson(limit, offset), body.sha256, body.size);
         }
-        return shardBody(name, entries);
+        return shard.finish();
       };
       files.push({ name, file: lazyFile(path, `${key} ${k}`, render), targets: end - first });
     });

@@ -310,7 +310,7 @@ async function writeSmallFiles(
   const previous = manifest?.files;
   const inPlace = previous !== undefined;
   const madeDirs = new Set<string>();
-  const put = async (path: string, body: string | Uint8Array) => {
+  const put = async (path: string, body: Uint8Array) => {
     const target = join(root, path);
     const dir = dirname(target);
     if (!madeDirs.has(dir)) {
@@ -324,7 +324,7 @@ async function writeSmallFiles(
     await writeFile(tmp, body, { flag: "wx" }).catch((e: unknown) => Promise.reject(withPath(e, tmp)));
     if (tmp !== target) await rename(tmp, target);
     stats.written++;
-    stats.writtenBytes += typeof body === "string" ? Buffer.byteLength(body) : body.byteLength;
+    stats.writtenBytes += body.byteLength;
   };
   const remove = async (path: string) => {
     const old = await sizeOf(join(root, path));
@@ -347,15 +347,16 @@ async function writeSmallFiles(
         continue;
       }
     }
-    const body = file.body;
+    // Encoded once: hashed, measured and written as the same bytes.
+    const body = typeof file.body === "string" ? Buffer.from(file.body) : file.body;
     const hash = sha256Hex(body);
     stats.hashes[file.path] = hash;
-    stats.sizes[file.path] = typeof body === "string" ? Buffer.byteLength(body) : body.byteLength;
+    stats.sizes[file.path] = body.byteLength;
     if (previous?.[file.path] === hash) continue;
     file.check?.();
-    await put(file.path, file.body);
+    await put(file.path, body);
     if (compressUnder === false || !file.path.startsWith(compressUnder)) continue;
-    const siblings = siblingsOf(file.path, Buffer.from(file.body));
+    const siblings = siblingsOf(file.path, Buffer.from(body));
     for (const s of siblings.write) await put(s.path, s.body);
     if (inPlace) for (const path of siblings.remove) await remove(path);
   }

@@ -85,6 +85,8 @@ export class PageRenderer {
   private readonly ends: number[] = [];
   /** `"category":…` as JSON, the same for every page of the list */
   private readonly categoryJson: string;
+  /** UTF-8 bytes of `categoryJson` beyond its length in characters (the rest of a suffix is ASCII) */
+  private readonly categoryExtraBytes: number;
 
   constructor(list: PageList) {
     this.joined = Buffer.from(list.items.join(","));
@@ -96,6 +98,7 @@ export class PageRenderer {
       at += 1; // the comma
     }
     this.categoryJson = json(list.category);
+    this.categoryExtraBytes = Buffer.byteLength(this.categoryJson) - this.categoryJson.length;
   }
 
   get total(): number {
@@ -103,10 +106,12 @@ export class PageRenderer {
   }
 
   /** Byte for byte what json(pageMeta(…)) writes after the items: same keys, same order. */
+  private suffixText(limit: number, offset: number): string {
+    return `],"meta":{"total":${this.total},"limit":${limit},"offset":${offset},"category":${this.categoryJson}}}`;
+  }
+
   private suffix(limit: number, offset: number): Buffer {
-    return Buffer.from(
-      `],"meta":{"total":${this.total},"limit":${limit},"offset":${offset},"category":${this.categoryJson}}}`,
-    );
+    return Buffer.from(this.suffixText(limit, offset));
   }
 
   pieces(limit: number, offset: number): Buffer[] {
@@ -134,14 +139,12 @@ export class PageRenderer {
         from = to;
         end = last;
       }
-      const suffix = this.suffix(limit, offset);
+      // The suffix as a string and the digest as latin1: no Buffer per page, which the garbage collector pays for.
+      const suffix = this.suffixText(limit, offset);
       const index = pageIndex(this.total, limit, offset);
-      state
-        .copy()
-        .update(suffix)
-        .digest()
-        .copy(out.digests, index * 32);
-      out.sizes[index] = PREFIX.length + (end > offset ? from - this.starts[offset]! : 0) + suffix.length;
+      out.digests.write(state.copy().update(suffix).digest("binary"), index * 32, "latin1");
+      out.sizes[index] =
+        PREFIX.length + (end > offset ? from - this.starts[offset]! : 0) + suffix.length + this.categoryExtraBytes;
     }
   }
 }
