@@ -1,4 +1,4 @@
-// Runs a command to completion and measures it: wall seconds, and peak RSS through GNU time when present.
+// Runs a command to completion and measures it: wall seconds, and peak RSS and CPU seconds through GNU time when present.
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
@@ -13,6 +13,8 @@ export interface MeasuredRun {
   seconds: number;
   /** peak resident set size in bytes (max RSS of the process, all its threads), null without GNU time */
   peakRss: number | null;
+  /** CPU seconds in user mode of the process and its children, all threads; null without GNU time */
+  userSeconds: number | null;
 }
 
 const GNU_TIME = "/usr/bin/time";
@@ -26,7 +28,7 @@ export async function runMeasured(
   const scratch = withTime ? await mkdtemp(join(tmpdir(), "bench-time-")) : null;
   const timeFile = scratch ? join(scratch, "time.txt") : null;
   // -o: GNU time's line goes to a file, so the command's own stderr stays untouched.
-  const [cmd, argv] = timeFile ? [GNU_TIME, ["-o", timeFile, "-f", "%M", command, ...args]] : [command, args];
+  const [cmd, argv] = timeFile ? [GNU_TIME, ["-o", timeFile, "-f", "%M %U", command, ...args]] : [command, args];
   const started = performance.now();
   const child = spawn(cmd, argv, {
     cwd: options.cwd,
@@ -43,13 +45,16 @@ export async function runMeasured(
   });
   const seconds = (performance.now() - started) / 1000;
   let peakRss: number | null = null;
+  let userSeconds: number | null = null;
   if (timeFile && scratch) {
     const text = await readFile(timeFile, "utf8").catch(() => "");
-    const kb = Number(/(\d+)\s*$/.exec(text.trim())?.[1]);
-    if (Number.isFinite(kb) && kb > 0) peakRss = kb * 1024;
+    // the last line: a command killed by a signal gets a line about it before
+    const [kb, user] = (/(\d+) ([\d.]+)\s*$/.exec(text.trim()) ?? []).slice(1).map(Number);
+    if (kb !== undefined && Number.isFinite(kb) && kb > 0) peakRss = kb * 1024;
+    if (user !== undefined && Number.isFinite(user)) userSeconds = user;
     await rm(scratch, { recursive: true, force: true });
   }
-  return { code, stdout, stderr, seconds, peakRss };
+  return { code, stdout, stderr, seconds, peakRss, userSeconds };
 }
 
 /** Runs a command, throwing with its output when it fails. */

@@ -22,6 +22,8 @@ export interface BenchOptions {
   rounds: number;
   /** keep bench/out/ afterwards instead of deleting the built trees */
   keep: boolean;
+  /** judge only: exit 1 when a target is missed or not measured, and write no results */
+  check: boolean;
 }
 
 const options = {
@@ -54,6 +56,12 @@ const options = {
     description: "load runs per host, alternating between hosts; the best counts",
   },
   keep: { type: "boolean", default: false, description: "keep bench/out/ (built trees) afterwards" },
+  check: {
+    type: "boolean",
+    default: false,
+    description:
+      "the regression guard: build and incremental at n = 1,000 (unless --only or --sizes say otherwise); exits 1 when a target is missed; writes no results",
+  },
 } as const;
 
 export const BENCH: CommandSpec<typeof options> = {
@@ -62,7 +70,10 @@ export const BENCH: CommandSpec<typeof options> = {
     "Builds catalogs of several sizes, rebuilds after one change, and load-tests every host on loopback; prints tables, " +
     "writes bench/results.json and redraws docs/growth.svg.",
   options,
-  notes: ["a quick run: npm run bench -- --sizes 100 --only build"],
+  notes: [
+    "a quick run: npm run bench -- --sizes 100 --only build",
+    "before calling a change under the build's path done: npm run bench -- --check",
+  ],
 };
 
 function positiveInt(name: string, text: string): number {
@@ -75,13 +86,17 @@ function positiveInt(name: string, text: string): number {
 /** Parses argv (--help prints the help and exits); a bad flag or value throws a one-line UserError (exit 2). */
 export function parseBenchOptions(argv: string[]): BenchOptions {
   const values = parseCommandArgs(BENCH, argv);
-  const steps = (values.only?.split(",") ?? [...STEPS]).map((s) => s.trim());
+  const steps = (values.only?.split(",") ?? (values.check ? ["build", "incremental"] : [...STEPS])).map((s) =>
+    s.trim(),
+  );
   for (const s of steps)
     if (!(STEPS as readonly string[]).includes(s))
       throw new UserError(`--only: unknown step "${s}" (steps: ${STEPS.join(", ")})`, 2);
   const sizes = values.sizes
     ? values.sizes.split(",").map((s) => positiveInt("sizes", s.trim()))
-    : [100, 500, 1000, ...(values.large ? [5000] : [])];
+    : values.check
+      ? [1000, ...(values.large ? [5000] : [])]
+      : [100, 500, 1000, ...(values.large ? [5000] : [])];
   sizes.sort((a, b) => a - b);
   const mainSize = values["main-size"]
     ? positiveInt("main-size", values["main-size"])
@@ -97,5 +112,6 @@ export function parseBenchOptions(argv: string[]): BenchOptions {
     duration: positiveInt("duration", values.duration),
     rounds: positiveInt("rounds", values.rounds),
     keep: values.keep,
+    check: values.check,
   };
 }

@@ -15,6 +15,8 @@ export interface BuildRun {
   /** the build's own `seconds` (no Node/tsx start-up) */
   reportedSeconds: number;
   peakRss: number | null;
+  /** CPU seconds in user mode, every thread (null without GNU time) */
+  userSeconds: number | null;
   /** reported by builds that write only what changed; null when the build does not say */
   written: number | null;
   deleted: number | null;
@@ -41,6 +43,7 @@ export async function runBuild(contentDir: string, outDir: string, extraArgs: st
     seconds: run.seconds,
     reportedSeconds: num("seconds") ?? run.seconds,
     peakRss: run.peakRss,
+    userSeconds: run.userSeconds,
     written: num("written"),
     deleted: num("deleted"),
     mode: typeof summary.mode === "string" ? summary.mode : null,

@@ -40,7 +40,7 @@ async function main(): Promise<void> {
     if (!options.keep) await removeAll();
   }
 
-  const file = await writeResults(RESULTS, measured, options.buildArgs);
+  const targets = allTargets(measured);
   const sections = [
     measured.build && buildReport(measured.build),
     measured.incremental && incrementalReport(measured.incremental),
@@ -48,9 +48,20 @@ async function main(): Promise<void> {
     measured.serve && serveReport(measured.serve),
     measured.sync && syncReport(measured.sync),
     // only this run's targets: results.json may also hold older sections
-    targetsReport(allTargets(measured)),
+    targetsReport(targets),
   ].filter(Boolean);
   console.log(`\n${sections.join("\n\n")}\n`);
+  if (options.check) {
+    // The guard judges and leaves the recorded results as they were.
+    const missed = targets.filter((t) => t.pass !== true);
+    if (missed.length === 0) console.log(`every target met (${targets.length}); bench/results.json left as it was`);
+    else {
+      for (const t of missed) console.error(`${t.pass === null ? "not measured" : "missed"}: ${t.name}`);
+      process.exitCode = 1;
+    }
+    return;
+  }
+  const file = await writeResults(RESULTS, measured, options.buildArgs);
   const chart = await writeGrowthChart(RESULTS);
   console.log(
     `${file.machine.cpus} × ${file.machine.cpuModel}, Node ${file.machine.node}${options.buildArgs.length ? `, build ${options.buildArgs.join(" ")}` : ""}; ` +
