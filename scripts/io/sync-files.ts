@@ -4,7 +4,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fill } from "../api/route-table.ts";
-import { lazyFile, type OutputFile } from "../render/output.ts";
+import type { OutputFile } from "../render/output.ts";
 import { type PageDigests, type PageList, pageAt, pageCount } from "../render/software-pages.ts";
 import {
   type BodyHash,
@@ -87,7 +87,15 @@ export function syncShardFiles(args: {
         }
         return shard.finish();
       };
-      files.push({ name, file: lazyFile(path, `${key} ${k}`, render), targets: end - first });
+      // Rendered when the writer reads it, and not kept: a shard's bytes are garbage once written.
+      const file: OutputFile = {
+        path,
+        key: `${key} ${k}`,
+        get body() {
+          return render();
+        },
+      };
+      files.push({ name, file, targets: end - first });
     });
   });
 

@@ -347,8 +347,9 @@ async function writeSmallFiles(
         continue;
       }
     }
-    // Encoded once: hashed, measured and written as the same bytes.
-    const body = typeof file.body === "string" ? Buffer.from(file.body) : file.body;
+    // Read once (a shard renders on each read) and encoded once: hashed, measured and written as the same bytes.
+    const read = file.body;
+    const body = typeof read === "string" ? Buffer.from(read) : read;
     const hash = sha256Hex(body);
     stats.hashes[file.path] = hash;
     stats.sizes[file.path] = body.byteLength;
