@@ -81,8 +81,12 @@ async function currentCopy(out: string): Promise<string | undefined> {
   return copy;
 }
 
-/** A file's SHA-256 when it exists, else undefined. */
-const hashOfFile = (path: string) => readFile(path).then(sha256Hex, () => undefined);
+/** Whether a regular file is at `path`. */
+const isFile = (path: string) =>
+  lstat(path).then(
+    (s) => s.isFile(),
+    () => false,
+  );
 
 export async function syncCopy(
   from: string,
@@ -130,12 +134,14 @@ export async function syncCopy(
 
   /**
    * Puts one listed file into the staging folder: kept when it is there already (a resumed run), linked from the
-   * previous copy when that one holds the same bytes, else fetched and verified.
+   * previous copy when its hash tree lists the same hash, else fetched and verified. Nothing is read to be hashed
+   * again: a staging folder is one tree's (named by its root's hash), and a file gets its name there only once its
+   * bytes were verified or linked from a copy whose tree listed the same hash.
    */
   async function place(target: string, want: Hashed, before: string | undefined, kind: "shard" | "body") {
     const file = fileOfTarget(basePath, target);
     const path = join(staging, file);
-    if ((await hashOfFile(path)) === want.sha256) return;
+    if (await isFile(path)) return;
     await mkdir(dirname(path), { recursive: true });
     if (before === want.sha256 && previous) {
       await rm(path, { force: true });
