@@ -24,7 +24,6 @@ export const LIMITS = {
   incrementalShare: 0.05,
   incrementalSeconds: 0.5,
   insertShare: 0.45,
-  firstRebuildShare: 0.1,
   nodeOverServe: 10,
   nodeOverCeiling: 0.9,
   generatedOverPlainNginx: 0.9,
@@ -86,20 +85,13 @@ export function incrementalTargets(i: IncrementalResult): Target[] {
       LIMITS.insertShare,
       "%",
     ),
-    target(
-      `incremental n=${i.n} first rebuild after a full build / full build`,
-      i.first?.ratio ?? null,
-      "≤",
-      LIMITS.firstRebuildShare,
-      "%",
-    ),
   ];
 }
 
 /** The incremental targets by what they judge, for the report's rows. */
 export function incrementalTargetsByRow(i: IncrementalResult) {
-  const [priceShare, priceSeconds, insert, first] = incrementalTargets(i) as [Target, Target, Target, Target];
-  return { priceShare, priceSeconds, insert, first };
+  const [priceShare, priceSeconds, insert] = incrementalTargets(i) as [Target, Target, Target];
+  return { priceShare, priceSeconds, insert };
 }
 
 export function serveRatios(s: ServeResult) {
