@@ -173,17 +173,16 @@ async function writeFull(
     Array.from({ length: site.maxLimit }, (_, i) => ({ list, limit: i + 1, offsets: "all" as const, replace: false })),
   );
   const everyPage = site.lists.map(() => Array.from({ length: site.maxLimit }, () => "all" as const));
-  // Small files and the pages' hashes from the main thread while workers write pages.
-  const [[bodies, digests], pages] = await both(
-    writeSmallFiles(work, site.files, undefined, options.compress && site.bodyDir).then(
-      async (small) => [small, await hashPagePlans(site, everyPage)] as const,
+  // Small files, the pages' hashes and the hash tree from the main thread while workers write pages.
+  const [small, pages] = await both(
+    writeSmallFiles(work, site.files, undefined, options.compress && site.bodyDir).then(async (bodies) =>
+      writeSyncTree(work, site, options, bodies, await hashPagePlans(site, everyPage), undefined),
     ),
     writePages(
       { root: work, pageTemplate: site.pageTemplate, lists: site.lists, units, compress: options.compress },
       options.onProgress,
     ),
   );
-  const small = await writeSyncTree(work, site, options, bodies, digests, undefined);
   const lists = manifestLists(site.lists);
   for (const [i, l] of site.lists.entries()) Object.assign(lists[l.filter]!, pages.perList[i]);
   const tree = { files: small.written + pages.written, bytes: small.writtenBytes + pages.writtenBytes };
@@ -224,19 +223,19 @@ async function writeIncremental(
   for (const filter of Object.keys(previous.lists)) if (!nextLists[filter]) await trash.discard(listDir(filter));
 
   const inSync = syncFolder(site);
-  const [[bodies, digests], pages] = await both(
+  // The hash tree needs the pages' hashes, not their files: it is written while the workers still write pages.
+  const [small, pages] = await both(
     writeSmallFiles(
       work,
       site.files,
       manifestPart(previous, (path) => !path.startsWith(inSync)),
       options.compress && site.bodyDir,
-    ).then(async (small) => [small, await hashPagePlans(site, plans)] as const),
+    ).then(async (bodies) => writeSyncTree(work, site, options, bodies, await hashPagePlans(site, plans), previous)),
     writePages(
       { root: work, pageTemplate: site.pageTemplate, lists: site.lists, units, compress: options.compress },
       options.onProgress,
     ),
   );
-  const small = await writeSyncTree(work, site, options, bodies, digests, previous);
 
   // Each list's files and bytes: fresh ones are what was written, the others what they were plus the change.
   let listFilesDelta = 0;
@@ -380,8 +379,8 @@ function manifestPart(manifest: Manifest | undefined, keep: (path: string) => bo
 }
 
 /**
- * The hash tree (E2), once every body is written and hashed: its shards, then its root from their hashes. Returns
- * the small files' stats with both passes added, as the manifest records them.
+ * The hash tree (E2), once the small files are written and every page hashed (pages need not be written yet): its
+ * shards, then its root from their hashes. Returns the small files' stats with both passes added, as the manifest records them.
  */
 async function writeSyncTree(
   work: string,
