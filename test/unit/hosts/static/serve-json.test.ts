@@ -67,7 +67,7 @@ const toolSlugs = () =>
     .map((f) => f.slice(0, -5));
 const bestSlugs = () =>
   fg
-    .sync("*.json", { cwd: join(dist, fill(layout(table.basePath).best, { slug: "x" }), "..") })
+    .sync("*.json", { cwd: join(dist, fill(layout(table.basePath).best, { categorySlug: "x" }), "..") })
     .map((f) => f.slice(0, -5));
 
 describe("serve.json from the route table", () => {
