@@ -87,7 +87,7 @@ describe("OpenAPI description of the built catalog", () => {
     ).toEqual(site.table.routes.map((r) => r.operation).sort());
     for (const [id, path] of operations()) {
       const route = site.table.routes.find((r) => r.operation === id)!;
-      expect(path.replace(/\{\w+\}/g, "{}"), id).toBe(route.path.replace(/\{\w+\}/g, "{}"));
+      expect(path, id).toBe(route.path); // parameter names included: the contract's
     }
   });
 
