@@ -116,7 +116,7 @@ describe("npx serve dist: path routes", () => {
     await expectAnswer(`${table.basePath}/categories/`);
   });
 
-  it("GET /v1/best/{slug} answers each ranking", async () => {
+  it("GET /v1/best/{categorySlug} answers each ranking", async () => {
     for (const slug of bestSlugs()) await expectAnswer(`${table.basePath}/best/${slug}`);
   });
 
