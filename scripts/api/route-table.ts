@@ -1,4 +1,5 @@
-// The host-neutral route table: patterns that map a request to a file and a status.
+// The host-neutral route table: patterns that map a request to a file and a status, built from the operations'
+// description (operations.ts: paths, parameters, errors) and the build's file layout (below).
 // Its size does not grow with the catalog. The Node server and every host adapter read only this and dist/.
 import type { Site } from "../model/derive.ts";
 import {
