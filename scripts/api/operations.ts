@@ -62,6 +62,9 @@ interface ErrorWords {
   /** the body's hint, given the base path and the endpoints it serves (and, for a list's error, its category and
    *  total) */
   hint?: (at: { base: string; endpoints: string; category?: string | null; total?: number }) => string;
+  /** answered for any path, by no one operation (an unknown path, an unserved method): openapi.json describes it
+   *  under components and lists its code last */
+  anyPath?: true;
   /** a request that gets this error, shown as the example's summary in openapi.json: `{base}`, `{tool}` (a tool's
    *  slug) and `{beyond}` (an offset past every list) are filled from the catalog */
   example?: string;
@@ -116,12 +119,14 @@ function errorWords() {
     },
     not_found: {
       code: "not_found",
+      anyPath: true,
       message: "No endpoint answers at this path.",
       hint: ({ endpoints }) => `Endpoints: GET ${endpoints}.`,
       example: "GET {base}/no-such-endpoint",
     },
     method_not_allowed: {
       code: "method_not_allowed",
+      anyPath: true,
       message: "This API is read-only: only GET, HEAD and OPTIONS are served.",
       example: "DELETE {base}/software/{tool}",
     },

@@ -18,14 +18,14 @@ export const TAGS = [
 /** Each operation's summary and description are its description's (scripts/api/operations.ts). */
 export { OPERATIONS } from "../api/operations.ts";
 
-/** The codes an error body of the API can carry; a host's own (bad_request, service_unavailable) are its page's. */
-const apiErrorCodes = () => [
-  ...new Set(
-    (Object.keys(ERRORS) as (keyof typeof ERRORS)[])
-      .filter((id) => !(id in HOST_ERROR_STATUS))
-      .map((id) => `\`${ERRORS[id].code}\``),
-  ),
-];
+/** The codes an error body of the API can carry, those any path can get last; a host's own (bad_request,
+ *  service_unavailable) are its page's. */
+function apiErrorCodes(): string[] {
+  const ids = (Object.keys(ERRORS) as (keyof typeof ERRORS)[]).filter((id) => !(id in HOST_ERROR_STATUS));
+  const anyPath = (id: keyof typeof ERRORS) => "anyPath" in ERRORS[id];
+  const ordered = [...ids.filter((id) => !anyPath(id)), ...ids.filter(anyPath)];
+  return [...new Set(ordered.map((id) => `\`${ERRORS[id].code}\``))];
+}
 
 export const API_DESCRIPTION = (basePath: string) =>
   [
