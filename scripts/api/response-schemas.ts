@@ -3,6 +3,7 @@
 // schemas/items/ and schemas/responses/ are generated from these (npm run schemas); so is openapi.json's components.
 import * as z from "zod";
 import { isoDate, LIMITS, listEntry, name, PricingPlan, rating, slug, uri } from "../content/schema.ts";
+import { ERROR_CODES } from "./operations.ts";
 
 const count = z.int().min(0);
 const lowestPrice = z
@@ -72,25 +73,13 @@ export const RankedTool = z
   })
   .meta({ id: "RankedTool" });
 
-export const ERROR_CODES = [
-  "software_not_found",
-  "category_not_found",
-  "invalid_limit",
-  "invalid_offset",
-  "offset_out_of_range",
-  "not_found",
-  "method_not_allowed",
-  "invalid_query",
-  // answered by a host itself: a request whose framing cannot be read, a moment without file descriptors
-  "bad_request",
-  "service_unavailable",
-] as const;
+/** Every code an error body can carry: those of the operations' description, in its order. */
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
 export const ErrorBody = z
   .strictObject({
     error: z.strictObject({
-      code: z.enum(ERROR_CODES),
+      code: z.enum(ERROR_CODES as [ErrorCode, ...ErrorCode[]]),
       message: z.string(),
       hint: z.string().optional(),
     }),

@@ -1,32 +1,39 @@
-// The host-neutral route table: patterns that map a request to a file and a status.
+// The host-neutral route table: patterns that map a request to a file and a status, built from the operations'
+// description (operations.ts: paths, parameters, errors) and the build's file layout (below).
 // Its size does not grow with the catalog. The Node server and every host adapter read only this and dist/.
-import { SLUG_PATTERN } from "../content/slug-pattern.ts";
 import type { Site } from "../model/derive.ts";
+import {
+  type ErrorId,
+  HOST_ERROR_STATUS,
+  type HostErrorId,
+  type Operation,
+  type OperationId,
+  operationList,
+  type QueryParameter,
+  ROUTE_ERROR_STATUS,
+} from "./operations.ts";
 
-export type ErrorId =
-  | "not_found"
-  | "method_not_allowed"
-  | "invalid_limit"
-  | "invalid_offset"
-  | "software_not_found"
-  | "category_not_found"
-  | "category_repeated"
-  | "invalid_query";
+// The limits and patterns are the operations' (operations.ts); they are named here too for the code that reads a table.
+export {
+  DEFAULT_LIMIT,
+  type ErrorId,
+  HOST_ERROR_STATUS,
+  type HostErrorId,
+  LIMIT_PATTERN,
+  MAX_LIMIT,
+  MAX_SEARCH_PREFIX,
+  OFFSET_PATTERN,
+  RETRY_AFTER_SECONDS,
+  SEARCH_LIMIT,
+  SEARCH_PATTERN,
+  SYNC_SHARD_PATTERN,
+} from "./operations.ts";
 
-export interface QueryParam {
-  /** case-sensitive (Q7) */
-  name: string;
-  /** the raw value, never percent-decoded (Q1), must match this */
-  pattern: string;
-  /** value in effect when absent; null: the parameter has no value when absent (optional, or required: absentError) */
-  default: string | null;
-  /** a required parameter: answered when it is not given (default is then null) */
-  absentError?: ErrorId;
-  /** answered when the value fails the pattern */
-  error: ErrorId;
-  /** answered when the parameter is given more than once (Q6) */
-  repeatedError: ErrorId;
-}
+/** A query parameter as the resolver checks it: its description in operations.ts, without the words. */
+export type QueryParam = Pick<
+  QueryParameter,
+  "name" | "pattern" | "default" | "absentError" | "error" | "repeatedError"
+>;
 
 /** A file to try; the first that exists answers, with its status. */
 export interface Candidate {
@@ -96,7 +103,7 @@ export function layout(basePath: string) {
     page: `${base}/software/pages/{filter}/{limit}/{offset}.json`,
     tool: `${base}/software/{slug}.json`,
     categories: `${base}/categories.json`,
-    best: `${base}/best/{slug}.json`,
+    best: `${base}/best/{categorySlug}.json`,
     openapi: `${base}/openapi.json`,
     /** one answer per word prefix some tool's name has (S1); a prefix is [a-z0-9], so it never names the empty answer */
     search: `${base}/search/{q}.json`,
@@ -149,37 +156,8 @@ export function compileTemplate(template: string, known?: readonly string[]): Te
 export const fill = (template: string, vars: Record<string, string | number>): string =>
   compileTemplate(template)(vars);
 
-export const ERROR_STATUS: Record<ErrorId, 400 | 404 | 405> = {
-  not_found: 404,
-  method_not_allowed: 405,
-  invalid_limit: 400,
-  invalid_offset: 400,
-  software_not_found: 404,
-  category_not_found: 404,
-  category_repeated: 400,
-  invalid_query: 400,
-};
-
-/**
- * Answers a host gives on its own, outside the route table's decisions: a request whose framing cannot be read (400),
- * and a moment without file descriptors (503, with Retry-After). Their bodies are built files like every error's.
- */
-export type HostErrorId = "bad_request" | "service_unavailable";
-export const HOST_ERROR_STATUS: Record<HostErrorId, 400 | 503> = { bad_request: 400, service_unavailable: 503 };
-/** Seconds a client should wait before retrying a 503. */
-export const RETRY_AFTER_SECONDS = 1;
-
-export const LIMIT_PATTERN = "^(100|[1-9][0-9]?)$";
-export const OFFSET_PATTERN = "^(0|[1-9][0-9]*)$";
-export const SEARCH_PATTERN = "^[a-z0-9]{1,32}$";
-/** Words are cut to this many characters for search: no valid prefix is longer (S2). */
-export const MAX_SEARCH_PREFIX = 32;
-/** Matches a search answer lists (S1); meta.total counts them all. */
-export const SEARCH_LIMIT = 20;
-/** A hash tree shard's file name (E2); `index.json`, the root, is answered by a route of its own before it. */
-export const SYNC_SHARD_PATTERN = "^[a-z0-9][a-z0-9-]*\\.json$";
-export const MAX_LIMIT = 100;
-export const DEFAULT_LIMIT = 20;
+/** Every error the route table answers with one fixed body, by id, with its status (H4). */
+export const ERROR_STATUS: Readonly<Record<ErrorId, 400 | 404 | 405>> = ROUTE_ERROR_STATUS;
 
 /** Where the body of an error a host answers on its own (bad_request, service_unavailable) lies. */
 export const hostErrorFile = (table: RouteTable, id: HostErrorId): string => fill(layout(table.basePath).error, { id });
@@ -195,16 +173,66 @@ export function answerTemplates(table: RouteTable): string[] {
   return [...new Set(files)].sort();
 }
 
+/** The files that answer each operation, in the order they are tried, and the variables they need beyond its
+ *  parameters: the build's layout, which the operations' description does not know. */
+function answerFiles(files: ReturnType<typeof layout>): Record<OperationId, Pick<Route, "vars" | "try">> {
+  const one = (file: string) => ({ vars: {}, try: [{ file, status: 200 as const }] });
+  return {
+    listSoftware: {
+      vars: { filter: { param: "category", absent: ALL_FILTER, present: categoryFilter("{category}") } },
+      // Q8: a known filter always has its offset_out_of_range body, so an unknown one falls through to 404.
+      try: [
+        { file: files.page, status: 200 },
+        { file: files.offsetOutOfRange, status: 400 },
+      ],
+    },
+    getSoftware: one(files.tool),
+    listCategories: one(files.categories),
+    getBestInCategory: one(files.best),
+    // S3: a valid prefix no name has shares the one empty answer.
+    searchSoftware: {
+      vars: {},
+      try: [
+        { file: files.search, status: 200 },
+        { file: files.searchNone, status: 200 },
+      ],
+    },
+    exportCatalog: one(files.export),
+    getSyncRoot: one(files.syncRoot),
+    getSyncShard: one(files.syncShard),
+    getOpenApi: one(files.openapi),
+  };
+}
+
+/** The route of one operation: its description's path, patterns, query checks and fallback, and its files. */
+function routeOf(operation: OperationId, op: Operation, files: Pick<Route, "vars" | "try">): Route {
+  return {
+    operation,
+    path: op.path,
+    params: Object.fromEntries(Object.entries(op.pathParams).map(([name, p]) => [name, p.pattern])),
+    query: op.query.map((p) => ({
+      name: p.name,
+      pattern: p.pattern,
+      default: p.default,
+      ...(p.absentError === undefined ? {} : { absentError: p.absentError }),
+      error: p.error,
+      repeatedError: p.repeatedError,
+    })),
+    vars: files.vars,
+    try: files.try,
+    fallback: op.fallback,
+  };
+}
+
 export function buildRouteTable(site: Site): RouteTable {
   const files = layout(site.basePath);
-  const slugParam = { slug: SLUG_PATTERN };
+  const answers = answerFiles(files);
   const errors = Object.fromEntries(
     (Object.keys(ERROR_STATUS) as ErrorId[]).map((id) => [
       id,
       { status: ERROR_STATUS[id], file: fill(files.error, { id }) },
     ]),
   ) as RouteTable["errors"];
-  const noQuery = { query: [], vars: {} };
   return {
     basePath: site.basePath,
     assets: Object.values(DOCS_ASSETS),
@@ -219,120 +247,6 @@ export function buildRouteTable(site: Site): RouteTable {
       preflight: { "Access-Control-Allow-Methods": "GET, HEAD, OPTIONS", "Access-Control-Max-Age": "86400" },
     },
     errors,
-    routes: [
-      {
-        operation: "listSoftware",
-        path: "/software",
-        params: {},
-        query: [
-          {
-            name: "limit",
-            pattern: LIMIT_PATTERN,
-            default: String(DEFAULT_LIMIT),
-            error: "invalid_limit",
-            repeatedError: "invalid_limit",
-          },
-          {
-            name: "offset",
-            pattern: OFFSET_PATTERN,
-            default: "0",
-            error: "invalid_offset",
-            repeatedError: "invalid_offset",
-          },
-          {
-            name: "category",
-            pattern: SLUG_PATTERN,
-            default: null,
-            error: "category_not_found",
-            repeatedError: "category_repeated",
-          },
-        ],
-        vars: { filter: { param: "category", absent: ALL_FILTER, present: categoryFilter("{category}") } },
-        // Q8: a known filter always has its offset_out_of_range body, so an unknown one falls through to 404.
-        try: [
-          { file: files.page, status: 200 },
-          { file: files.offsetOutOfRange, status: 400 },
-        ],
-        fallback: "category_not_found",
-      },
-      {
-        operation: "getSoftware",
-        path: "/software/{slug}",
-        params: slugParam,
-        ...noQuery,
-        try: [{ file: files.tool, status: 200 }],
-        fallback: "software_not_found",
-      },
-      {
-        operation: "listCategories",
-        path: "/categories",
-        params: {},
-        ...noQuery,
-        try: [{ file: files.categories, status: 200 }],
-        fallback: "not_found",
-      },
-      {
-        operation: "getBestInCategory",
-        path: "/best/{slug}",
-        params: slugParam,
-        ...noQuery,
-        try: [{ file: files.best, status: 200 }],
-        fallback: "category_not_found",
-      },
-      {
-        operation: "searchSoftware",
-        path: "/search",
-        params: {},
-        query: [
-          {
-            name: "q",
-            pattern: SEARCH_PATTERN,
-            default: null,
-            absentError: "invalid_query",
-            error: "invalid_query",
-            repeatedError: "invalid_query",
-          },
-        ],
-        vars: {},
-        // S3: a valid prefix no name has shares the one empty answer.
-        try: [
-          { file: files.search, status: 200 },
-          { file: files.searchNone, status: 200 },
-        ],
-        fallback: "not_found",
-      },
-      {
-        operation: "exportCatalog",
-        path: "/export/catalog.json",
-        params: {},
-        ...noQuery,
-        try: [{ file: files.export, status: 200 }],
-        fallback: "not_found",
-      },
-      {
-        operation: "getSyncRoot",
-        path: "/sync/index.json",
-        params: {},
-        ...noQuery,
-        try: [{ file: files.syncRoot, status: 200 }],
-        fallback: "not_found",
-      },
-      {
-        operation: "getSyncShard",
-        path: "/sync/{shard}",
-        params: { shard: SYNC_SHARD_PATTERN },
-        ...noQuery,
-        try: [{ file: files.syncShard, status: 200 }],
-        fallback: "not_found",
-      },
-      {
-        operation: "getOpenApi",
-        path: "/openapi.json",
-        params: {},
-        ...noQuery,
-        try: [{ file: files.openapi, status: 200 }],
-        fallback: "not_found",
-      },
-    ],
+    routes: operationList().map(([operation, op]) => routeOf(operation, op, answers[operation])),
   };
 }

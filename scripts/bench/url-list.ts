@@ -62,7 +62,7 @@ export async function buildRequestList(distDir: string): Promise<{ basePath: str
     pageRequest(`${base}/software?category=${c2}&limit=10&offset=10`, categoryFilter(c2), 10, 10),
     ...tools.map((slug) => ok(`${base}/software/${slug}`, fill(files.tool, { slug }))),
     ok(`${base}/categories`, files.categories),
-    ...bestCategories.map((slug) => ok(`${base}/best/${slug}`, fill(files.best, { slug }))),
+    ...bestCategories.map((slug) => ok(`${base}/best/${slug}`, fill(files.best, { categorySlug: slug }))),
     error(`${base}/software?limit=0`, "invalid_limit"),
     error(`${base}/software/no-such-tool-bench`, "software_not_found"),
     error(`${base}/no-such-endpoint`, "not_found"),
@@ -138,7 +138,7 @@ export async function buildColdList(distDir: string): Promise<{ requests: BenchR
   for (const slug of jsonNames(join(distDir, base, "software")))
     add(`${base}/software/${slug}`, fill(files.tool, { slug }), 200);
   for (const slug of jsonNames(join(distDir, base, "best")))
-    add(`${base}/best/${slug}`, fill(files.best, { slug }), 200);
+    add(`${base}/best/${slug}`, fill(files.best, { categorySlug: slug }), 200);
   add(`${base}/categories`, files.categories, 200);
   const error = (path: string, id: keyof RouteTable["errors"]) =>
     add(path, table.errors[id].file, table.errors[id].status);

@@ -18,7 +18,7 @@ export interface Tool extends ToolContent {
 export interface CategoryEntry extends CategoryContent {
   /** the category's tools in O1 order */
   tools: Tool[];
-  /** O3: the price ranking of GET /best/{slug} */
+  /** O3: the price ranking of GET /best/{categorySlug} */
   ranking: Tool[];
   toolCount: number;
   mcpReadyCount: number;

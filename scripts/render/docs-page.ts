@@ -3,7 +3,7 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { createResolver, type Resolution } from "../api/resolve-request.ts";
-import { DOCS_ASSETS, layout, type RouteTable } from "../api/route-table.ts";
+import { DOCS_ASSETS, layout, MAX_LIMIT, MAX_SEARCH_PREFIX, type RouteTable } from "../api/route-table.ts";
 import { hashOfFile } from "../cli/file-hashes.mjs";
 import type { Catalog } from "../model/derive.ts";
 import { nameWords } from "../model/search-words.ts";
@@ -77,7 +77,7 @@ export function tryRequests(catalog: Catalog, table: RouteTable): TryRequest[] {
     out.push(get(`/software?category=${category.slug}`, `Only the tools of ${category.name}`));
     out.push(get(`/best/${category.slug}`, `${category.name}, cheapest paid plan first`));
   }
-  out.push(get("/software?limit=0", "An error: limit must be 1 to 100", 400));
+  out.push(get("/software?limit=0", `An error: limit must be 1 to ${MAX_LIMIT}`, 400));
   out.push(get("/openapi.json", "This reference as OpenAPI 3.1"));
   return out;
 }
@@ -159,7 +159,7 @@ const searchScript = (base: string) => `
   let latest = 0;
   input.addEventListener("input", async () => {
     const ticket = ++latest;
-    const q = (input.value.normalize("NFKD").replace(/\\p{M}/gu, "").toLowerCase().match(/[a-z0-9]+/) || [""])[0].slice(0, 32);
+    const q = (input.value.normalize("NFKD").replace(/\\p{M}/gu, "").toLowerCase().match(/[a-z0-9]+/) || [""])[0].slice(0, ${MAX_SEARCH_PREFIX});
     list.replaceChildren();
     if (!q) { status.textContent = ""; return; }
     let files = false;

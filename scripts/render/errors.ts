@@ -1,6 +1,6 @@
 // Every error body of a build (H4): one per error id of the route table and of the hosts, and offset_out_of_range per
 // list filter (its hint names the list's total).
-import { errorBodies, errorBody } from "../api/error-bodies.ts";
+import { errorBodies, offsetOutOfRangeBody } from "../api/error-bodies.ts";
 import { ERROR_STATUS, type ErrorId, fill, HOST_ERROR_STATUS, type HostErrorId, layout } from "../api/route-table.ts";
 import type { Catalog } from "../model/derive.ts";
 import type { OutputFile } from "./output.ts";
@@ -13,15 +13,6 @@ export function* renderErrors(catalog: Catalog): Generator<OutputFile> {
     yield { path: fill(files.error, { id }), body: bodies[id] };
   }
   for (const { filter, category, tools } of listFilters(catalog)) {
-    const total = tools.length;
-    const list = category === null ? "The list" : `The list of category "${category}"`;
-    yield {
-      path: fill(files.offsetOutOfRange, { filter }),
-      body: errorBody(
-        "offset_out_of_range",
-        "offset is beyond the end of the list.",
-        `${list} has ${total} tool${total === 1 ? "" : "s"}: use an offset from 0 to ${total}.`,
-      ),
-    };
+    yield { path: fill(files.offsetOutOfRange, { filter }), body: offsetOutOfRangeBody(category, tools.length) };
   }
 }

@@ -1,6 +1,14 @@
 // Examples of the OpenAPI description, taken from the bodies the build renders for this very catalog.
 
-import { ALL_FILTER, type ErrorId, fill, layout, SEARCH_LIMIT } from "../api/route-table.ts";
+import {
+  ERRORS,
+  type ErrorId,
+  LIST_ERROR_STATUS,
+  type ListErrorId,
+  type OperationId,
+  ROUTE_ERROR_STATUS,
+} from "../api/operations.ts";
+import { ALL_FILTER, fill, layout, SEARCH_LIMIT } from "../api/route-table.ts";
 import type { Catalog } from "../model/derive.ts";
 import { nameWords, prefixIndex } from "../model/search-words.ts";
 import { renderCategories } from "./categories.ts";
@@ -28,13 +36,10 @@ function firstItems(body: unknown): unknown {
 }
 
 export interface ApiExamples {
-  listSoftware: Record<string, Example>;
-  getSoftware: Record<string, Example>;
-  listCategories: Record<string, Example>;
-  getBestInCategory: Record<string, Example>;
-  search: Record<string, Example>;
+  /** the 200 examples of each operation that has some */
+  operations: Partial<Record<OperationId, Record<string, Example>>>;
   /** error bodies as built (errors/{id}.json), and offset_out_of_range of the unfiltered list */
-  errors: Record<ErrorId | "offset_out_of_range", Example>;
+  errors: Record<ErrorId | ListErrorId, Example>;
 }
 
 export function buildExamples(catalog: Catalog): ApiExamples {
@@ -103,27 +108,18 @@ export function buildExamples(catalog: Catalog): ApiExamples {
 
   const errorFiles = new Map<string, unknown>();
   for (const f of renderErrors(catalog)) errorFiles.set(f.path, bodyOf(f.body));
-  const errorExample = (summary: string, path: string): Example => {
-    const value = errorFiles.get(path);
-    if (value === undefined) throw new Error(`no rendered error body at ${path}`);
-    return { summary, value };
-  };
-  const errorPath = (id: ErrorId) => fill(files.error, { id });
   const someTool = catalog.tools[0]?.slug ?? "acme";
   const beyond = catalog.tools.length + 1;
-  const errors: ApiExamples["errors"] = {
-    invalid_limit: errorExample(`GET ${base}/software?limit=0`, errorPath("invalid_limit")),
-    invalid_offset: errorExample(`GET ${base}/software?offset=-1`, errorPath("invalid_offset")),
-    offset_out_of_range: errorExample(
-      `GET ${base}/software?offset=${beyond}`,
-      fill(files.offsetOutOfRange, { filter: ALL_FILTER }),
-    ),
-    category_repeated: errorExample(`GET ${base}/software?category=a&category=b`, errorPath("category_repeated")),
-    category_not_found: errorExample(`GET ${base}/best/no-such-category`, errorPath("category_not_found")),
-    software_not_found: errorExample(`GET ${base}/software/no-such-tool`, errorPath("software_not_found")),
-    not_found: errorExample(`GET ${base}/no-such-endpoint`, errorPath("not_found")),
-    invalid_query: errorExample(`GET ${base}/search?q=Mail`, errorPath("invalid_query")),
-    method_not_allowed: errorExample(`DELETE ${base}/software/${someTool}`, errorPath("method_not_allowed")),
+  // Each error's example request is the operations' description's; its body, the one this catalog builds.
+  const errorExample = (id: ErrorId | ListErrorId): Example => {
+    const path =
+      id === "offset_out_of_range" ? fill(files.offsetOutOfRange, { filter: ALL_FILTER }) : fill(files.error, { id });
+    const value = errorFiles.get(path);
+    if (value === undefined) throw new Error(`no rendered error body at ${path}`);
+    return { summary: fill(ERRORS[id].example, { base, tool: someTool, beyond }), value };
   };
-  return { listSoftware, getSoftware, listCategories, getBestInCategory, search, errors };
+  const errorIds = [...Object.keys(ROUTE_ERROR_STATUS), ...Object.keys(LIST_ERROR_STATUS)] as (ErrorId | ListErrorId)[];
+  const errors = Object.fromEntries(errorIds.map((id) => [id, errorExample(id)])) as ApiExamples["errors"];
+  const operations = { listSoftware, getSoftware, listCategories, getBestInCategory, searchSoftware: search };
+  return { operations, errors };
 }

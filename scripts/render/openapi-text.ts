@@ -1,5 +1,7 @@
-// The prose of the OpenAPI description: summaries, descriptions and tags, worded after the contract and the decisions.
+// The prose of the OpenAPI description outside its operations (each operation's is in scripts/api/operations.ts): the
+// tags and the API's description, worded after the contract and the decisions.
 // Public text: rules are said in words here, never by their ids in the decisions (a reader of the API has no use for "Q8").
+import { ERRORS, HOST_ERROR_STATUS } from "../api/operations.ts";
 
 export const TAGS = [
   { name: "Software", description: "Published tools: the paginated list and each tool's detail." },
@@ -13,73 +15,17 @@ export const TAGS = [
   { name: "Description", description: "This OpenAPI description itself." },
 ];
 
-export const OPERATIONS = {
-  listSoftware: {
-    tags: ["Software"],
-    summary: "List tools",
-    description:
-      "Published tools, optionally filtered by category, in name order (compared lower-cased, ties broken by slug; the category filter keeps that order). " +
-      "Paginated with `limit` and `offset`. Checks run in this order and the first failure answers: `limit`, the form of `offset`, `category`, then whether `offset` is within the list. " +
-      "Unknown query parameters are ignored and names are case-sensitive (`Limit` is not `limit`).",
-  },
-  getSoftware: {
-    tags: ["Software"],
-    summary: "Get one tool",
-    description:
-      "Pricing plans, rating, pros and cons, and the API/MCP/Zapier/Make capability flags of one tool, with the date its pricing was last verified against the vendor. " +
-      "Prices are US dollars per month (0 = free, null = quote on request); `lowestPaidPrice` is the smallest price above 0, or null when there is none.",
-  },
-  listCategories: {
-    tags: ["Categories"],
-    summary: "List categories",
-    description:
-      "Every category with at least two tools, in name order, with its tool count, MCP-ready count and top tool " +
-      "(the editorial pick, else the highest-rated tool).",
-  },
-  getBestInCategory: {
-    tags: ["Categories"],
-    summary: "Rank a category's tools by price",
-    description:
-      "Every tool of a category, cheapest paid plan first; tools without a paid price come last; ties follow name order. " +
-      "This is a price ranking, not the site's editorial best-of order: check `meta.ranking` (`price-ascending`).",
-  },
-  searchSoftware: {
-    tags: ["Search"],
-    summary: "Search tools by name",
-    description:
-      "Tools whose name has a word starting with `q`. A name's words are the name with accents removed, lower-cased, and split at every " +
-      "character that is not a letter a-z or a digit 0-9: `Café Studio-Pro` has the words `cafe`, `studio` and `pro`. The first 20 matches " +
-      "in name order; `meta.total` counts them all. A `q` that matches nothing answers 200 with no data. Other query parameters are ignored.",
-  },
-  exportCatalog: {
-    tags: ["Bulk and sync"],
-    summary: "Get the whole catalog",
-    description:
-      "Every tool's detail with its category slugs, in name order, and every category in name order (also those with fewer than two " +
-      "tools, which `GET /categories` leaves out), in one body.",
-  },
-  getSyncRoot: {
-    tags: ["Bulk and sync"],
-    summary: "Get the root of the hash tree",
-    description:
-      "Names the shards of the hash tree with the SHA-256 and size of each. Together the shards list every body this API serves by URL " +
-      "(list pages, tools, categories, rankings, search answers, the export, this description) with its SHA-256 and size, so a copy " +
-      "fetches this root (with `If-None-Match`), the shards whose hash changed, and the bodies whose hash changed. It holds no dates: " +
-      "the same catalog gives the same tree.",
-  },
-  getSyncShard: {
-    tags: ["Bulk and sync"],
-    summary: "Get one shard of the hash tree",
-    description:
-      "Each request target of the shard (path and query, as a client sends it) with the SHA-256 and size of its body. Shard names come " +
-      "from `GET /sync/index.json`.",
-  },
-  getOpenApi: {
-    tags: ["Description"],
-    summary: "Get this OpenAPI description",
-    description: "The OpenAPI 3.1 description of the API, `info.version` 1.0.0.",
-  },
-} as const;
+/** Each operation's summary and description are its description's (scripts/api/operations.ts). */
+export { OPERATIONS } from "../api/operations.ts";
+
+/** The codes an error body of the API can carry, those any path can get last; a host's own (bad_request,
+ *  service_unavailable) are its page's. */
+function apiErrorCodes(): string[] {
+  const ids = (Object.keys(ERRORS) as (keyof typeof ERRORS)[]).filter((id) => !(id in HOST_ERROR_STATUS));
+  const anyPath = (id: keyof typeof ERRORS) => "anyPath" in ERRORS[id];
+  const ordered = [...ids.filter((id) => !anyPath(id)), ...ids.filter(anyPath)];
+  return [...new Set(ordered.map((id) => `\`${ERRORS[id].code}\``))];
+}
 
 export const API_DESCRIPTION = (basePath: string) =>
   [
@@ -98,6 +44,5 @@ export const API_DESCRIPTION = (basePath: string) =>
     "**Fields.** Every field is always sent: the schemas mark each one required, and a field without a value is sent as `null`, " +
       "so clients can rely on every key being there.",
     "",
-    '**Errors.** Error bodies are `{ "error": { "code", "message", "hint"? } }`. Codes: `software_not_found`, ' +
-      "`category_not_found`, `invalid_limit`, `invalid_offset`, `offset_out_of_range`, `invalid_query`, `not_found`, `method_not_allowed`.",
+    `**Errors.** Error bodies are \`{ "error": { "code", "message", "hint"? } }\`. Codes: ${apiErrorCodes().join(", ")}.`,
   ].join("\n");

@@ -1,4 +1,4 @@
-// GET /best/{slug}: each category with at least one tool, by price (O3). No tools: no file, so 404 (O4).
+// GET /best/{categorySlug}: each category with at least one tool, by price (O3). No tools: no file, so 404 (O4).
 import type { RankedTool } from "../api/response-schemas.ts";
 import { fill, layout } from "../api/route-table.ts";
 import type { Catalog } from "../model/derive.ts";
@@ -18,7 +18,7 @@ export function* renderRankings(catalog: Catalog): Generator<OutputFile> {
     }));
     const body = { data, meta: { category: c.slug, total: data.length, ranking: "price-ascending" as const } };
     yield {
-      path: fill(best, { slug: c.slug }),
+      path: fill(best, { categorySlug: c.slug }),
       target: `${catalog.site.basePath}/best/${c.slug}`,
       body: json(body),
       check: () => void assertValid("responses/best-in-category-response.schema.json", body, `best ${c.slug}`),

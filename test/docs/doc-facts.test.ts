@@ -1,11 +1,13 @@
 // What the README and docs/ state about the repository and the sample catalog is true of a fresh build of the sample:
 // every file path they name exists (in the repository or in the build), every count of the sample's files and bytes
-// is the build's, and no link leaves the repository.
+// is the build's, every count of the n = 1,000 tree is bench/results.json's, every rule id cited anywhere is defined
+// in docs/rules.md, and no link leaves the repository.
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import fg from "fast-glob";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { OPERATIONS } from "../../scripts/api/operations.ts";
 import { build } from "../../scripts/build.ts";
 import { checkDist } from "../../scripts/check-dist/check-dist.ts";
 import { publishedFiles } from "../../scripts/hosts/cloudflare/upload-r2.ts";
@@ -26,6 +28,36 @@ const lines = DOCS.flatMap((doc) =>
     .split("\n")
     .map((text, i) => ({ where: `${doc}:${i + 1}`, text })),
 );
+
+/** Each doc's lines outside fenced code blocks: prose and tables, not a command's output quoted as printed. */
+const proseLines = DOCS.flatMap((doc) => {
+  let fenced = false;
+  return readFileSync(join(repoRoot, doc), "utf8")
+    .split("\n")
+    .flatMap((text, i) => {
+      if (text.trimStart().startsWith("```")) fenced = !fenced;
+      return fenced || text.trimStart().startsWith("```") ? [] : [{ where: `${doc}:${i + 1}`, text }];
+    });
+});
+
+/** Every number of bench/results.json, the one source of measured figures. */
+function benchNumbers(): { all: Set<number>; tree1000: number } {
+  const results = JSON.parse(readFileSync(join(repoRoot, "bench/results.json"), "utf8")) as {
+    build: { results: { n: number; files: number }[] };
+  };
+  const all = new Set<number>();
+  const walk = (value: unknown): void => {
+    if (typeof value === "number") all.add(value);
+    else if (value !== null && typeof value === "object") Object.values(value).forEach(walk);
+  };
+  walk(results);
+  const tree1000 = results.build.results.find((r) => r.n === 1000)?.files;
+  if (tree1000 === undefined) throw new Error("bench/results.json has no n = 1,000 build");
+  return { all, tree1000 };
+}
+
+/** A rule id as cited (`Q8`, `B3`; not a percent-encoding such as `%E0`), and a range of them (`Q1–Q9`). */
+const CITED_RULE = /(?<![%\w])([PQODHCBMSE])(\d+)(?:[–-]\1?(\d+))?\b/g;
 
 /** Repository paths a doc names in `code`: folders of the project and dist/, without placeholders. */
 const NAMED_PATH = /`((?:scripts|test|schemas|docs|bench|\.github|\.ci|dist)\/[^`\s]*)`/g;
@@ -81,6 +113,46 @@ describe("README.md and docs/", () => {
           if (Number(mb) !== Math.round(counts.bytes / 1e6)) wrong.push(`${where}: ${mb} MB`);
     }
     expect(wrong, JSON.stringify(counts)).toEqual([]);
+  });
+
+  it("state the n = 1,000 tree's counts only as bench/results.json has them (quoted bench output aside)", () => {
+    const { all, tree1000 } = benchNumbers();
+    const wrong: string[] = [];
+    for (const { where, text } of proseLines)
+      for (const [number] of text.matchAll(/\b\d{3},\d{3}\b/g)) {
+        const n = Number(number.replace(",", ""));
+        if (Math.abs(n - tree1000) / tree1000 < 0.03 && !all.has(n)) wrong.push(`${where}: ${number}`);
+      }
+    expect(wrong).toEqual([]);
+    expect(proseLines.some(({ text }) => text.includes("benchmarks.md#the-n--1000-tree"))).toBe(true);
+  });
+
+  it("define in docs/rules.md every rule id that scripts/, test/, docs/ and the README cite", async () => {
+    const rules = readFileSync(join(repoRoot, "docs/rules.md"), "utf8");
+    const defined = new Set([...rules.matchAll(/^\| ([A-Z]\d+) \|/gm)].map(([, id]) => id));
+    const files = [
+      ...(await fg(["scripts/**/*.{ts,mjs}", "test/**/*.{ts,mjs}"], { cwd: repoRoot })),
+      ...DOCS.filter((doc) => doc !== "docs/rules.md"),
+    ];
+    const undefinedIds: string[] = [];
+    let cited = 0;
+    for (const file of files)
+      for (const [i, text] of readFileSync(join(repoRoot, file), "utf8").split("\n").entries())
+        for (const [, family, first, last] of text.matchAll(CITED_RULE))
+          for (let n = Number(first); n <= Number(last ?? first); n++) {
+            cited++;
+            if (!defined.has(`${family}${n}`)) undefinedIds.push(`${file}:${i + 1}: ${family}${n}`);
+          }
+    expect(cited).toBeGreaterThan(500);
+    expect(undefinedIds).toEqual([]);
+    expect(readFileSync(join(repoRoot, "docs/contributing.md"), "utf8")).toContain("(rules.md)");
+  });
+
+  it("docs/openapi.md names every operation of the description, in its order", () => {
+    const text = readFileSync(join(repoRoot, "docs/openapi.md"), "utf8");
+    const paragraph = text.slice(text.indexOf("It documents every operation"), text.indexOf("For each operation"));
+    const named = [...paragraph.matchAll(/`([a-z]+[A-Z]\w*)`/g)].map(([, id]) => id);
+    expect(named).toEqual(Object.keys(OPERATIONS));
   });
 
   it("link only inside the repository", () => {

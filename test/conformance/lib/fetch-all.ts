@@ -20,7 +20,7 @@ export interface Snapshot {
   summaries: Summary[];
   details: Map<string, Detail>;
   categories: CategoryList;
-  /** /best/{slug} of every category with at least one tool in the content */
+  /** /best/{categorySlug} of every category with at least one tool in the content */
   best: Map<string, BestList>;
 }
 

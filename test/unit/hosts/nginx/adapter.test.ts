@@ -39,8 +39,8 @@ describe("nginx adapter output", () => {
     other.basePath = "/api";
     other.headers.success["Cache-Control"] = "public, max-age=5";
     for (const route of other.routes) {
-      if (route.params.slug) route.params.slug = "^[a-z]+$";
-      if (route.params.shard) route.params.shard = "^[a-z]+\\.json$";
+      for (const name of Object.keys(route.params))
+        route.params[name] = name === "shard" ? "^[a-z]+\\.json$" : "^[a-z]+$"; // slug, categorySlug
     }
     const conf = nginxServerConf(other);
     expect(conf).toContain('"~^/(?:a|%61)(?:p|%70)(?:i|%69)/(?:c|%63)');
@@ -216,8 +216,8 @@ describe("nginx adapter output", () => {
           "~^/v1/software/(?<api_c12>[^/]+)/?$" $api_c12;
       }
 
-      # getBestInCategory: {slug}, decoded
-      map $uri $api_getBestInCategory_slug {
+      # getBestInCategory: {categorySlug}, decoded
+      map $uri $api_getBestInCategory_categorySlug {
           default "";
           "~^/v1/best/(?<api_c13>[^/]+)/?$" $api_c13;
       }
@@ -485,7 +485,7 @@ describe("nginx adapter output", () => {
           location @api_route_getBestInCategory {
               error_page 403 404 500 =404 /./api-body/errors/not_found.json;
               error_page 400 405 501 = /./api-rejected;
-              try_files "/v1/best/\${api_getBestInCategory_slug}.json" @api_error_category_not_found;
+              try_files "/v1/best/\${api_getBestInCategory_categorySlug}.json" @api_error_category_not_found;
           }
           location @api_route_searchSoftware {
               error_page 403 404 500 =404 /./api-body/errors/not_found.json;

@@ -67,7 +67,7 @@ const toolSlugs = () =>
     .map((f) => f.slice(0, -5));
 const bestSlugs = () =>
   fg
-    .sync("*.json", { cwd: join(dist, fill(layout(table.basePath).best, { slug: "x" }), "..") })
+    .sync("*.json", { cwd: join(dist, fill(layout(table.basePath).best, { categorySlug: "x" }), "..") })
     .map((f) => f.slice(0, -5));
 
 describe("serve.json from the route table", () => {
@@ -116,7 +116,7 @@ describe("npx serve dist: path routes", () => {
     await expectAnswer(`${table.basePath}/categories/`);
   });
 
-  it("GET /v1/best/{slug} answers each ranking", async () => {
+  it("GET /v1/best/{categorySlug} answers each ranking", async () => {
     for (const slug of bestSlugs()) await expectAnswer(`${table.basePath}/best/${slug}`);
   });
 
