@@ -380,7 +380,8 @@ function manifestPart(manifest: Manifest | undefined, keep: (path: string) => bo
 
 /**
  * The hash tree (E2), once the small files are written and every page hashed (pages need not be written yet): its
- * shards, then its root from their hashes. Returns the small files' stats with both passes added, as the manifest records them.
+ * shards, then its root from their hashes. Returns the small files' stats with both passes added, as the manifest
+ * records them.
  */
 async function writeSyncTree(
   work: string,
