@@ -1,5 +1,6 @@
 // Validates content files against schemas/content/*.json (ajv) and then across files.
 import type { ErrorObject } from "ajv";
+import { nearestName } from "../cli/nearest-name.ts";
 import { describeAjvErrors } from "../schemas/describe-errors.ts";
 import type { SchemaFile } from "../schemas/schema-files.ts";
 import { validatorFor } from "../schemas/validators.ts";
@@ -67,24 +68,40 @@ const asStrings = (value: unknown) =>
  */
 function crossFileErrors(categories: ContentFile[], tools: ContentFile[]): ContentError[] {
   const errors: ContentError[] = [];
-  const slugMatchesName = (f: ContentFile) => {
+  /** A slug that is another file's name is a duplicate: both files are named, so either can be fixed. */
+  const slugMatchesName = (f: ContentFile, siblings: Map<string, ContentFile>) => {
     const slug = asString(asObject(f.data).slug);
-    if (slug !== undefined && slug !== f.name)
-      errors.push({ file: f.file, path: "slug", message: `"${slug}" must equal the file name "${f.name}"` });
+    if (slug === undefined || slug === f.name) return;
+    const other = siblings.get(slug);
+    errors.push({
+      file: f.file,
+      path: "slug",
+      message: other
+        ? `"${slug}" is also the slug of ${other.file}: each slug is one file's, and must equal its file name "${f.name}"`
+        : `"${slug}" must equal the file name "${f.name}"`,
+    });
   };
+  const byName = (files: ContentFile[]) => new Map(files.map((f) => [f.name, f]));
+  const [categoryFiles, toolFiles] = [byName(categories), byName(tools)];
   const categoryNames = new Set(categories.map((f) => f.name));
   const toolCategories = new Map(
     tools.map((f) => [f.name, asStrings(asObject(f.data).categories).map(([, slug]) => slug)]),
   );
-  for (const f of categories) slugMatchesName(f);
+  for (const f of categories) slugMatchesName(f, categoryFiles);
   for (const f of tools) {
-    slugMatchesName(f);
+    slugMatchesName(f, toolFiles);
     const seen = new Set<string>();
     for (const [i, slug] of asStrings(asObject(f.data).categories)) {
       const path = fieldPath(["categories", i]);
       if (seen.has(slug)) errors.push({ file: f.file, path, message: `category "${slug}" is listed twice` });
-      else if (!categoryNames.has(slug))
-        errors.push({ file: f.file, path, message: `unknown category "${slug}" (no categories/${slug}.json)` });
+      else if (!categoryNames.has(slug)) {
+        const guess = nearestName(slug, categoryNames);
+        errors.push({
+          file: f.file,
+          path,
+          message: `unknown category "${slug}"${guess ? ` (did you mean "${guess}"?)` : ": no category has this slug"}`,
+        });
+      }
       seen.add(slug);
     }
   }

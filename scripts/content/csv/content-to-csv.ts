@@ -29,7 +29,8 @@ export function contentToCsv(
       return written.cell;
     });
   const table = (sheet: Sheet, rows: string[][]) =>
-    BOM + stringify([sheet.columns.map((c) => c.name), ...rows], {
+    BOM +
+    stringify([sheet.columns.map((c) => c.name), ...rows], {
       record_delimiter: "windows",
       // csv-stringify quotes a cell holding its record delimiter (CRLF), not a bare LF, which spreadsheets also end rows at.
       quoted_match: /[\r\n]/,

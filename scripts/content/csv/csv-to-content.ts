@@ -39,6 +39,7 @@ const inOrder = (fields: Record<string, unknown>, keys: readonly string[]) =>
 
 export function csvToContent(input: CsvInput): ImportResult {
   const errors: ContentError[] = [];
+  let complete = true;
   const sheetRows = (sheet: Sheet): SheetRow[] => {
     const bytes = input.files[sheet.file];
     if (!bytes) {
@@ -47,18 +48,24 @@ export function csvToContent(input: CsvInput): ImportResult {
         path: "",
         message: `missing: a catalog's CSV folder holds ${sheet.file}`,
       });
+      complete = false;
       return [];
     }
     const read = readSheet(sheet, input.shown(sheet.file), bytes);
     errors.push(...read.errors);
+    complete &&= read.complete;
     return read.rows;
   };
   const toolRows = sheetRows(TOOLS);
   const planRows = sheetRows(PLANS);
   const categoryRows = sheetRows(CATEGORIES);
   const siteRows = input.files["site.csv"] ? sheetRows(SITE) : undefined;
+  // A file or row that could not be read leaves others pointing at rows that are not there: what it says is enough.
+  if (!complete) return { ok: false, errors: sortByFileAndRow(errors) };
   const fail = (sheet: Sheet, row: number, path: string, message: string) =>
     errors.push({ file: at(input.shown(sheet.file), row), path, message });
+  /** A cell that could not be read is absent from its row: the schema's "required field is missing" only repeats that. */
+  const unreadable = new Set(errors.map((e) => `${e.file}\t${e.path}`));
 
   const origins = new Map<string, Origin>();
   const files: { categories: ContentFile[]; tools: ContentFile[] } = { categories: [], tools: [] };
@@ -132,7 +139,12 @@ export function csvToContent(input: CsvInput): ImportResult {
     });
 
   const checked = validateContent({ site, categories: files.categories, tools: files.tools, errors: [] });
-  if (!checked.ok) errors.push(...checked.errors.map((e) => atCsvCell(e, origins, input.shown)));
+  if (!checked.ok)
+    errors.push(
+      ...checked.errors
+        .map((e) => atCsvCell(e, origins, input.shown))
+        .filter((e) => !unreadable.has(`${e.file}\t${e.path}`)),
+    );
   if (errors.length > 0) return { ok: false, errors: sortByFileAndRow(errors) };
   return {
     ok: true,

@@ -14,6 +14,14 @@ export interface SheetRow {
   fields: Record<string, unknown>;
 }
 
+export interface SheetRead {
+  rows: SheetRow[];
+  /** every problem found, and each cell whose value could not be read is one of them */
+  errors: ContentError[];
+  /** false when a row (or the whole file) could not be read as rows: then other files' references to it are not checked */
+  complete: boolean;
+}
+
 /** Where an error is: `tools.csv:5` (the file as shown, and the row). */
 export const at = (shownFile: string, row: number) => `${shownFile}:${row}`;
 
@@ -25,15 +33,11 @@ const PARSE_PROBLEMS: Record<string, string> = {
 };
 
 /** `bytes`: the file as read; `shownFile`: its path as the user sees it. */
-export function readSheet(
-  sheet: Sheet,
-  shownFile: string,
-  bytes: Uint8Array,
-): { rows: SheetRow[]; errors: ContentError[] } {
+export function readSheet(sheet: Sheet, shownFile: string, bytes: Uint8Array): SheetRead {
   const errors: ContentError[] = [];
-  const fail = (row: number, path: string, message: string) => {
+  const fail = (row: number, path: string, message: string): SheetRead => {
     errors.push({ file: at(shownFile, row), path, message });
-    return { rows: [], errors };
+    return { rows: [], errors, complete: false };
   };
   const text = decodeUtf8(bytes);
   if (typeof text !== "string") return fail(1, "", text.error.replace("content files", "CSV files"));
@@ -68,9 +72,10 @@ export function readSheet(
   }
   for (const column of sheet.columns)
     if (!column.optional && !seen.has(column.name)) fail(1, column.name, "this column is missing from the header row");
-  if (errors.length > 0) return { rows: [], errors };
+  if (errors.length > 0) return { rows: [], errors, complete: false };
 
   const rows: SheetRow[] = [];
+  let complete = true;
   for (const [index, cells] of records.entries()) {
     if (index === 0) continue;
     const row = index + 1;
@@ -82,6 +87,7 @@ export function readSheet(
         "",
         `has ${cells.length} cells, the header row has ${header.length}: a cell with a comma must be quoted`,
       );
+      complete = false;
       continue;
     }
     const fields: Record<string, unknown> = {};
@@ -94,5 +100,5 @@ export function readSheet(
     }
     rows.push({ row, fields });
   }
-  return { rows, errors };
+  return { rows, errors, complete };
 }

@@ -34,12 +34,12 @@ describe("bad content: every error names the file and the field path", () => {
     [
       "bad-slug",
       [
-        'tools/acme.json: slug: "Acme_Mail" does not match ^[a-z0-9]+(?:-[a-z0-9]+)*$',
+        'tools/acme.json: slug: expected a slug (lower-case letters and digits, words joined by single "-"), got "Acme_Mail"',
         'tools/acme.json: slug: "Acme_Mail" must equal the file name "acme"',
       ],
     ],
     ["slug-mismatch", ['tools/acme.json: slug: "acme-mail" must equal the file name "acme"']],
-    ["unknown-category", ['tools/acme.json: categories[1]: unknown category "crm" (no categories/crm.json)']],
+    ["unknown-category", ['tools/acme.json: categories[1]: unknown category "crm": no category has this slug']],
     ["duplicate-category", ['tools/acme.json: categories[1]: category "email" is listed twice']],
     ["pick-unknown", ['categories/email.json: topToolPick: unknown tool "nobody"']],
     ["pick-outside", ['categories/email.json: topToolPick: tool "acme" is not in category "email"']],
@@ -149,7 +149,7 @@ describe("bad content: every error names the file and the field path", () => {
       "content/tools/zed.json: pricingPlans[0].price: expected number or null, got string",
       'content/tools/zed.json: slug: "zed-mail" must equal the file name "zed"',
       'content/tools/zed.json: categories[1]: category "crm" is listed twice',
-      'content/tools/zed.json: categories[2]: unknown category "nowhere" (no categories/nowhere.json)',
+      'content/tools/zed.json: categories[2]: unknown category "nowhere": no category has this slug',
     ]);
   });
 });
