@@ -111,6 +111,12 @@ export function layout(basePath: string) {
   };
 }
 
+/**
+ * Not a build's file: what `npm run export -- --pages aligned` writes beside the list pages it keeps, `{ aligned,
+ * limits }`, so that a client on a file host (the docs page, a typed client) asks only for pages that are there.
+ */
+export const alignedLimitsFile = (basePath: string) => `${basePath.slice(1)}/software/pages/limits.json`;
+
 /** Content codings a build may hold beside a body (`build --compress`), in the order hosts prefer them. */
 export type Coding = "br" | "gzip";
 /** Where a body's precompressed siblings lie: `x.json.br`, `x.json.gz`. */
