@@ -118,11 +118,28 @@ function crossFileErrors(categories: ContentFile[], tools: ContentFile[]): Conte
   return errors;
 }
 
-/** Ajv errors → one message a content author can act on per field. */
+/** Ajv errors → one message a content author can act on per field; an unknown field names the one it may mean. */
 export function describeContentErrors(file: string, ajvErrors: readonly ErrorObject[]): ContentError[] {
-  return describeAjvErrors(ajvErrors, "content").map(({ segments, message }) => ({
-    file,
-    path: fieldPath(segments),
-    message,
-  }));
+  const guesses = fieldGuesses(ajvErrors);
+  return describeAjvErrors(ajvErrors, "content").map(({ segments, message }) => {
+    const path = fieldPath(segments);
+    const guess = guesses.get(path);
+    return { file, path, message: guess ? `unknown field (did you mean "${guess}"?)` : message };
+  });
+}
+
+/** For each unknown field (`pricingPlans[0].prise`), the nearest field its object has (`price`), where one is near. */
+function fieldGuesses(ajvErrors: readonly ErrorObject[]): Map<string, string> {
+  const guesses = new Map<string, string>();
+  for (const e of ajvErrors) {
+    if (e.keyword !== "additionalProperties") continue;
+    const field = String(e.params.additionalProperty);
+    // The validators are compiled verbose: the object's schema, and so the fields allowed there, comes with the error.
+    const properties = (e.parentSchema as { properties?: Record<string, unknown> } | undefined)?.properties ?? {};
+    const known = Object.keys(properties).filter((k) => k !== "$schema");
+    const guess = nearestName(field, known);
+    const segments = [...e.instancePath.split("/").slice(1), field];
+    if (guess) guesses.set(fieldPath(segments), guess);
+  }
+  return guesses;
 }
