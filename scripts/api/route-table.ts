@@ -201,6 +201,15 @@ export function answerTemplates(table: RouteTable): string[] {
   return [...new Set(files)].sort();
 }
 
+/**
+ * The Cache-Control of every success on every full host (H3): the one place it is made. `stale-while-revalidate` lets
+ * a CDN answer from its copy for that long after max-age while it fetches the new one (docs/api.md, "Caching").
+ */
+export function cacheControl(site: Pick<Site, "cacheMaxAge" | "cacheStaleWhileRevalidate">): string {
+  const stale = site.cacheStaleWhileRevalidate > 0 ? `, stale-while-revalidate=${site.cacheStaleWhileRevalidate}` : "";
+  return `public, max-age=${site.cacheMaxAge}${stale}`;
+}
+
 export function buildRouteTable(site: Site): RouteTable {
   const files = layout(site.basePath);
   const slugParam = { slug: SLUG_PATTERN };
@@ -221,7 +230,7 @@ export function buildRouteTable(site: Site): RouteTable {
         "Access-Control-Allow-Origin": "*",
         "X-Content-Type-Options": "nosniff",
       },
-      success: { "Cache-Control": `public, max-age=${site.cacheMaxAge}` },
+      success: { "Cache-Control": cacheControl(site) },
       preflight: { "Access-Control-Allow-Methods": "GET, HEAD, OPTIONS", "Access-Control-Max-Age": "86400" },
     },
     errors,

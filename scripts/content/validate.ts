@@ -46,6 +46,7 @@ export function validateContent(raw: Pick<RawContent, "site" | "categories" | "t
         apiBaseUrl: site.apiBaseUrl,
         basePath: site.basePath ?? "/v1",
         cacheMaxAge: site.cacheMaxAge ?? 300,
+        cacheStaleWhileRevalidate: site.cacheStaleWhileRevalidate ?? 0,
       },
       categories: categories.map((x) => x.c!),
       tools: tools.map((x) => x.t!),

@@ -76,6 +76,7 @@ export const SITE: Sheet = {
     { name: "apiBaseUrl", kind: "text" },
     { name: "basePath", kind: "optional-text", optional: true },
     { name: "cacheMaxAge", kind: "optional-integer", optional: true },
+    { name: "cacheStaleWhileRevalidate", kind: "optional-integer", optional: true },
   ],
 };
 

@@ -89,6 +89,7 @@ describe("bad content: every error names the file and the field path", () => {
       apiBaseUrl: "https://api.site.example",
       basePath: "/v1",
       cacheMaxAge: 60,
+      cacheStaleWhileRevalidate: 0,
     });
   });
 
