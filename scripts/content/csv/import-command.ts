@@ -1,6 +1,6 @@
 // npm run content:import -- --csv DIR: the content folder from CSV files (as content:export writes them, edited in a
 // spreadsheet). Every bad row is reported at once, by file, row and column, and then nothing is written.
-import { readFile } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
 import { join, relative, resolve } from "node:path";
 import { type CommandSpec, isMain, parseCommandArgs, runCommand, UserError } from "../../cli/command.ts";
 import { ContentErrors, formatContentError } from "../errors.ts";
@@ -57,7 +57,12 @@ async function readCsvFolder(csvDir: string): Promise<Partial<Record<Sheet["file
 }
 
 export async function importContentFromCsv(csvDir: string, contentDir: string, dryRun: boolean): Promise<ImportReport> {
-  const shownDir = relative(process.cwd(), resolve(csvDir));
+  // Relative to where the user stands, unless that climbs out of it.
+  const relativeDir = relative(process.cwd(), resolve(csvDir));
+  const shownDir = relativeDir.startsWith("..") ? resolve(csvDir) : relativeDir;
+  const folder = await stat(csvDir).catch(() => undefined);
+  if (!folder?.isDirectory())
+    throw new UserError(`--csv ${csvDir} is not a folder: give the folder content:export wrote the CSV files into`);
   const existing = await existingContent(contentDir);
   const result = csvToContent({
     files: await readCsvFolder(csvDir),
