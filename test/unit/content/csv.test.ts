@@ -35,8 +35,12 @@ async function importErrors(csvDir: string, contentDir: string, dryRun = false):
     await importContentFromCsv(csvDir, contentDir, dryRun);
   } catch (e) {
     if (!(e instanceof ContentErrors)) throw e;
-    const prefix = `${relative(process.cwd(), csvDir)}/`;
-    return e.errors.map(formatContentError).map((line) => (line.startsWith(prefix) ? line.slice(prefix.length) : line));
+    // The folder is shown relative to the working directory, or whole when it lies outside it.
+    const shown = [`${relative(process.cwd(), csvDir)}/`, `${csvDir}/`];
+    return e.errors.map(formatContentError).map((line) => {
+      const prefix = shown.find((p) => line.startsWith(p));
+      return prefix ? line.slice(prefix.length) : line;
+    });
   }
   throw new Error("the import succeeded");
 }
