@@ -118,6 +118,12 @@ export function layout(basePath: string) {
   };
 }
 
+/**
+ * Not a build's file: what `npm run export -- --pages aligned` writes beside the list pages it keeps, `{ aligned,
+ * limits }`, so that a client on a file host (the docs page, a typed client) asks only for pages that are there.
+ */
+export const alignedLimitsFile = (basePath: string) => `${basePath.slice(1)}/software/pages/limits.json`;
+
 /** Content codings a build may hold beside a body (`build --compress`), in the order hosts prefer them. */
 export type Coding = "br" | "gzip";
 /** Where a body's precompressed siblings lie: `x.json.br`, `x.json.gz`. */
@@ -224,6 +230,15 @@ function routeOf(operation: OperationId, op: Operation, files: Pick<Route, "vars
   };
 }
 
+/**
+ * The Cache-Control of every success on every full host (H3): the one place it is made. `stale-while-revalidate` lets
+ * a CDN answer from its copy for that long after max-age while it fetches the new one (docs/api.md, "Caching").
+ */
+export function cacheControl(site: Pick<Site, "cacheMaxAge" | "cacheStaleWhileRevalidate">): string {
+  const stale = site.cacheStaleWhileRevalidate > 0 ? `, stale-while-revalidate=${site.cacheStaleWhileRevalidate}` : "";
+  return `public, max-age=${site.cacheMaxAge}${stale}`;
+}
+
 export function buildRouteTable(site: Site): RouteTable {
   const files = layout(site.basePath);
   const answers = answerFiles(files);
@@ -243,7 +258,7 @@ export function buildRouteTable(site: Site): RouteTable {
         "Access-Control-Allow-Origin": "*",
         "X-Content-Type-Options": "nosniff",
       },
-      success: { "Cache-Control": `public, max-age=${site.cacheMaxAge}` },
+      success: { "Cache-Control": cacheControl(site) },
       preflight: { "Access-Control-Allow-Methods": "GET, HEAD, OPTIONS", "Access-Control-Max-Age": "86400" },
     },
     errors,

@@ -4,6 +4,7 @@ import { realpathSync } from "node:fs";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type ParseArgsConfig, parseArgs } from "node:util";
+import { nearestName } from "./nearest-name.ts";
 
 /** A failure the user can act on: printed as its message alone. */
 export class UserError extends Error {
@@ -111,33 +112,9 @@ function takenByNpm(spec: CommandSpec<Options>, argv: string[]): string | undefi
   return undefined;
 }
 
-/** The declared option a misspelled one most likely meant: within a third of its length in edits, or a prefix. */
-export function nearestOption(given: string, names: string[]): string | undefined {
-  const word = given.replace(/^-+/, "").split("=")[0]!;
-  let best: { name: string; distance: number } | undefined;
-  for (const name of names) {
-    const distance = name.startsWith(word) && word.length >= 2 ? 0 : editDistance(word, name);
-    if (distance <= Math.max(1, Math.floor(name.length / 3)) && (!best || distance < best.distance))
-      best = { name, distance };
-  }
-  return best?.name;
-}
-
-/** Edits from one word to another: insertions, deletions, substitutions and swaps of two neighbours (`--hepl`). */
-function editDistance(a: string, b: string): number {
-  const d = Array.from({ length: a.length + 1 }, (_, i) =>
-    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
-  );
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
-        d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
-    }
-  }
-  return d[a.length]![b.length]!;
-}
+/** The declared option a misspelled one (`--jsn`, `--hepl=1`) most likely meant. */
+export const nearestOption = (given: string, names: string[]): string | undefined =>
+  nearestName(given.replace(/^-+/, "").split("=")[0]!, names);
 
 /** Filesystem errors a user can fix, as one line naming the path. */
 export function describeFsError(e: unknown): string | undefined {

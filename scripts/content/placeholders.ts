@@ -1,9 +1,11 @@
 // What `npm run new:tool` and `npm run new:category` leave for a person to replace, found in valid content: a build
 // warns about it (and fails under --strict) instead of publishing it silently.
+
+import { foldName } from "../model/search-words.ts";
 import { type ContentError, fieldPath, formatContentError } from "./errors.ts";
 import type { ContentFile } from "./load.ts";
 
-export type PlaceholderKind = "todo" | "example-address" | "no-category" | "empty-category";
+export type PlaceholderKind = "todo" | "example-address" | "no-category" | "empty-category" | "same-name";
 
 export interface ContentWarning extends ContentError {
   kind: PlaceholderKind;
@@ -15,6 +17,7 @@ export const PLACEHOLDER_TITLES: Record<PlaceholderKind, string> = {
   "example-address": "placeholder addresses (.example is a reserved domain)",
   "no-category": "tools in no category",
   "empty-category": "categories with no tools",
+  "same-name": "tools with the same name as another (a copy, or two tools a reader cannot tell apart)",
 };
 
 const TODO = /\bTODO\b/;
@@ -68,6 +71,21 @@ export function findPlaceholders(
         path: "categories",
         kind: "no-category",
         message: "the tool is in no category: no category's list or ranking shows it",
+      });
+  }
+  // Compared as search compares names (accents and case aside): "Acme Mail" and "ACME mail" read as one tool.
+  const firstWithName = new Map<string, ContentFile>();
+  for (const f of tools) {
+    const name = (f.data as { name: string }).name;
+    const key = foldName(name).trim();
+    const first = firstWithName.get(key);
+    if (!first) firstWithName.set(key, f);
+    else
+      warnings.push({
+        file: f.file,
+        path: "name",
+        kind: "same-name",
+        message: `${JSON.stringify(name)} is also the name of ${first.file}: give each tool its own name`,
       });
   }
   for (const f of categories) {

@@ -56,6 +56,11 @@ export const SiteSettings = z
       .default("/v1")
       .describe("API base path (P1)"),
     cacheMaxAge: nonNegativeInt.default(300).describe("seconds of Cache-Control max-age on successful responses (H3)"),
+    cacheStaleWhileRevalidate: nonNegativeInt
+      .optional()
+      .describe(
+        "seconds a CDN may keep answering from a stale copy while it fetches a fresh one (Cache-Control stale-while-revalidate on successful responses); absent or 0: not sent",
+      ),
   })
   .meta({ id: "SiteSettings", title: "Site settings (content/site.json)" });
 

@@ -1,5 +1,6 @@
 // Validates content files against schemas/content/*.json (ajv) and then across files.
 import type { ErrorObject } from "ajv";
+import { nearestName } from "../cli/nearest-name.ts";
 import { describeAjvErrors } from "../schemas/describe-errors.ts";
 import type { SchemaFile } from "../schemas/schema-files.ts";
 import { validatorFor } from "../schemas/validators.ts";
@@ -45,6 +46,7 @@ export function validateContent(raw: Pick<RawContent, "site" | "categories" | "t
         apiBaseUrl: site.apiBaseUrl,
         basePath: site.basePath ?? "/v1",
         cacheMaxAge: site.cacheMaxAge ?? 300,
+        cacheStaleWhileRevalidate: site.cacheStaleWhileRevalidate ?? 0,
       },
       categories: categories.map((x) => x.c!),
       tools: tools.map((x) => x.t!),
@@ -67,24 +69,40 @@ const asStrings = (value: unknown) =>
  */
 function crossFileErrors(categories: ContentFile[], tools: ContentFile[]): ContentError[] {
   const errors: ContentError[] = [];
-  const slugMatchesName = (f: ContentFile) => {
+  /** A slug that is another file's name is a duplicate: both files are named, so either can be fixed. */
+  const slugMatchesName = (f: ContentFile, siblings: Map<string, ContentFile>) => {
     const slug = asString(asObject(f.data).slug);
-    if (slug !== undefined && slug !== f.name)
-      errors.push({ file: f.file, path: "slug", message: `"${slug}" must equal the file name "${f.name}"` });
+    if (slug === undefined || slug === f.name) return;
+    const other = siblings.get(slug);
+    errors.push({
+      file: f.file,
+      path: "slug",
+      message: other
+        ? `"${slug}" is also the slug of ${other.file}: each slug is one file's, and must equal its file name "${f.name}"`
+        : `"${slug}" must equal the file name "${f.name}"`,
+    });
   };
+  const byName = (files: ContentFile[]) => new Map(files.map((f) => [f.name, f]));
+  const [categoryFiles, toolFiles] = [byName(categories), byName(tools)];
   const categoryNames = new Set(categories.map((f) => f.name));
   const toolCategories = new Map(
     tools.map((f) => [f.name, asStrings(asObject(f.data).categories).map(([, slug]) => slug)]),
   );
-  for (const f of categories) slugMatchesName(f);
+  for (const f of categories) slugMatchesName(f, categoryFiles);
   for (const f of tools) {
-    slugMatchesName(f);
+    slugMatchesName(f, toolFiles);
     const seen = new Set<string>();
     for (const [i, slug] of asStrings(asObject(f.data).categories)) {
       const path = fieldPath(["categories", i]);
       if (seen.has(slug)) errors.push({ file: f.file, path, message: `category "${slug}" is listed twice` });
-      else if (!categoryNames.has(slug))
-        errors.push({ file: f.file, path, message: `unknown category "${slug}" (no categories/${slug}.json)` });
+      else if (!categoryNames.has(slug)) {
+        const guess = nearestName(slug, categoryNames);
+        errors.push({
+          file: f.file,
+          path,
+          message: `unknown category "${slug}"${guess ? ` (did you mean "${guess}"?)` : ": no category has this slug"}`,
+        });
+      }
       seen.add(slug);
     }
   }
@@ -101,11 +119,28 @@ function crossFileErrors(categories: ContentFile[], tools: ContentFile[]): Conte
   return errors;
 }
 
-/** Ajv errors → one message a content author can act on per field. */
+/** Ajv errors → one message a content author can act on per field; an unknown field names the one it may mean. */
 export function describeContentErrors(file: string, ajvErrors: readonly ErrorObject[]): ContentError[] {
-  return describeAjvErrors(ajvErrors, "content").map(({ segments, message }) => ({
-    file,
-    path: fieldPath(segments),
-    message,
-  }));
+  const guesses = fieldGuesses(ajvErrors);
+  return describeAjvErrors(ajvErrors, "content").map(({ segments, message }) => {
+    const path = fieldPath(segments);
+    const guess = guesses.get(path);
+    return { file, path, message: guess ? `unknown field (did you mean "${guess}"?)` : message };
+  });
+}
+
+/** For each unknown field (`pricingPlans[0].prise`), the nearest field its object has (`price`), where one is near. */
+function fieldGuesses(ajvErrors: readonly ErrorObject[]): Map<string, string> {
+  const guesses = new Map<string, string>();
+  for (const e of ajvErrors) {
+    if (e.keyword !== "additionalProperties") continue;
+    const field = String(e.params.additionalProperty);
+    // The validators are compiled verbose: the object's schema, and so the fields allowed there, comes with the error.
+    const properties = (e.parentSchema as { properties?: Record<string, unknown> } | undefined)?.properties ?? {};
+    const known = Object.keys(properties).filter((k) => k !== "$schema");
+    const guess = nearestName(field, known);
+    const segments = [...e.instancePath.split("/").slice(1), field];
+    if (guess) guesses.set(fieldPath(segments), guess);
+  }
+  return guesses;
 }

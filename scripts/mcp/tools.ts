@@ -9,8 +9,9 @@ import {
   SoftwareDetailResponse,
   SoftwareListResponse,
 } from "../api/response-schemas.ts";
-import { DEFAULT_LIMIT, MAX_LIMIT, SEARCH_PATTERN } from "../api/route-table.ts";
+import { DEFAULT_LIMIT, MAX_LIMIT, MAX_SEARCH_PREFIX } from "../api/route-table.ts";
 import { SLUG_PATTERN } from "../content/slug-pattern.ts";
+import { foldName } from "../model/search-words.ts";
 import { successOrError } from "./output-schema.ts";
 import { bestTarget, categoriesTarget, listSoftwareTarget, searchTarget, softwareTarget } from "./requests.ts";
 import type { ApiAnswer, CatalogSource } from "./source.ts";
@@ -163,17 +164,22 @@ export function createCatalogServer(source: CatalogSource, version: string): Mcp
       title: "Search software",
       description:
         "Tools whose name has a word starting with q, ordered by name: the first 20, and meta.total for how many match. " +
-        "A name's words are it without accents, lower-cased, split at anything but letters and digits. No match is an empty list.",
+        "A name's words are it without accents, lower-cased, split at anything but letters and digits. q is folded the " +
+        'same way before it is checked ("Mäil" and "MAIL" search for mail). No match is an empty list.',
       inputSchema: {
+        // Not the API's pattern here: an agent sends capitals and accents, which are folded first (S2 then applies).
         q: z
           .string()
-          .regex(new RegExp(SEARCH_PATTERN))
-          .describe("The start of a word of a tool's name: 1 to 32 lower-case letters a-z or digits 0-9, e.g. mail"),
+          .min(1)
+          .max(4 * MAX_SEARCH_PREFIX)
+          .describe(
+            "The start of a word of a tool's name, e.g. mail. Accents are removed and capitals lowered; then it must be 1 to 32 letters a-z or digits 0-9",
+          ),
       },
       outputSchema: successOrError(SearchResponse, "The matches (data, meta), or the API's error body (error)"),
       annotations: { title: "Search software", ...annotations },
     },
-    ({ q }) => call(searchTarget(q)),
+    ({ q }) => call(searchTarget(foldName(q))),
   );
 
   server.registerResource(

@@ -1,12 +1,12 @@
 // S1: the words of a tool's name that search matches by prefix.
 import { MAX_SEARCH_PREFIX } from "../api/route-table.ts";
 
-/** Accents removed (NFKD, combining marks dropped), lower-cased, split at every character not a-z or 0-9. */
+/** A text folded as names are for search: accents removed (NFKD, combining marks dropped), lower-cased. */
+export const foldName = (text: string): string => text.normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase();
+
+/** The folded name split at every character not a-z or 0-9. */
 export function nameWords(name: string): string[] {
-  return name
-    .normalize("NFKD")
-    .replace(/\p{M}/gu, "")
-    .toLowerCase()
+  return foldName(name)
     .split(/[^a-z0-9]+/)
     .filter((word) => word !== "");
 }

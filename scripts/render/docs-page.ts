@@ -3,7 +3,14 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { createResolver, type Resolution } from "../api/resolve-request.ts";
-import { DOCS_ASSETS, layout, MAX_LIMIT, MAX_SEARCH_PREFIX, type RouteTable } from "../api/route-table.ts";
+import {
+  alignedLimitsFile,
+  DOCS_ASSETS,
+  layout,
+  MAX_LIMIT,
+  MAX_SEARCH_PREFIX,
+  type RouteTable,
+} from "../api/route-table.ts";
 import { hashOfFile } from "../cli/file-hashes.mjs";
 import type { Catalog } from "../model/derive.ts";
 import { nameWords } from "../model/search-words.ts";
@@ -127,18 +134,31 @@ const TRY_STYLE = `
 
 /**
  * On a host that only serves files (GitHub Pages, S3, an export), a request path is no file: the cards then open the
- * file that answers each request. Told by asking for one endpoint: an API answers it with JSON.
+ * file that answers each request. Told by asking for one endpoint: an API answers it with JSON. An export with
+ * aligned pages (`--pages aligned`) holds a list's pages at a few limits only, named in its limits file: a card whose
+ * page is not there opens the aligned page that holds its first tool (at the next larger limit there is).
  */
-const fileHostScript = (probe: string) => `
+const fileHostScript = (probe: string, limitsFile: string) => `
 (async () => {
   const res = await fetch(${JSON.stringify(probe)}).catch(() => null);
   const json = res && res.ok && (res.headers.get("content-type") || "").includes("json") && (await res.text().catch(() => ""));
   if (json) return;
   document.getElementById("try").classList.add("files");
+  const aligned = await fetch(${JSON.stringify(limitsFile)}).then((r) => (r.ok ? r.json() : null)).catch(() => null);
+  const limits = aligned && Array.isArray(aligned.limits) ? aligned.limits : null;
+  const existing = (file) => {
+    const page = limits && /^(.*\\/pages\\/.+\\/)(\\d+)\\/(\\d+)\\.json$/.exec(file);
+    if (!page) return file;
+    const [limit, offset] = [Number(page[2]), Number(page[3])];
+    if (limits.includes(limit) && offset % limit === 0) return file;
+    const chosen = limits.find((l) => l >= limit) || limits[limits.length - 1];
+    return page[1] + chosen + "/" + Math.floor(offset / chosen) * chosen + ".json";
+  };
   for (const a of document.querySelectorAll("#try a[data-file]")) {
+    const file = existing(a.dataset.file);
     a.title = "answers " + a.getAttribute("href").slice(1);
-    a.href = a.dataset.file;
-    a.querySelector(".path").textContent = a.dataset.file.slice(1);
+    a.href = file;
+    a.querySelector(".path").textContent = file.slice(1);
   }
 })();`;
 
@@ -244,7 +264,7 @@ ${items}
     <p id="search-status" aria-live="polite"></p>
     <ol id="search-results"></ol>
   </section>
-  <script>${fileHostScript(`.${table.basePath}/categories`)}</script>
+  <script>${fileHostScript(`.${table.basePath}/categories`, `./${alignedLimitsFile(table.basePath)}`)}</script>
   <script>${searchScript(table.basePath)}</script>
   <div id="redoc"></div>
   <script src="./${DOCS_FILES.redoc.file}"></script>

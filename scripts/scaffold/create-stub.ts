@@ -2,16 +2,15 @@
 import { existsSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join, relative, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import { UserError } from "../cli/command.ts";
 import { formatContentError } from "../content/errors.ts";
+import { schemaRef } from "../content/schema-ref.ts";
 import { describeContentErrors } from "../content/validate.ts";
 import type { SchemaFile } from "../schemas/schema-files.ts";
 import { validatorFor } from "../schemas/validators.ts";
 import { isSlug, slugFromName } from "./slug.ts";
 import { categoryStub, toolStub } from "./stubs.ts";
 
-const schemasDir = fileURLToPath(new URL("../../schemas/", import.meta.url));
 // Relative to where the user stands, unless that climbs out of it.
 const shown = (path: string) => {
   const rel = relative(process.cwd(), path);
@@ -67,9 +66,6 @@ async function writeStub(target: string, schema: SchemaFile, stub: object): Prom
     throw e;
   }
 }
-
-const schemaRef = (target: string, schema: SchemaFile) =>
-  relative(dirname(target), join(schemasDir, schema)).split("\\").join("/");
 
 export async function createTool(request: StubRequest & { categories: string[] }): Promise<CreatedStub> {
   const dir = contentFolder(request.contentDir);

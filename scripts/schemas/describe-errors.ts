@@ -3,6 +3,7 @@
 // Content authors read it with the value they wrote (C4: values quoted from content files only); readers of built
 // output get ajv's own wording, without values.
 import type { ErrorObject } from "ajv";
+import { SLUG_PATTERN } from "../content/slug-pattern.ts";
 import { RATING_VALUES } from "./rating-values.ts";
 
 export interface FieldProblem {
@@ -91,7 +92,10 @@ function phrase(e: ErrorObject, segments: string[], audience: Audience): FieldPr
     case "format":
       return at(`expected a valid ${e.params.format}, got ${quote(e.data)}`);
     case "pattern":
-      return at(`${quote(e.data)} does not match ${e.params.pattern}`);
+      // The slug rule in words for authors; a reader of built output checks against the schema's pattern.
+      return content && e.params.pattern === SLUG_PATTERN
+        ? at(`expected a slug (lower-case letters and digits, words joined by single "-"), got ${quote(e.data)}`)
+        : at(`${quote(e.data)} does not match ${e.params.pattern}`);
     default:
       return at(`${e.message ?? e.keyword}, got ${quote(e.data)}`);
   }

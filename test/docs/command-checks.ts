@@ -13,7 +13,15 @@ const run = promisify(execFile);
 const scripts: Record<string, string> = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")).scripts;
 
 /** Scripts the test runs as written, in the scratch copy (their output lands there, never in the repository). */
-const RUN_SCRIPTS = new Set(["build", "validate", "export", "new:tool", "new:category"]);
+const RUN_SCRIPTS = new Set([
+  "build",
+  "validate",
+  "export",
+  "new:tool",
+  "new:category",
+  "content:export",
+  "content:import",
+]);
 
 /** Scripts only checked, and why they are not run. `--help` of every script is run whatever its entry. */
 const CHECK_ONLY_SCRIPTS: Record<string, string> = {

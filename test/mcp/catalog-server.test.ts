@@ -220,6 +220,29 @@ describe("npm run mcp over a built dist/", () => {
     expect(mcp.transportErrors).toEqual([]);
   });
 
+  it("search_software folds q as names are folded (capitals, accents) before the API's rule applies, and says so", async () => {
+    const search = tools.find((t) => t.name === "search_software")!;
+    expect(search.description).toMatch(/folded/);
+    for (const [sent, folded] of [
+      ["Mail", "mail"],
+      ["MÄIL", "mail"],
+      ["Ñandú", "nandu"],
+      ["A1", "a1"],
+    ]) {
+      const [result, response] = await Promise.all([
+        mcp.client.callTool({ name: "search_software", arguments: { q: sent } }),
+        fetch(`${api}/search?q=${folded}`),
+      ]);
+      expect(response.status).toBe(200);
+      expect(result.structuredContent, sent).toStrictEqual(await response.json());
+      expect(result.isError, sent).toBe(false);
+    }
+    // What folding leaves outside the rule is the API's own 400, as a tool result.
+    const result = await mcp.client.callTool({ name: "search_software", arguments: { q: "E-Mail" } });
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent).toMatchObject({ error: { code: "invalid_query" } });
+  });
+
   it("refuses arguments outside the API's limits before any request", async () => {
     const bad: [string, Record<string, unknown>][] = [
       ["list_software", { limit: 0 }],

@@ -229,6 +229,52 @@ describe("docs page (dist/index.html + Redoc bundle)", () => {
       }
     });
 
+    it("on an aligned export (--pages aligned), every card and search result opens a file that is there", async () => {
+      const exported = await tempDir("msapi-docs-aligned-");
+      // Limits 3 and 50: the first card's limit=5 page and the category card's limit=20 page are not exported.
+      const files = await servePlainFiles(exported.path, site.distDir, [3, 50]);
+      const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      try {
+        await page.goto(`${files.url}/`, { waitUntil: "load", timeout: 30_000 });
+        await expect.poll(() => page.locator("#try.files").count(), { timeout: 10_000 }).toBe(1);
+        const requests = tryRequests(site.catalog, site.table);
+        // The cards are rewritten once the limits file is read: poll until the first card no longer names limit 5.
+        await expect
+          .poll(() => page.locator("#try li a").first().getAttribute("href"), { timeout: 10_000 })
+          .toBe("./v1/software/pages/all/50/0.json");
+        const hrefs = await page.locator("#try li a").evaluateAll((els) => els.map((e) => e.getAttribute("href")!));
+        expect(hrefs).toEqual(
+          requests.map(
+            (r) =>
+              `./${r.file.replace(/\/(\d+)\/0\.json$/, (_, limit) => (limit === "3" || limit === "50" ? `/${limit}/0.json` : "/50/0.json"))}`,
+          ),
+        );
+        for (const href of hrefs) {
+          const res = await page.goto(new URL(href, `${files.url}/`).href, { timeout: 10_000 });
+          expect(res?.status(), href).toBe(200);
+          expect(await res!.text(), href).toBe(await readFile(join(site.distDir, href), "utf8"));
+        }
+        await page.goto(`${files.url}/`, { waitUntil: "load", timeout: 30_000 });
+        await page.locator("#search-q").fill("Mäil");
+        const expected = bruteForceSearch(site.catalog.tools, "mail");
+        await expect
+          .poll(() => page.locator("#search-results a").evaluateAll((els) => els.map((e) => e.textContent)), {
+            timeout: 10_000,
+          })
+          .toEqual(expected.slice(0, 20).map((t) => t.name));
+        for (const href of await page
+          .locator("#search-results a")
+          .evaluateAll((els) => els.map((e) => e.getAttribute("href")!))) {
+          const res = await page.goto(new URL(href, `${files.url}/`).href, { timeout: 10_000 });
+          expect(res?.status(), href).toBe(200);
+        }
+      } finally {
+        await page.close();
+        await files.stop();
+        await exported.remove();
+      }
+    });
+
     it("served by the API, the cards keep their request addresses", async () => {
       const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
       await page.goto(`${server.url}/`, { waitUntil: "networkidle", timeout: 30_000 });
@@ -284,9 +330,13 @@ describe("docs page (dist/index.html + Redoc bundle)", () => {
 });
 
 /** `npm run export` of a build, served by Python's http.server: a plain file host (no routes, no queries). */
-async function servePlainFiles(into: string, distDir: string): Promise<{ url: string; stop: () => Promise<void> }> {
+async function servePlainFiles(
+  into: string,
+  distDir: string,
+  alignedLimits?: number[],
+): Promise<{ url: string; stop: () => Promise<void> }> {
   const out = join(into, "public");
-  await exportBuild(distDir, out, "static");
+  await exportBuild(distDir, out, "static", alignedLimits);
   const port = await freePort();
   const child = spawn(
     "/usr/bin/python3",

@@ -8,6 +8,7 @@ const site = {
   apiBaseUrl: "https://api.site.example",
   basePath: "/api/v2",
   cacheMaxAge: 60,
+  cacheStaleWhileRevalidate: 0,
 };
 
 describe("the published path → schema table", () => {

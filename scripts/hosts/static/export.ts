@@ -3,11 +3,18 @@
 // config stay behind, so nothing internal is downloadable.
 
 import { constants } from "node:fs";
-import { copyFile, mkdir, readdir, readFile, realpath, stat } from "node:fs/promises";
+import { copyFile, mkdir, readdir, readFile, realpath, stat, writeFile } from "node:fs/promises";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import fg from "fast-glob";
 import { layout, type RouteTable } from "../../api/route-table.ts";
-import { type CommandSpec, isMain, parseCommandArgs, runCommand, UserError } from "../../cli/command.ts";
+import { type CommandSpec, formatCount, isMain, parseCommandArgs, runCommand, UserError } from "../../cli/command.ts";
+import {
+  alignedLimitsBody,
+  alignedLimitsFile,
+  alignedPageFilter,
+  DEFAULT_ALIGNED_LIMITS,
+  parseLimits,
+} from "./aligned-pages.ts";
 import { isPublishHost, PUBLISH_HOSTS, type PublishHost, publishedFileFilter } from "./published-files.ts";
 
 const options = {
@@ -18,6 +25,18 @@ const options = {
     default: "static",
     valueName: "HOST",
     description: `what the folder is for: ${Object.keys(PUBLISH_HOSTS).join(", ")} (adds that host's config files)`,
+  },
+  pages: {
+    type: "string",
+    default: "all",
+    valueName: "MODE",
+    description:
+      "all: every list page of the build; aligned: only pages whose offset is a multiple of their limit, for --limits",
+  },
+  limits: {
+    type: "string",
+    valueName: "N,N…",
+    description: `the page sizes of --pages aligned (default: ${DEFAULT_ALIGNED_LIMITS.join(",")})`,
   },
   json: { type: "boolean", default: false, description: "print the summary as one JSON object" },
 } as const;
@@ -31,6 +50,7 @@ export const EXPORT: CommandSpec<typeof options> = {
   notes: [
     "hosts: static = GitHub Pages, S3 or any file server; cloudflare-pages adds _headers; netlify adds _redirects and _headers",
     "example: npm run build && npm run export -- --out public",
+    "a large catalog on a file host: npm run export -- --out public --pages aligned (see docs/static-hosts.md)",
   ],
 };
 
@@ -41,6 +61,8 @@ export interface ExportResult {
   out: string;
   files: number;
   bytes: number;
+  /** the page sizes kept by --pages aligned; absent when every page was copied */
+  alignedLimits?: readonly number[];
 }
 
 /** The real path of a folder that may not exist yet: its nearest existing ancestor resolved, the rest appended. */
@@ -69,7 +91,12 @@ async function checkOut(out: string, from: string): Promise<void> {
 }
 
 /** Copies the published files of the build at `dist` into `out`, from one generation even if dist/ is republished meanwhile. */
-export async function exportBuild(dist: string, out: string, host: PublishHost): Promise<ExportResult> {
+export async function exportBuild(
+  dist: string,
+  out: string,
+  host: PublishHost,
+  alignedLimits?: readonly number[],
+): Promise<ExportResult> {
   const from = await realpath(dist).catch(() => {
     throw new UserError(`no build at ${dist}: run npm run build first`);
   });
@@ -83,8 +110,9 @@ export async function exportBuild(dist: string, out: string, host: PublishHost):
   ) as RouteTable;
   await checkOut(out, from);
   const published = publishedFileFilter(table, host);
+  const aligned = alignedLimits ? alignedPageFilter(table.basePath, alignedLimits) : () => true;
   const files = (await fg("**", { cwd: from, dot: true, onlyFiles: true, followSymbolicLinks: false }))
-    .filter(published)
+    .filter((file) => published(file) && aligned(file))
     .sort();
   let bytes = 0;
   const dirs = new Set<string>();
@@ -99,7 +127,12 @@ export async function exportBuild(dist: string, out: string, host: PublishHost):
     await copyFile(join(from, file), target, constants.COPYFILE_FICLONE);
     bytes += (await stat(target)).size;
   }
-  return { host, from, out, files: files.length, bytes };
+  if (!alignedLimits) return { host, from, out, files: files.length, bytes };
+  const limitsFile = alignedLimitsFile(table.basePath);
+  const body = alignedLimitsBody(alignedLimits);
+  await mkdir(dirname(join(out, limitsFile)), { recursive: true });
+  await writeFile(join(out, limitsFile), body);
+  return { host, from, out, files: files.length + 1, bytes: bytes + Buffer.byteLength(body), alignedLimits };
 }
 
 async function main(): Promise<void> {
@@ -108,11 +141,22 @@ async function main(): Promise<void> {
     throw new UserError("--out DIR is required: the folder to publish (usage: npm run export -- --out DIR)", 2);
   if (!isPublishHost(values.host))
     throw new UserError(`unknown --host ${values.host}: one of ${Object.keys(PUBLISH_HOSTS).join(", ")}`, 2);
-  const result = await exportBuild(resolve(values.dist), resolve(values.out), values.host);
+  if (values.pages !== "all" && values.pages !== "aligned")
+    throw new UserError(`unknown --pages ${values.pages}: all or aligned`, 2);
+  if (values.limits !== undefined && values.pages !== "aligned")
+    throw new UserError("--limits goes with --pages aligned", 2);
+  const limits =
+    values.pages === "aligned"
+      ? values.limits === undefined
+        ? DEFAULT_ALIGNED_LIMITS
+        : parseLimits(values.limits)
+      : undefined;
+  const result = await exportBuild(resolve(values.dist), resolve(values.out), values.host, limits);
   if (values.json) console.log(JSON.stringify({ ok: true, ...result, out: values.out }));
   else
     console.log(
-      `exported ${result.files.toLocaleString("en-US")} files (${(result.bytes / 1e6).toFixed(1)} MB) for ${values.host} from ${values.dist}/ to ${values.out}/`,
+      `exported ${formatCount(result.files)} files (${(result.bytes / 1e6).toFixed(1)} MB) for ${values.host} from ${values.dist}/ to ${values.out}/` +
+        (limits ? `, list pages aligned to limits ${limits.join(", ")}` : ""),
     );
 }
 

@@ -33,6 +33,8 @@ export interface AssetFacts {
 export interface Catalog {
   siteUrl: string;
   cacheMaxAge: number;
+  /** seconds of stale-while-revalidate; 0 when site.json leaves it out */
+  cacheStaleWhileRevalidate: number;
   basePath: string;
   /** from dist/routes.json */
   assets: AssetFacts[];
@@ -62,7 +64,11 @@ const readDir = <T>(dir: string): T[] =>
     .map((f) => readJson(join(dir, f)) as T);
 
 export function loadCatalog(contentDir: string, distDir: string): Catalog {
-  const site = readJson(join(contentDir, "site.json")) as { siteUrl: string; cacheMaxAge?: number };
+  const site = readJson(join(contentDir, "site.json")) as {
+    siteUrl: string;
+    cacheMaxAge?: number;
+    cacheStaleWhileRevalidate?: number;
+  };
   const routes = readJson(join(distDir, "routes.json")) as { basePath: string; assets?: AssetFacts[] };
   const tools = readDir<ToolFacts>(join(contentDir, "tools")).sort(compareByName);
   const categories = readDir<Omit<CategoryFacts, "members">>(join(contentDir, "categories"))
@@ -75,6 +81,7 @@ export function loadCatalog(contentDir: string, distDir: string): Catalog {
     siteUrl: site.siteUrl,
     // the schema's default when site.json leaves it out
     cacheMaxAge: site.cacheMaxAge ?? 300,
+    cacheStaleWhileRevalidate: site.cacheStaleWhileRevalidate ?? 0,
     basePath: routes.basePath,
     assets: routes.assets ?? [],
     tools,

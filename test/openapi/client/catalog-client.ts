@@ -13,11 +13,19 @@ export function createCatalogClient(baseUrl: string) {
   return createClient<paths>({ baseUrl });
 }
 
-/** Every tool of a category, 100 per request, in the API's name order. */
-export async function allToolsOf(client: CatalogClient, category: string): Promise<SoftwareSummary[]> {
+/**
+ * Every tool of a category (or of the catalog), `limit` per request (100 by default), in the API's name order. Each
+ * request's offset is a multiple of `limit`, so on a file host an aligned export's pages are enough.
+ */
+export async function allToolsOf(
+  client: CatalogClient,
+  category: string | undefined,
+  limit = 100,
+): Promise<SoftwareSummary[]> {
   const tools: SoftwareSummary[] = [];
   for (let offset = 0; ; ) {
-    const { data, error } = await client.GET("/software", { params: { query: { category, limit: 100, offset } } });
+    const query = category === undefined ? { limit, offset } : { category, limit, offset };
+    const { data, error } = await client.GET("/software", { params: { query } });
     // error.error.code is typed: "invalid_limit" | "invalid_offset" | "offset_out_of_range" | "category_not_found"
     if (error) throw new Error(`${error.error.code}: ${error.error.message}`);
     tools.push(...data.data);

@@ -18,6 +18,7 @@ const table = buildRouteTable({
   apiBaseUrl: "https://api.example",
   basePath: "/v1",
   cacheMaxAge: 300,
+  cacheStaleWhileRevalidate: 0,
 });
 const headers = answerHeaders(table);
 const page: Decision = { kind: "file", file: "v1/software/pages/all/20/0.json", status: 200, success: true };
@@ -102,6 +103,24 @@ describe("answerHeaders", () => {
       "X-Content-Type-Options",
       "Content-Length",
     ]);
+  });
+
+  it("Cache-Control adds stale-while-revalidate when the site sets it, on 200 and 304 alike; errors carry none", () => {
+    const withStale = answerHeaders(
+      buildRouteTable({
+        siteUrl: "https://site.example",
+        apiBaseUrl: "https://api.example",
+        basePath: "/v1",
+        cacheMaxAge: 120,
+        cacheStaleWhileRevalidate: 600,
+      }),
+    );
+    const expected = ["Cache-Control", "public, max-age=120, stale-while-revalidate=600"];
+    expect(withStale.success(plain, { notModified: false }, 10)).toContainEqual(expected);
+    expect(withStale.success(plain, { notModified: true }, 0)).toContainEqual(expected);
+    expect(names(withStale.error("not_found", 1).headers)).not.toContain("Cache-Control");
+    // 0, the default, sends max-age alone.
+    expect(table.headers.success).toEqual({ "Cache-Control": "public, max-age=300" });
   });
 
   it("the preflight echoes Access-Control-Request-Headers, or *", () => {

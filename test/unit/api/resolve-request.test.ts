@@ -9,6 +9,7 @@ const site = {
   apiBaseUrl: "https://api.site.example",
   basePath: "/v1",
   cacheMaxAge: 60,
+  cacheStaleWhileRevalidate: 0,
 };
 const table = buildRouteTable(site);
 const resolver = createResolver(table);

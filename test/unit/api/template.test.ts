@@ -7,6 +7,7 @@ const site = {
   apiBaseUrl: "https://api.site.example",
   basePath: "/v1",
   cacheMaxAge: 60,
+  cacheStaleWhileRevalidate: 0,
 };
 
 describe("route-table templates: one implementation for the build and every host", () => {

@@ -34,12 +34,12 @@ describe("bad content: every error names the file and the field path", () => {
     [
       "bad-slug",
       [
-        'tools/acme.json: slug: "Acme_Mail" does not match ^[a-z0-9]+(?:-[a-z0-9]+)*$',
+        'tools/acme.json: slug: expected a slug (lower-case letters and digits, words joined by single "-"), got "Acme_Mail"',
         'tools/acme.json: slug: "Acme_Mail" must equal the file name "acme"',
       ],
     ],
     ["slug-mismatch", ['tools/acme.json: slug: "acme-mail" must equal the file name "acme"']],
-    ["unknown-category", ['tools/acme.json: categories[1]: unknown category "crm" (no categories/crm.json)']],
+    ["unknown-category", ['tools/acme.json: categories[1]: unknown category "crm": no category has this slug']],
     ["duplicate-category", ['tools/acme.json: categories[1]: category "email" is listed twice']],
     ["pick-unknown", ['categories/email.json: topToolPick: unknown tool "nobody"']],
     ["pick-outside", ['categories/email.json: topToolPick: tool "acme" is not in category "email"']],
@@ -89,6 +89,7 @@ describe("bad content: every error names the file and the field path", () => {
       apiBaseUrl: "https://api.site.example",
       basePath: "/v1",
       cacheMaxAge: 60,
+      cacheStaleWhileRevalidate: 0,
     });
   });
 
@@ -149,7 +150,69 @@ describe("bad content: every error names the file and the field path", () => {
       "content/tools/zed.json: pricingPlans[0].price: expected number or null, got string",
       'content/tools/zed.json: slug: "zed-mail" must equal the file name "zed"',
       'content/tools/zed.json: categories[1]: category "crm" is listed twice',
-      'content/tools/zed.json: categories[2]: unknown category "nowhere" (no categories/nowhere.json)',
+      'content/tools/zed.json: categories[2]: unknown category "nowhere": no category has this slug',
+    ]);
+  });
+});
+
+describe("authoring slips: what was probably meant is named", () => {
+  const file = (folder: string, name: string, data: unknown) => ({
+    file: `content/${folder}/${name}.json`,
+    name,
+    data,
+  });
+  const site = file("", "site", { siteUrl: "https://site.test", apiBaseUrl: "https://api.site.test" });
+  const tool = (slug: string, extra: Record<string, unknown> = {}) => ({
+    name: slug.toUpperCase(),
+    slug,
+    shortDescription: "",
+    websiteUrl: "https://x.test",
+    logoUrl: null,
+    rating: null,
+    freeTrialDays: null,
+    moneyBackDays: null,
+    pricingPlans: [{ name: "Pro", price: 5, billing: "monthly", features: [] }],
+    hasApi: false,
+    hasMcpServer: false,
+    hasZapier: false,
+    hasMake: false,
+    pros: [],
+    cons: [],
+    pricingLastVerified: null,
+    categories: ["email-marketing"],
+    ...extra,
+  });
+  const errors = (tools: ReturnType<typeof file>[]) => {
+    const result = validateContent({
+      site,
+      categories: [file("categories", "email-marketing", { name: "Email", slug: "email-marketing" })],
+      tools,
+      errors: [],
+    });
+    return result.ok ? [] : result.errors.map(formatContentError);
+  };
+
+  it("an unknown category: did you mean the nearest one", () => {
+    expect(errors([file("tools", "acme", tool("acme", { categories: ["email-marketting"] }))])).toEqual([
+      'content/tools/acme.json: categories[0]: unknown category "email-marketting" (did you mean "email-marketing"?)',
+    ]);
+  });
+
+  it("an unknown field, at the top or in a plan: did you mean the nearest field", () => {
+    const { rating, ...withoutRating } = tool("acme");
+    const plan = { name: "Pro", prise: 5, billing: "monthly", features: [] };
+    expect(rating).toBeNull();
+    expect(errors([file("tools", "acme", { ...withoutRating, ratng: null, pricingPlans: [plan] })])).toEqual([
+      "content/tools/acme.json: rating: required field is missing",
+      'content/tools/acme.json: ratng: unknown field (did you mean "rating"?)',
+      "content/tools/acme.json: pricingPlans[0].price: required field is missing",
+      'content/tools/acme.json: pricingPlans[0].prise: unknown field (did you mean "price"?)',
+    ]);
+  });
+
+  it("a duplicate slug names both files", () => {
+    expect(errors([file("tools", "acme", tool("acme")), file("tools", "acme-copy", tool("acme"))])).toEqual([
+      'content/tools/acme-copy.json: slug: "acme" is also the slug of content/tools/acme.json: each slug is one file\'s, and must equal its file name "acme-copy"',
     ]);
   });
 });

@@ -33,6 +33,7 @@ const site = {
   apiBaseUrl: "https://api.site.example",
   basePath: "/v1",
   cacheMaxAge: 300,
+  cacheStaleWhileRevalidate: 0,
 };
 
 describe("D2 prices are derived from the plans", () => {

@@ -1,0 +1,83 @@
+// One spreadsheet cell ↔ one content field value, by the field's kind. Reading says what was wrong in the words of
+// the content's own errors ("expected a number, got "12,50""); the schema then checks ranges, formats and lengths.
+
+/** How a field is written in its cell. An empty cell means null, an empty list, or an absent field, by kind. */
+export type CellKind =
+  | "text" // a string; empty is ""
+  | "optional-text" // a string; empty leaves the field out
+  | "nullable-text" // a string; empty is null
+  | "nullable-number" // a decimal number; empty is null
+  | "nullable-integer" // a whole number; empty is null
+  | "optional-integer" // a whole number; empty leaves the field out
+  | "boolean" // true or false (any case, as spreadsheets save them)
+  | "list"; // one entry per line of the cell; empty is []
+
+/** The separator of a list's entries inside one cell: a line break (Alt+Enter in Excel, Ctrl+Enter in Sheets). */
+export const LIST_SEPARATOR = "\n";
+
+export type CellRead = { value: unknown } | { absent: true } | { error: string };
+
+const NUMBER = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$/;
+const INTEGER = /^-?(?:0|[1-9][0-9]*)$/;
+
+export function readCell(kind: CellKind, cell: string): CellRead {
+  const empty = cell === "";
+  switch (kind) {
+    case "text":
+      return { value: cell };
+    case "optional-text":
+      return empty ? { absent: true } : { value: cell };
+    case "nullable-text":
+      return { value: empty ? null : cell };
+    case "nullable-number":
+      if (empty) return { value: null };
+      return NUMBER.test(cell.trim())
+        ? { value: Number(cell.trim()) }
+        : { error: `expected a number (like 12.5) or an empty cell, got ${JSON.stringify(cell)}` };
+    case "nullable-integer":
+    case "optional-integer":
+      if (empty) return kind === "optional-integer" ? { absent: true } : { value: null };
+      return INTEGER.test(cell.trim())
+        ? { value: Number(cell.trim()) }
+        : { error: `expected a whole number or an empty cell, got ${JSON.stringify(cell)}` };
+    case "boolean": {
+      const word = cell.trim().toLowerCase();
+      if (word === "true" || word === "false") return { value: word === "true" };
+      return { error: `expected true or false, got ${JSON.stringify(cell)}` };
+    }
+    case "list":
+      // A spreadsheet saved with CRLF may keep CRLF inside a cell too.
+      return { value: empty ? [] : cell.split(/\r\n|\n|\r/) };
+  }
+}
+
+/**
+ * The cell of a field's value, or why it has none: a list entry that is empty or holds a line break, and an optional
+ * text that is present but empty, would not come back as they were.
+ */
+export function writeCell(kind: CellKind, value: unknown): { cell: string } | { error: string } {
+  if (value === undefined || value === null) return { cell: "" };
+  switch (kind) {
+    case "list": {
+      const entries = value as string[];
+      const bad = entries.findIndex((e) => e === "" || /[\r\n]/.test(e));
+      if (bad >= 0)
+        return {
+          error: `entry ${bad + 1} is ${entries[bad] === "" ? "empty" : "split over lines"}: a list's cell holds one entry per line`,
+        };
+      return { cell: entries.join(LIST_SEPARATOR) };
+    }
+    case "optional-text":
+      return value === ""
+        ? { error: "is an empty text: an empty cell would leave the field out" }
+        : { cell: value as string };
+    case "boolean":
+      return { cell: value ? "true" : "false" };
+    case "nullable-number":
+    case "nullable-integer":
+    case "optional-integer":
+      return { cell: String(value) };
+    default:
+      return { cell: value as string };
+  }
+}
