@@ -4,7 +4,7 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import * as z from "zod";
-import { RESPONSE_SCHEMAS } from "./api/response-schemas.ts";
+import { RESPONSE_SCHEMAS } from "./api/contract/response-schemas.ts";
 import { type CommandSpec, isMain, parseCommandArgs, runCommand, UserError } from "./cli/command.ts";
 import { CONTENT_SCHEMAS } from "./content/schema.ts";
 import type { SchemaFile } from "./schemas/schema-files.ts";

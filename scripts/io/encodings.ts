@@ -2,7 +2,7 @@
 // Content-Encoding by the hosts. Only the build compresses.
 
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
-import { CODINGS, type Coding, MIN_COMPRESS_BYTES } from "../api/route-table.ts";
+import { CODINGS, type Coding, MIN_COMPRESS_BYTES } from "../api/runtime/route-table.ts";
 
 function brotli(body: Buffer): Buffer {
   return brotliCompressSync(body, {

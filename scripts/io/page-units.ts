@@ -2,7 +2,7 @@
 // A page goes to the kernel as its pieces (writev), never concatenated, unless it is compressed.
 import { closeSync, mkdirSync, openSync, renameSync, rmSync, statSync, writevSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { fill } from "../api/route-table.ts";
+import { fill } from "../api/runtime/route-table.ts";
 import { type PageList, PageRenderer } from "../render/software-pages.ts";
 import { siblingsOf } from "./encodings.ts";
 import type { OffsetPlan } from "./manifest.ts";

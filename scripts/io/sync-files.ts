@@ -3,7 +3,7 @@
 // a list partly rewritten patches its old shards with the pages written now; everything else is rendered anew.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { fill } from "../api/route-table.ts";
+import { fill } from "../api/runtime/route-table.ts";
 import type { OutputFile } from "../render/output.ts";
 import { type PageDigests, type PageList, pageAt, pageCount } from "../render/software-pages.ts";
 import {

@@ -9,7 +9,7 @@ import { mkdir, rename, rm, stat, unlink, writeFile } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import { dirname, join } from "node:path";
 import { Worker } from "node:worker_threads";
-import { fill } from "../api/route-table.ts";
+import { fill } from "../api/runtime/route-table.ts";
 import { sha256Hex } from "../api/sha256-node.ts";
 import { cachedCommandBundle } from "../cli/bundle-cache.mjs";
 import type { OutputFile } from "../render/output.ts";

@@ -1,6 +1,6 @@
 // The route table and host configs are patterns: their bytes must not grow with the catalog.
 import { describe, expect, it } from "vitest";
-import { buildRouteTable } from "../../../scripts/api/route-table.ts";
+import { buildRouteTable } from "../../../scripts/api/contract/build-route-table.ts";
 import { generateCatalog } from "../../../scripts/catalog/generate.ts";
 import { validateContent } from "../../../scripts/content/validate.ts";
 import { adapters } from "../../../scripts/hosts/adapters.ts";

@@ -6,7 +6,7 @@ import { connect } from "node:net";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ErrorId, RouteTable } from "../../../../scripts/api/route-table.ts";
+import type { ErrorId, RouteTable } from "../../../../scripts/api/runtime/route-table.ts";
 import { build } from "../../../../scripts/build.ts";
 import { findNginx, type RunningNginx, startNginx } from "../../../../scripts/hosts/nginx/start.ts";
 import { fixture, tempDir } from "../../../helpers/dirs.ts";

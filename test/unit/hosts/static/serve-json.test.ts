@@ -6,8 +6,8 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node
 import { dirname, extname, join } from "node:path";
 import fg from "fast-glob";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createResolver } from "../../../../scripts/api/resolve-request.ts";
-import { fill, layout, type RouteTable } from "../../../../scripts/api/route-table.ts";
+import { createResolver } from "../../../../scripts/api/runtime/resolve-request.ts";
+import { fill, layout, type RouteTable } from "../../../../scripts/api/runtime/route-table.ts";
 import { build } from "../../../../scripts/build.ts";
 import { SERVE_404_PAGE, serveConfig, servePublicDir } from "../../../../scripts/hosts/static/serve-json.ts";
 import { fixture, tempDir } from "../../../helpers/dirs.ts";
