@@ -5,9 +5,9 @@ import { spawnSync } from "node:child_process";
 import { cp, mkdir, readFile, readlink, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { build } from "../../scripts/build.ts";
-import { fixture, tempDir } from "../helpers/dirs.ts";
-import { hashTree } from "../helpers/tree.ts";
+import { build } from "../../../scripts/build.ts";
+import { fixture, tempDir } from "../../helpers/dirs.ts";
+import { hashTree } from "../../helpers/tree.ts";
 import { runBuild, storeEntries } from "./publish-helpers.ts";
 
 const dir = await tempDir("msapi-full-disk-");

@@ -6,11 +6,11 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import fg from "fast-glob";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { build } from "../../scripts/build.ts";
-import type { SchemaFile } from "../../scripts/schemas/schema-files.ts";
-import { validatorFor } from "../../scripts/schemas/validators.ts";
-import { fixture, repoRoot, sampleContent, tempDir } from "../helpers/dirs.ts";
-import { hashTree } from "../helpers/tree.ts";
+import { build } from "../../../scripts/build.ts";
+import type { SchemaFile } from "../../../scripts/schemas/schema-files.ts";
+import { validatorFor } from "../../../scripts/schemas/validators.ts";
+import { fixture, repoRoot, sampleContent, tempDir } from "../../helpers/dirs.ts";
+import { hashTree } from "../../helpers/tree.ts";
 
 const run = promisify(execFile);
 

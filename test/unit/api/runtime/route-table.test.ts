@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { buildRouteTable } from "../../../scripts/api/contract/build-route-table.ts";
-import { createResolver } from "../../../scripts/api/runtime/resolve-request.ts";
-import { compileTemplate, fill } from "../../../scripts/api/runtime/route-table.ts";
+import { buildRouteTable } from "../../../../scripts/api/contract/build-route-table.ts";
+import { createResolver } from "../../../../scripts/api/runtime/resolve-request.ts";
+import { compileTemplate, fill } from "../../../../scripts/api/runtime/route-table.ts";
 
 const site = {
   siteUrl: "https://site.example",

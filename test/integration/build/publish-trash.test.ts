@@ -5,8 +5,8 @@ import { existsSync } from "node:fs";
 import { cp, mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { build as buildInProcess } from "../../scripts/build.ts";
-import { fixture, tempDir } from "../helpers/dirs.ts";
+import { build as buildInProcess } from "../../../scripts/build.ts";
+import { fixture, tempDir } from "../../helpers/dirs.ts";
 import { runBuild, storeEntries } from "./publish-helpers.ts";
 
 describe("trash folders of earlier builds", () => {

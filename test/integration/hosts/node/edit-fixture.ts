@@ -1,8 +1,8 @@
 // Copies of the tiny fixture with edits, as a user makes them: a price and a name changed, a tool inserted.
 import { cp, mkdir, readFile, realpath, rename, rm, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { build } from "../../../scripts/build.ts";
-import { fixture } from "../../helpers/dirs.ts";
+import { build } from "../../../../scripts/build.ts";
+import { fixture } from "../../../helpers/dirs.ts";
 
 export const INSERTED_SLUG = "omega-mail";
 

@@ -5,12 +5,12 @@ import { execFileSync } from "node:child_process";
 import { mkdir, readdir, readFile, readlink, realpath, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { snapshotTree } from "../../scripts/bench/disk.ts";
-import { build } from "../../scripts/build.ts";
-import { generateCatalog, writeCatalog } from "../../scripts/catalog/generate.ts";
-import { tempDir } from "../helpers/dirs.ts";
-import { seeded } from "../helpers/seeded.ts";
-import { hashTree } from "../helpers/tree.ts";
+import { snapshotTree } from "../../../scripts/bench/disk.ts";
+import { build } from "../../../scripts/build.ts";
+import { generateCatalog, writeCatalog } from "../../../scripts/catalog/generate.ts";
+import { tempDir } from "../../helpers/dirs.ts";
+import { seeded } from "../../helpers/seeded.ts";
+import { hashTree } from "../../helpers/tree.ts";
 import { editJson, startBuild, storeEntries } from "./publish-helpers.ts";
 
 const ATTEMPTS_PER_PHASE = 10;

@@ -3,9 +3,9 @@
 import { readdir, readFile, readlink, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { build } from "../../scripts/build.ts";
-import { generateCatalog, writeCatalog } from "../../scripts/catalog/generate.ts";
-import { tempDir } from "../helpers/dirs.ts";
+import { build } from "../../../scripts/build.ts";
+import { generateCatalog, writeCatalog } from "../../../scripts/catalog/generate.ts";
+import { tempDir } from "../../helpers/dirs.ts";
 import { editJson, startBuild } from "./publish-helpers.ts";
 
 interface Expected {

@@ -1,9 +1,14 @@
 // The resolver over the route table, with no host around it: a request line in, a decision out. Pure: the files of a
 // build are a set in memory, looked up by the probe.
 import { describe, expect, it } from "vitest";
-import { buildRouteTable } from "../../../scripts/api/contract/build-route-table.ts";
-import { createResolver, type Decision, decisionOf, type Probe } from "../../../scripts/api/runtime/resolve-request.ts";
-import { ERROR_STATUS, type ErrorId } from "../../../scripts/api/runtime/route-table.ts";
+import { buildRouteTable } from "../../../../scripts/api/contract/build-route-table.ts";
+import {
+  createResolver,
+  type Decision,
+  decisionOf,
+  type Probe,
+} from "../../../../scripts/api/runtime/resolve-request.ts";
+import { ERROR_STATUS, type ErrorId } from "../../../../scripts/api/runtime/route-table.ts";
 
 const site = {
   siteUrl: "https://site.example",

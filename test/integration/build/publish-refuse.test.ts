@@ -3,9 +3,9 @@
 import { cp, lstat, mkdir, readdir, readFile, readlink, stat, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { build } from "../../scripts/build.ts";
-import { fixture, repoRoot, tempDir } from "../helpers/dirs.ts";
-import { hashTree } from "../helpers/tree.ts";
+import { build } from "../../../scripts/build.ts";
+import { fixture, repoRoot, tempDir } from "../../helpers/dirs.ts";
+import { hashTree } from "../../helpers/tree.ts";
 import { runBuild } from "./publish-helpers.ts";
 
 describe("a build refuses an --out it did not make", () => {

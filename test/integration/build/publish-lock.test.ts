@@ -5,9 +5,9 @@ import { existsSync, readFileSync } from "node:fs";
 import { cp, readdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { build } from "../../scripts/build.ts";
-import { fixture, tempDir } from "../helpers/dirs.ts";
-import { hashTree } from "../helpers/tree.ts";
+import { build } from "../../../scripts/build.ts";
+import { fixture, tempDir } from "../../helpers/dirs.ts";
+import { hashTree } from "../../helpers/tree.ts";
 import { editJson, notices, runBuild, startBuild, storeEntries } from "./publish-helpers.ts";
 
 describe("the build lock", () => {

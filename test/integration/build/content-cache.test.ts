@@ -7,17 +7,17 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { deserialize } from "node:v8";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { build } from "../../scripts/build.ts";
+import { build } from "../../../scripts/build.ts";
 import {
   CONTENT_CACHE_FILE,
   CONTENT_CHANGES_FILE,
   REWRITE_AFTER,
   readContentCache,
-} from "../../scripts/content/content-cache.ts";
-import { ContentErrors } from "../../scripts/content/errors.ts";
-import { LINK_MESSAGE } from "../../scripts/content/load.ts";
-import { fixture, tempDir } from "../helpers/dirs.ts";
-import { hashTree } from "../helpers/tree.ts";
+} from "../../../scripts/content/content-cache.ts";
+import { ContentErrors } from "../../../scripts/content/errors.ts";
+import { LINK_MESSAGE } from "../../../scripts/content/load.ts";
+import { fixture, tempDir } from "../../helpers/dirs.ts";
+import { hashTree } from "../../helpers/tree.ts";
 
 /** Files changed more recently than this are always read (file-hashes.mjs): the test waits it out once. */
 const SETTLE_MS = 2_100;

@@ -6,8 +6,8 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { generateCatalog, writeCatalog } from "../../scripts/catalog/generate.ts";
-import { repoRoot, tempDir } from "../helpers/dirs.ts";
+import { generateCatalog, writeCatalog } from "../../../scripts/catalog/generate.ts";
+import { repoRoot, tempDir } from "../../helpers/dirs.ts";
 
 const run = promisify(execFile);
 const REPORTER = join(repoRoot, "test/helpers/report-max-rss.mjs");

@@ -1,6 +1,6 @@
 // A Node server in its own process (its own descriptor limit), for the hostile-input tests.
 // argv: distDir headersTimeoutMs. Prints its URL on one line when listening.
-import { startServer } from "../../../../scripts/hosts/node/start-server.ts";
+import { startServer } from "../../../../../scripts/hosts/node/start-server.ts";
 
 const [distDir, headers] = process.argv.slice(2);
 const server = await startServer({

@@ -1,10 +1,10 @@
 // The route table and host configs are patterns: their bytes must not grow with the catalog.
 import { describe, expect, it } from "vitest";
-import { buildRouteTable } from "../../../scripts/api/contract/build-route-table.ts";
-import { generateCatalog } from "../../../scripts/catalog/generate.ts";
-import { validateContent } from "../../../scripts/content/validate.ts";
-import { adapters } from "../../../scripts/hosts/adapters.ts";
-import { deriveCatalog } from "../../../scripts/model/derive.ts";
+import { buildRouteTable } from "../../../../scripts/api/contract/build-route-table.ts";
+import { generateCatalog } from "../../../../scripts/catalog/generate.ts";
+import { validateContent } from "../../../../scripts/content/validate.ts";
+import { adapters } from "../../../../scripts/hosts/adapters.ts";
+import { deriveCatalog } from "../../../../scripts/model/derive.ts";
 
 function hostFileSizes(tools: number, categories: number): Record<string, number> {
   const generated = generateCatalog({ tools, categories, seed: 3 });

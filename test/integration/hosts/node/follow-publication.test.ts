@@ -5,8 +5,8 @@ import { once } from "node:events";
 import { rename } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RunningServer, startServer } from "../../../scripts/hosts/node/start-server.ts";
-import { repoRoot, tempDir } from "../../helpers/dirs.ts";
+import { type RunningServer, startServer } from "../../../../scripts/hosts/node/start-server.ts";
+import { repoRoot, tempDir } from "../../../helpers/dirs.ts";
 import { copyTiny, editTiny, INSERTED_SLUG, publish, twoBuilds } from "./edit-fixture.ts";
 
 interface Page {

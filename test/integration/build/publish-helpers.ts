@@ -2,9 +2,9 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { readdir, readFile, readlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { CONTENT_CACHE_FILE, CONTENT_CHANGES_FILE } from "../../scripts/content/content-cache.ts";
-import { STORE_MARKER } from "../../scripts/io/store.ts";
-import { repoRoot } from "../helpers/dirs.ts";
+import { CONTENT_CACHE_FILE, CONTENT_CHANGES_FILE } from "../../../scripts/content/content-cache.ts";
+import { STORE_MARKER } from "../../../scripts/io/store.ts";
+import { repoRoot } from "../../helpers/dirs.ts";
 
 export const BUILD_SCRIPT = join(repoRoot, "scripts/build.ts");
 

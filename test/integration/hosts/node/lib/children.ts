@@ -1,7 +1,7 @@
 // Child processes for the hostile-input tests: each with its own descriptor limit (`ulimit -n`), read line by line.
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
-import { repoRoot } from "../../../helpers/dirs.ts";
+import { repoRoot } from "../../../../helpers/dirs.ts";
 
 export interface Child {
   process: ChildProcess;
