@@ -2,7 +2,8 @@
 import { createHash } from "node:crypto";
 import { readdirSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { buildRouteTable, layout, MAX_LIMIT, type RouteTable } from "./api/route-table.ts";
+import { buildRouteTable } from "./api/contract/build-route-table.ts";
+import { layout, MAX_LIMIT, type RouteTable } from "./api/runtime/route-table.ts";
 import { type CommandSpec, formatCount, isMain, parseCommandArgs, runCommand } from "./cli/command.ts";
 import { hashOfFile, saveFileHashes, sha1 } from "./cli/file-hashes.mjs";
 import { PROJECT_ROOT } from "./cli/project-cache.mjs";

@@ -1,10 +1,10 @@
 // npm run schemas: writes schemas/**/*.json from the zod sources (content files: content/schema.ts; response bodies:
-// api/response-schemas.ts); --check only compares. A test fails when they drift.
+// api/contract/response-schemas.ts); --check only compares. A test fails when they drift.
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import * as z from "zod";
-import { RESPONSE_SCHEMAS } from "./api/response-schemas.ts";
+import { RESPONSE_SCHEMAS } from "./api/contract/response-schemas.ts";
 import { type CommandSpec, isMain, parseCommandArgs, runCommand, UserError } from "./cli/command.ts";
 import { CONTENT_SCHEMAS } from "./content/schema.ts";
 import type { SchemaFile } from "./schemas/schema-files.ts";
@@ -35,7 +35,7 @@ const options = {
 export const WRITE_SCHEMAS: CommandSpec<typeof options> = {
   usage: "npm run schemas --",
   summary:
-    "Generates the JSON Schemas of schemas/ (content files and response bodies) from scripts/content/schema.ts and scripts/api/response-schemas.ts.",
+    "Generates the JSON Schemas of schemas/ (content files and response bodies) from scripts/content/schema.ts and scripts/api/contract/response-schemas.ts.",
   options,
 };
 

@@ -2,7 +2,7 @@
 // server, the R2 upload). The Worker gets its table bundled instead.
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { layout, type RouteTable } from "./route-table.ts";
+import { layout, type RouteTable } from "./runtime/route-table.ts";
 
 export async function loadRouteTable(distDir: string): Promise<RouteTable> {
   const path = join(distDir, layout("/").routeTable);

@@ -1,10 +1,12 @@
 // ONE description per operation of the API: its path (with the contract's parameter names), its parameters and their
 // patterns, defaults and limits, the errors it can answer and why, and the words of every error body. The route table
-// (route-table.ts), openapi.json (render/openapi.ts) and the error bodies (error-bodies.ts, render/errors.ts) are
-// generated from here: a parameter or an error of an operation is added here, once.
+// (contract/build-route-table.ts), openapi.json (render/openapi.ts) and the error bodies (contract/error-bodies.ts,
+// render/errors.ts) are generated from here: a parameter or an error of an operation is added here, once.
 // Public text: rules are said in words here, never by their ids in the decisions (a reader of the API has no use for "Q8").
-// Data only, no imports but a pattern: the Worker bundles the error statuses, and keeps none of the rest.
+// Data only, no imports but a pattern and a length of the layers below: the Worker bundles the error statuses, and
+// keeps none of the rest.
 import { SLUG_PATTERN } from "../content/slug-pattern.ts";
+import { MAX_SEARCH_PREFIX } from "../model/search-words.ts";
 
 /** `limit` of a list page: at most this many tools (Q2). */
 export const MAX_LIMIT = 100;
@@ -12,8 +14,8 @@ export const DEFAULT_LIMIT = 20;
 export const DEFAULT_OFFSET = 0;
 /** Matches a search answer lists (S1); meta.total counts them all. */
 export const SEARCH_LIMIT = 20;
-/** The longest valid search prefix (S2): words are cut to this many characters for search. */
-export const MAX_SEARCH_PREFIX = 32;
+/** The longest valid search prefix (S2): the catalog's search index stops there (model/search-words.ts). */
+export { MAX_SEARCH_PREFIX };
 /** Seconds a client should wait before retrying a 503. */
 export const RETRY_AFTER_SECONDS = 1;
 

@@ -2,7 +2,7 @@
 // rendering and hashing the search answers take), and what npm run mirror moves for a one-price change (E3).
 import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { layout } from "../api/route-table.ts";
+import { layout } from "../api/runtime/route-table.ts";
 import { sha256Hex } from "../api/sha256-node.ts";
 import { loadContent } from "../content/load.ts";
 import { validateContent } from "../content/validate.ts";

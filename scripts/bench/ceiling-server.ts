@@ -8,7 +8,7 @@ import cluster from "node:cluster";
 import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { dirname, join } from "node:path";
-import type { RouteTable } from "../api/route-table.ts";
+import type { RouteTable } from "../api/runtime/route-table.ts";
 
 const file = process.argv[2];
 if (!file) throw new Error("usage: ceiling-server.ts BODY_FILE (PORT from the environment)");

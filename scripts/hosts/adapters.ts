@@ -1,6 +1,6 @@
 // Host adapters: each turns the one route table into a host's config files. None renders a body.
 
-import type { RouteTable } from "../api/route-table.ts";
+import type { RouteTable } from "../api/runtime/route-table.ts";
 import type { OutputFile } from "../render/output.ts";
 import { cloudflareAdapter } from "./cloudflare/adapter.ts";
 import { nginxAdapter } from "./nginx/adapter.ts";

@@ -1,8 +1,8 @@
-// Precompressed siblings of each body (`x.json.gz`, `x.json.br`, where api/route-table.ts lays them), served with
-// Content-Encoding by the hosts. Only the build compresses.
+// Precompressed siblings of each body (`x.json.gz`, `x.json.br`, where api/runtime/route-table.ts lays them), served
+// with Content-Encoding by the hosts. Only the build compresses.
 
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
-import { CODINGS, type Coding, MIN_COMPRESS_BYTES } from "../api/route-table.ts";
+import { CODINGS, type Coding, MIN_COMPRESS_BYTES } from "../api/runtime/route-table.ts";
 
 function brotli(body: Buffer): Buffer {
   return brotliCompressSync(body, {

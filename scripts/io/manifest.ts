@@ -1,9 +1,10 @@
 // What the previous build wrote, so the next one writes only what changed (and removes what went away).
 // Pages are not listed one by one: a list's item hashes say which pages an edit touches.
-import { readFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { sha1 } from "../cli/file-hashes.mjs";
 import type { PageList, PageOffsets } from "../render/software-pages.ts";
+import { withPath } from "./file-errors.ts";
 
 export const MANIFEST_FILE = ".build-manifest.json";
 
@@ -97,4 +98,17 @@ export function planList(
     offsets.push([...set].sort((a, b) => a - b));
   }
   return { list: index, fresh: false, changed, offsets };
+}
+
+/** Writes the manifest of the working copy, last: without it, a working copy is never the base of a build. */
+export async function writeManifest(
+  root: string,
+  fingerprint: string,
+  { hashes, keys, sizes }: { hashes: Manifest["files"]; keys: Record<string, string>; sizes: Manifest["sizes"] },
+  lists: Manifest["lists"],
+  tree: Manifest["tree"],
+) {
+  const manifest: Manifest = { format: 3, fingerprint, files: hashes, sizes, keys, lists, tree };
+  const path = join(root, MANIFEST_FILE);
+  await writeFile(path, JSON.stringify(manifest)).catch((e: unknown) => Promise.reject(withPath(e, path)));
 }

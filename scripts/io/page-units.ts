@@ -2,9 +2,10 @@
 // A page goes to the kernel as its pieces (writev), never concatenated, unless it is compressed.
 import { closeSync, mkdirSync, openSync, renameSync, rmSync, statSync, writevSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { fill } from "../api/route-table.ts";
+import { fill } from "../api/runtime/route-table.ts";
 import { type PageList, PageRenderer } from "../render/software-pages.ts";
 import { siblingsOf } from "./encodings.ts";
+import { withPath } from "./file-errors.ts";
 import type { OffsetPlan } from "./manifest.ts";
 
 /** The pages of one list at one limit: every offset, or the ones an edit touched. */
@@ -37,13 +38,6 @@ export interface PageStats {
   deleted: number;
   /** per list index: net change of its files and bytes */
   perList: Record<number, { files: number; bytes: number }>;
-}
-
-/** Errors of calls on a file descriptor carry no path: add it, so the one-line message can name it. */
-export function withPath(e: unknown, path: string): unknown {
-  const err = e as NodeJS.ErrnoException;
-  if (err && typeof err === "object" && err.code && !err.path) err.path = path;
-  return e;
 }
 
 const sizeOf = (path: string) => {

@@ -4,8 +4,8 @@
 import { readFile, realpath, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { loadRouteTable } from "../api/load-route-table.ts";
-import { createResolver, type Resolver } from "../api/resolve-request.ts";
-import type { RouteTable } from "../api/route-table.ts";
+import { createResolver, type Resolver } from "../api/runtime/resolve-request.ts";
+import type { RouteTable } from "../api/runtime/route-table.ts";
 import { type ApiAnswer, type CatalogSource, SourceUnavailable } from "./source.ts";
 
 interface Generation {

@@ -8,7 +8,7 @@
 // a JSON Schema `oneOf` that requires exactly one body's fields, and a zod check that the value parses as one of the
 // two bodies (the zod schemas of the HTTP API, imported, never copied).
 import * as z from "zod";
-import { ErrorBody } from "../api/response-schemas.ts";
+import { ErrorBody } from "../api/contract/response-schemas.ts";
 
 type ObjectSchema = z.ZodObject<z.ZodRawShape>;
 

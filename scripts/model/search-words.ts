@@ -1,5 +1,8 @@
 // S1: the words of a tool's name that search matches by prefix.
-import { MAX_SEARCH_PREFIX } from "../api/route-table.ts";
+
+/** The longest search prefix (S2): words are indexed to this many characters. The API's limit is this one
+ *  (api/operations.ts), kept here because the model is the layer below the API. */
+export const MAX_SEARCH_PREFIX = 32;
 
 /** A text folded as names are for search: accents removed (NFKD, combining marks dropped), lower-cased. */
 export const foldName = (text: string): string => text.normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase();

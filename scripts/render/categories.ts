@@ -1,6 +1,6 @@
 // GET /categories: listed categories (≥ 2 tools) in O1 order, with derived counts and top tool (O2, D5).
-import type { Category } from "../api/response-schemas.ts";
-import { layout } from "../api/route-table.ts";
+import type { Category } from "../api/contract/response-schemas.ts";
+import { layout } from "../api/runtime/route-table.ts";
 import type { Catalog, CategoryEntry } from "../model/derive.ts";
 import { assertValid } from "../schemas/check.ts";
 import { json, type OutputFile } from "./output.ts";

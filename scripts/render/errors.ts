@@ -1,7 +1,14 @@
 // Every error body of a build (H4): one per error id of the route table and of the hosts, and offset_out_of_range per
 // list filter (its hint names the list's total).
-import { errorBodies, offsetOutOfRangeBody } from "../api/error-bodies.ts";
-import { ERROR_STATUS, type ErrorId, fill, HOST_ERROR_STATUS, type HostErrorId, layout } from "../api/route-table.ts";
+import { errorBodies, offsetOutOfRangeBody } from "../api/contract/error-bodies.ts";
+import {
+  ERROR_STATUS,
+  type ErrorId,
+  fill,
+  HOST_ERROR_STATUS,
+  type HostErrorId,
+  layout,
+} from "../api/runtime/route-table.ts";
 import type { Catalog } from "../model/derive.ts";
 import type { OutputFile } from "./output.ts";
 import { listFilters } from "./software-pages.ts";

@@ -1,6 +1,6 @@
 // GET /export/catalog.json (E1): the whole catalog in one body, every tool (O1) with its categories, every category.
-import type { ExportResponse } from "../api/response-schemas.ts";
-import { layout } from "../api/route-table.ts";
+import type { ExportResponse } from "../api/contract/response-schemas.ts";
+import { layout } from "../api/runtime/route-table.ts";
 import type { Catalog } from "../model/derive.ts";
 import { assertValid } from "../schemas/check.ts";
 import { toCategory } from "./categories.ts";

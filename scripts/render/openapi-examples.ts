@@ -8,7 +8,7 @@ import {
   type OperationId,
   ROUTE_ERROR_STATUS,
 } from "../api/operations.ts";
-import { ALL_FILTER, fill, layout, SEARCH_LIMIT } from "../api/route-table.ts";
+import { ALL_FILTER, fill, layout, SEARCH_LIMIT } from "../api/runtime/route-table.ts";
 import type { Catalog } from "../model/derive.ts";
 import { nameWords, prefixIndex } from "../model/search-words.ts";
 import { renderCategories } from "./categories.ts";

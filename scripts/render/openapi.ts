@@ -8,7 +8,7 @@ import {
   operationList,
   type QueryParameter,
 } from "../api/operations.ts";
-import { layout, type RouteTable } from "../api/route-table.ts";
+import { layout, type RouteTable } from "../api/runtime/route-table.ts";
 import type { Catalog } from "../model/derive.ts";
 import { componentSchemas, errorSchemaWithCodes, type JsonObject, schemaRef } from "./openapi-components.ts";
 import { buildExamples, type Example } from "./openapi-examples.ts";

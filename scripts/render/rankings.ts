@@ -1,6 +1,6 @@
 // GET /best/{categorySlug}: each category with at least one tool, by price (O3). No tools: no file, so 404 (O4).
-import type { RankedTool } from "../api/response-schemas.ts";
-import { fill, layout } from "../api/route-table.ts";
+import type { RankedTool } from "../api/contract/response-schemas.ts";
+import { fill, layout } from "../api/runtime/route-table.ts";
 import type { Catalog } from "../model/derive.ts";
 import { assertValid } from "../schemas/check.ts";
 import { json, type OutputFile } from "./output.ts";

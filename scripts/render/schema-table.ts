@@ -1,7 +1,13 @@
 // dist/schema-map.json: which JSON Schema checks which served file, derived from the route table so the two never
 // disagree. Published so that anyone's CI can validate dist/ with any validator (npm run validate reads it too).
 
-import { HOST_ERROR_STATUS, type HostErrorId, hostErrorFile, type Route, type RouteTable } from "../api/route-table.ts";
+import {
+  HOST_ERROR_STATUS,
+  type HostErrorId,
+  hostErrorFile,
+  type Route,
+  type RouteTable,
+} from "../api/runtime/route-table.ts";
 import type { SchemaFile } from "../schemas/schema-files.ts";
 import type { OutputFile } from "./output.ts";
 

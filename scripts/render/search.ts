@@ -1,7 +1,7 @@
 // GET /search?q=PREFIX (S1–S3): one body per prefix some name has, and the one empty answer every other valid q shares.
 // A body is its matches' pre-serialized summaries joined, so a rebuild hashes it without re-encoding a tool, and a
 // file whose matches did not change keeps its bytes (a price edit rewrites none: summaries carry no price).
-import { fill, layout, SEARCH_LIMIT } from "../api/route-table.ts";
+import { fill, layout, SEARCH_LIMIT } from "../api/runtime/route-table.ts";
 import type { Catalog } from "../model/derive.ts";
 import { prefixIndex } from "../model/search-words.ts";
 import { assertValid } from "../schemas/check.ts";

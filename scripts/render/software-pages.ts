@@ -3,7 +3,7 @@
 // so writers hand the pieces to the kernel (writev) and no page is ever held whole.
 
 import { createHash } from "node:crypto";
-import { ALL_FILTER, categoryFilter, MAX_LIMIT } from "../api/route-table.ts";
+import { ALL_FILTER, categoryFilter, MAX_LIMIT } from "../api/runtime/route-table.ts";
 import type { Catalog, Tool } from "../model/derive.ts";
 import { assertValid } from "../schemas/check.ts";
 import { json } from "./output.ts";

@@ -5,7 +5,7 @@
 // by a hash of the target into buckets of about 32 (a price edit touches one tool and its rankings), search answers
 // into buckets of about 1,024 (no price is in them), each list's pages in runs of 16,384 in (limit, offset) order
 // (a list changes only when a summary in it does), and the catalog-wide bodies in one.
-import { ALL_FILTER, MAX_LIMIT } from "../api/route-table.ts";
+import { ALL_FILTER, MAX_LIMIT } from "../api/runtime/route-table.ts";
 import { sha256Hex } from "../api/sha256-node.ts";
 import { pageCount } from "./software-pages.ts";
 

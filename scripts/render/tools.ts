@@ -1,6 +1,6 @@
 // GET /software/{slug} bodies, and the SoftwareSummary items the list pages are made of.
-import type { SoftwareDetail, SoftwareSummary } from "../api/response-schemas.ts";
-import { fill, layout } from "../api/route-table.ts";
+import type { SoftwareDetail, SoftwareSummary } from "../api/contract/response-schemas.ts";
+import { fill, layout } from "../api/runtime/route-table.ts";
 import type { Catalog, Tool } from "../model/derive.ts";
 import { assertValid } from "../schemas/check.ts";
 import { json, lazyJsonFile, type OutputFile } from "./output.ts";

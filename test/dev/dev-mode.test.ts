@@ -6,7 +6,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot, tempDir } from "../helpers/dirs.ts";
-import { copyTiny } from "../hosts/node/edit-fixture.ts";
+import { copyTiny } from "../integration/hosts/node/edit-fixture.ts";
 
 async function waitFor<T>(what: string, check: () => Promise<T | undefined> | T | undefined, ms = 15_000): Promise<T> {
   for (const end = Date.now() + ms; Date.now() < end; ) {

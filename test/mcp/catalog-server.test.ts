@@ -11,7 +11,7 @@ import { build } from "../../scripts/build.ts";
 import { SLUG_PATTERN } from "../../scripts/content/schema.ts";
 import { type RunningServer, startServer } from "../../scripts/hosts/node/start-server.ts";
 import { repoRoot, tempDir } from "../helpers/dirs.ts";
-import { copyTiny, editTiny, INSERTED_SLUG } from "../hosts/node/edit-fixture.ts";
+import { copyTiny, editTiny, INSERTED_SLUG } from "../integration/hosts/node/edit-fixture.ts";
 import { type McpSession, slugsIn, startMcp } from "./harness.ts";
 
 type Call =

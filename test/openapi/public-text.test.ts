@@ -5,7 +5,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import fg from "fast-glob";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ERROR_STATUS, layout } from "../../scripts/api/route-table.ts";
+import { ERROR_STATUS, layout } from "../../scripts/api/runtime/route-table.ts";
 import { DOCS_FILES } from "../../scripts/render/docs-page.ts";
 import { type BuiltSite, buildSite } from "./support/built-site.ts";
 

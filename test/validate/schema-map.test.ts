@@ -1,6 +1,6 @@
 // dist/schema-map.json follows the route table: every file a route answers with has exactly one schema entry.
 import { describe, expect, it } from "vitest";
-import { buildRouteTable } from "../../scripts/api/route-table.ts";
+import { buildRouteTable } from "../../scripts/api/contract/build-route-table.ts";
 import { buildSchemaMap, patternRegex } from "../../scripts/render/schema-table.ts";
 
 const site = {

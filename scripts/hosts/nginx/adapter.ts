@@ -8,8 +8,8 @@
 // nginx rejects itself (undecodable path, bad request line, oversized headers) reach /./api-rejected, which answers the
 // way the route table does, so no nginx HTML page is ever sent.
 
-import { errorBodies } from "../../api/error-bodies.ts";
-import type { Route, RouteTable } from "../../api/route-table.ts";
+import { errorBodies } from "../../api/contract/error-bodies.ts";
+import type { Route, RouteTable } from "../../api/runtime/route-table.ts";
 import type { OutputFile } from "../../render/output.ts";
 import { block, mapBlock, quote, word } from "./conf.ts";
 import { assetName, decisionMaps, fileTemplate, headerMaps } from "./maps.ts";

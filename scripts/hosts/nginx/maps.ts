@@ -1,7 +1,7 @@
 // The http-level `map`s of the nginx config: the route table's decision (method, path, query → what answers) as
 // lazily evaluated variables, plus the per-status header values. Every regex reads the raw request line ($request):
 // it survives error_page redirects and parse errors, where $request_method and $request_uri do not.
-import type { Route, RouteTable } from "../../api/route-table.ts";
+import type { Route, RouteTable } from "../../api/runtime/route-table.ts";
 import { type MapBlock, variable } from "./conf.ts";
 import {
   DECODABLE_SEGMENT,

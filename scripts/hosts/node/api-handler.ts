@@ -17,7 +17,7 @@ import {
   decisionOf,
   type Resolution,
   type Resolver,
-} from "../../api/resolve-request.ts";
+} from "../../api/runtime/resolve-request.ts";
 import {
   CODINGS,
   type ErrorId,
@@ -26,7 +26,7 @@ import {
   hostErrorFile,
   layout,
   type RouteTable,
-} from "../../api/route-table.ts";
+} from "../../api/runtime/route-table.ts";
 import { type CachedFile, FileCache, FilesUnavailable } from "./file-cache.ts";
 import { ResolutionCache } from "./resolution-cache.ts";
 

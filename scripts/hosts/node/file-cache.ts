@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { etagOf } from "../../api/etag-node.ts";
-import { CODINGS, type Coding, MIN_COMPRESS_BYTES } from "../../api/route-table.ts";
+import { CODINGS, type Coding, MIN_COMPRESS_BYTES } from "../../api/runtime/route-table.ts";
 import { DEFAULT_RECENT_BYTES, Doorkeeper } from "./admission.ts";
 import { BodyPool } from "./body-pool.ts";
 

@@ -2,7 +2,7 @@
 // is the client's to pick. Long targets are never kept (resolving them again is cheap); eviction is FIFO. A target is
 // kept from its second request among the recently seen ones (admission.ts), as file bodies are.
 
-import type { Decision } from "../../api/resolve-request.ts";
+import type { Decision } from "../../api/runtime/resolve-request.ts";
 import { DEFAULT_RECENT_BYTES, Doorkeeper } from "./admission.ts";
 
 /** Targets longer than this are resolved every time: no real client repeats a kilobyte-long URL. */

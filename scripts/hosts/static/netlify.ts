@@ -9,8 +9,8 @@
 // for a path that is its own file (dropped as a loop if forced); the docs assets come first, and the last rule
 // answers not_found for everything else (routes.json, host configs, errors/, page files by their path).
 
-import { errorBodies } from "../../api/error-bodies.ts";
-import type { RouteTable } from "../../api/route-table.ts";
+import { errorBodies } from "../../api/contract/error-bodies.ts";
+import type { RouteTable } from "../../api/runtime/route-table.ts";
 import type { OutputFile } from "../../render/output.ts";
 import { errorUrl, querySubsets, staticTarget, successTemplates } from "./static-routes.ts";
 

@@ -3,7 +3,7 @@
 // routes.json, the build manifest, other hosts' configs (nginx/, serve.json, wrangler, the Worker), precompressed
 // siblings and dotfiles stay local, so nothing internal is downloadable (an allow-list, so a new host config is
 // never published by accident).
-import { answerTemplates, CODINGS, type RouteTable } from "../../api/route-table.ts";
+import { answerTemplates, CODINGS, type RouteTable } from "../../api/runtime/route-table.ts";
 import { NETLIFY_404_PAGE, NETLIFY_HEADERS, NETLIFY_REDIRECTS } from "./netlify.ts";
 
 /**

@@ -7,8 +7,8 @@
 // configs and errors/ lie outside it and are never served, and rewrite targets (below /v1) never match a
 // rewrite source (which all start with /v1), so serve-handler's chained rewrites stop after one.
 
-import { errorBodies } from "../../api/error-bodies.ts";
-import type { RouteTable } from "../../api/route-table.ts";
+import { errorBodies } from "../../api/contract/error-bodies.ts";
+import type { RouteTable } from "../../api/runtime/route-table.ts";
 import type { OutputFile } from "../../render/output.ts";
 import { staticTarget, successTemplates } from "./static-routes.ts";
 

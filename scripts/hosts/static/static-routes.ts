@@ -1,7 +1,7 @@
 // What a host without code can take from the route table: each route's request path and the file of its first
 // 200 candidate, with path parameters and given query parameters left as the host's own placeholders.
-import type { ErrorId, Route, RouteTable } from "../../api/route-table.ts";
-import { fill } from "../../api/route-table.ts";
+import type { ErrorId, Route, RouteTable } from "../../api/runtime/route-table.ts";
+import { fill } from "../../api/runtime/route-table.ts";
 
 /** A route at fixed query presence: `given` names the query params the request carries. */
 export interface StaticTarget {

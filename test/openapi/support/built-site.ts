@@ -1,6 +1,7 @@
 // A freshly built site for the OpenAPI tests: dist/ of a catalog, the catalog itself (the oracle) and its route table.
 import { join } from "node:path";
-import { buildRouteTable, layout, type RouteTable } from "../../../scripts/api/route-table.ts";
+import { buildRouteTable } from "../../../scripts/api/contract/build-route-table.ts";
+import { layout, type RouteTable } from "../../../scripts/api/runtime/route-table.ts";
 import { build } from "../../../scripts/build.ts";
 import { loadContent } from "../../../scripts/content/load.ts";
 import { validateContent } from "../../../scripts/content/validate.ts";

@@ -10,8 +10,8 @@ import {
   planAnswer,
   sendsBody,
 } from "../../../scripts/api/answer-policy.ts";
-import type { Decision } from "../../../scripts/api/resolve-request.ts";
-import { buildRouteTable } from "../../../scripts/api/route-table.ts";
+import { buildRouteTable } from "../../../scripts/api/contract/build-route-table.ts";
+import type { Decision } from "../../../scripts/api/runtime/resolve-request.ts";
 
 const table = buildRouteTable({
   siteUrl: "https://site.example",

@@ -1,8 +1,9 @@
 // The route table and openapi.json are both generated from scripts/api/operations.ts: this test fails when they name
 // different paths, parameters or error codes for any operation. Built in memory from the tiny fixture (no dist/).
 import { beforeAll, describe, expect, it } from "vitest";
+import { buildRouteTable } from "../../../scripts/api/contract/build-route-table.ts";
 import { ERRORS, errorStatus, OPERATIONS } from "../../../scripts/api/operations.ts";
-import { ALL_FILTER, buildRouteTable, fill, type RouteTable } from "../../../scripts/api/route-table.ts";
+import { ALL_FILTER, fill, type RouteTable } from "../../../scripts/api/runtime/route-table.ts";
 import { loadContent } from "../../../scripts/content/load.ts";
 import { validateContent } from "../../../scripts/content/validate.ts";
 import { type Catalog, deriveCatalog } from "../../../scripts/model/derive.ts";

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { formatContentError } from "../../../scripts/content/errors.ts";
 import { LINK_MESSAGE as LINK, loadContent } from "../../../scripts/content/load.ts";
 import { validateContent } from "../../../scripts/content/validate.ts";
+import { toolContent } from "../../helpers/content.ts";
 import { fixture } from "../../helpers/dirs.ts";
 
 async function errorsOf(name: string): Promise<string[]> {
@@ -107,22 +108,11 @@ describe("bad content: every error names the file and the field path", () => {
       data,
     });
     const tool = {
-      name: "Zed",
-      slug: "zed-mail", // not the file name
+      ...toolContent("zed-mail", "Zed"), // zed-mail: not the file name
       shortDescription: 42, // a field error
       websiteUrl: "not a url", // a field error
-      logoUrl: null,
       rating: 9, // a field error
-      freeTrialDays: null,
-      moneyBackDays: null,
       pricingPlans: [{ name: "Pro", price: "cheap", billing: "monthly", features: [] }], // a field error
-      hasApi: false,
-      hasMcpServer: false,
-      hasZapier: false,
-      hasMake: false,
-      pros: [],
-      cons: [],
-      pricingLastVerified: null,
       categories: ["crm", "crm", "nowhere"], // listed twice, and unknown
     };
     const result = validateContent({

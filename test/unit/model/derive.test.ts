@@ -1,32 +1,11 @@
 import { describe, expect, it } from "vitest";
-import type { ToolContent } from "../../../scripts/content/schema.ts";
 import { deriveCatalog, derivePrices } from "../../../scripts/model/derive.ts";
 import { compareByName, compareByPrice } from "../../../scripts/model/order.ts";
+import { toolContent } from "../../helpers/content.ts";
 
 const plan = (price: number | null) => ({ name: `p${price}`, price, billing: "monthly" as const, features: [] });
 
-function tool(slug: string, name: string, extra: Partial<ToolContent> = {}): ToolContent {
-  return {
-    name,
-    slug,
-    shortDescription: "",
-    websiteUrl: `https://${slug}.example`,
-    logoUrl: null,
-    rating: null,
-    freeTrialDays: null,
-    moneyBackDays: null,
-    pricingPlans: [],
-    hasApi: false,
-    hasMcpServer: false,
-    hasZapier: false,
-    hasMake: false,
-    pros: [],
-    cons: [],
-    pricingLastVerified: null,
-    categories: [],
-    ...extra,
-  };
-}
+const tool = toolContent;
 
 const site = {
   siteUrl: "https://site.example/",

@@ -2,7 +2,7 @@
 // accents, ligatures, superscripts, punctuation and letters outside a–z.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { MAX_SEARCH_PREFIX } from "../../../scripts/api/route-table.ts";
+import { MAX_SEARCH_PREFIX } from "../../../scripts/api/runtime/route-table.ts";
 import { nameWords, prefixIndex } from "../../../scripts/model/search-words.ts";
 import { bruteForceSearch, wordsOf } from "../../conformance/lib/search-oracle.ts";
 

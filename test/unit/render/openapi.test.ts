@@ -8,7 +8,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import fg from "fast-glob";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEFAULT_LIMIT, type ErrorId, fill, layout, MAX_LIMIT } from "../../../scripts/api/route-table.ts";
+import { DEFAULT_LIMIT, type ErrorId, fill, layout, MAX_LIMIT } from "../../../scripts/api/runtime/route-table.ts";
 import { repoRoot } from "../../helpers/dirs.ts";
 import { type BuiltSite, buildSite } from "../../openapi/support/built-site.ts";
 

@@ -2,7 +2,8 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildRouteTable, type RouteTable } from "../../../../scripts/api/route-table.ts";
+import { buildRouteTable } from "../../../../scripts/api/contract/build-route-table.ts";
+import type { RouteTable } from "../../../../scripts/api/runtime/route-table.ts";
 import { loadContent } from "../../../../scripts/content/load.ts";
 import { validateContent } from "../../../../scripts/content/validate.ts";
 import { NGINX_SERVER_CONF, nginxAdapter, nginxServerConf } from "../../../../scripts/hosts/nginx/adapter.ts";

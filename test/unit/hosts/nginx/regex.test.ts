@@ -2,7 +2,7 @@
 // a raw path segment is decoded with decodeURIComponent (P3), a raw query is split on & and = without decoding (Q1, Q6, Q7).
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { LIMIT_PATTERN } from "../../../../scripts/api/route-table.ts";
+import { LIMIT_PATTERN } from "../../../../scripts/api/runtime/route-table.ts";
 import { SLUG_PATTERN } from "../../../../scripts/content/schema.ts";
 import {
   DECODABLE_SEGMENT,

@@ -10,8 +10,14 @@ import { join } from "node:path";
 import { parseAllRedirects } from "@netlify/redirect-parser";
 import fg from "fast-glob";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createResolver } from "../../../../scripts/api/resolve-request.ts";
-import { ALL_FILTER, categoryFilter, fill, layout, type RouteTable } from "../../../../scripts/api/route-table.ts";
+import { createResolver } from "../../../../scripts/api/runtime/resolve-request.ts";
+import {
+  ALL_FILTER,
+  categoryFilter,
+  fill,
+  layout,
+  type RouteTable,
+} from "../../../../scripts/api/runtime/route-table.ts";
 import { build } from "../../../../scripts/build.ts";
 import { NETLIFY_404_PAGE, NETLIFY_HEADERS, NETLIFY_REDIRECTS } from "../../../../scripts/hosts/static/netlify.ts";
 import { fixture, tempDir } from "../../../helpers/dirs.ts";

@@ -1,0 +1,117 @@
+// A build's generation from start to publication: the output checked and locked (B1, B4), a dead build's leftovers
+// thrown away, the working copy's base chosen and made, the pass that writes it run, and the finished generation
+// published in one step (B2); a failed pass leaves the published tree as it was (B3).
+import { mkdir, rename, rm, unlink } from "node:fs/promises";
+import { join } from "node:path";
+import { acquireLock } from "./lock.ts";
+import { MANIFEST_FILE, type Manifest, readManifest } from "./manifest.ts";
+import {
+  cloneByLinks,
+  inspectOutput,
+  listGenerations,
+  listLeftovers,
+  nextGeneration,
+  openStore,
+  publish,
+  type Store,
+  Trash,
+  workingName,
+} from "./store.ts";
+
+export interface GenerationOptions {
+  /** changes of code or options that change output: a different fingerprint forces a full build */
+  fingerprint: string;
+  /** ignore any manifest and build the whole tree */
+  full?: boolean;
+  /** the content folder, never to be built over (default: none) */
+  contentDir?: string;
+  /** wait for another build of the same output (default), or refuse at once */
+  wait?: boolean;
+  /** one line each: waiting for another build */
+  onNotice?: (line: string) => void;
+  /** delete replaced folders in a process that may outlive the build (the CLI), instead of waiting for it */
+  backgroundCleanup?: boolean;
+}
+
+/** How the working copy was made: written from nothing, a recycled older generation, or a hard-link clone; and the
+ *  manifest of the tree it holds, when it holds one. */
+export interface Base {
+  kind: "fresh" | "recycled" | "cloned";
+  manifest?: Manifest;
+}
+
+/** Makes a working copy, lets `write` fill it, and publishes it as the next generation; returns what `write` did. */
+export async function writeGeneration<Summary>(
+  outDir: string,
+  options: GenerationOptions,
+  write: (work: string, base: Base, trash: Trash) => Promise<Summary>,
+): Promise<Summary & { generation: string }> {
+  const contentDir = options.contentDir ?? `${outDir}.no-content`;
+  // Checked before the lock (a refused output gets no store) and again under it, where nothing changes it.
+  const unlocked = await inspectOutput(outDir, contentDir);
+  await openStore(unlocked);
+  const release = await acquireLock(unlocked.dir, {
+    wait: options.wait ?? true,
+    onWait: options.onNotice,
+    outName: outDir,
+  });
+  const trash = new Trash(unlocked, options.backgroundCleanup ?? false);
+  const work = join(unlocked.dir, workingName());
+  try {
+    const store = await inspectOutput(outDir, contentDir);
+    // Under the lock, every working folder, trash folder or link in the store is a dead build's.
+    for (const name of await listLeftovers(store)) await trash.discard(join(store.dir, name));
+    let summary: Summary;
+    let generation: string;
+    try {
+      const base = await prepareWorkingCopy(store, work, options, trash);
+      summary = await write(work, base, trash);
+      generation = await nextGeneration(store);
+      await rename(work, join(store.dir, generation));
+    } catch (e) {
+      // Nothing was published: the working copy goes, the published tree was never touched.
+      await rm(work, { recursive: true, force: true });
+      throw e;
+    }
+    await publish(store, generation);
+    return { ...summary, generation };
+  } finally {
+    await trash.empty();
+    await release();
+  }
+}
+
+/**
+ * Chooses the base and makes the working folder: the newest unpublished generation built by the same code is
+ * recycled; else the published one is cloned by hard links; else (none, another fingerprint, --full) nothing.
+ * Generations neither published nor recycled are thrown away: readers have had a whole build to finish on them.
+ */
+async function prepareWorkingCopy(store: Store, work: string, options: GenerationOptions, trash: Trash): Promise<Base> {
+  const generations = await listGenerations(store);
+  const published =
+    store.published && generations.includes(store.published)
+      ? await readManifest(join(store.dir, store.published))
+      : undefined;
+  const usable = (m: Manifest | undefined): m is Manifest =>
+    !options.full && m !== undefined && m.fingerprint === options.fingerprint;
+  let base: Base = { kind: "fresh" };
+  for (const name of generations) {
+    if (name === store.published) continue;
+    const path = join(store.dir, name);
+    const manifest = base.kind === "fresh" && usable(published) ? await readManifest(path) : undefined;
+    if (usable(manifest)) {
+      await rename(path, work);
+      // Without a manifest a working copy is never a base: a build killed half-way is not trusted.
+      await unlink(join(work, MANIFEST_FILE));
+      base = { kind: "recycled", manifest };
+    } else await trash.discard(path);
+  }
+  if (base.kind === "recycled") return base;
+  if (usable(published)) {
+    await cloneByLinks(join(store.dir, store.published!), work);
+    await unlink(join(work, MANIFEST_FILE));
+    return { kind: "cloned", manifest: published };
+  }
+  await mkdir(work);
+  return base;
+}

@@ -1,0 +1,119 @@
+// Writes the files of a build that are not list pages, one by one: only those whose hash differs from the build
+// before (all, in a full build), and removes those gone. Over a working copy an existing file is replaced by a new
+// one renamed over it, never written into: its inode may be the published tree's (B2).
+import { mkdir, rename, rm, stat, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { sha256Hex } from "../api/sha256-node.ts";
+import type { OutputFile } from "../render/output.ts";
+import { siblingPaths, siblingsOf } from "./encodings.ts";
+import { withPath } from "./file-errors.ts";
+import type { Manifest } from "./manifest.ts";
+
+export interface SmallStats {
+  written: number;
+  created: number;
+  writtenBytes: number;
+  removedBytes: number;
+  deleted: number;
+  hashes: Record<string, string>;
+  sizes: Record<string, number>;
+  keys: Record<string, string>;
+  /** the request target of each body served by URL */
+  targets: Record<string, string>;
+}
+
+/**
+ * Writes the files whose hash differs from `previous` (all, when there is none) and removes those gone. Over a
+ * working copy an existing file is replaced by a new one renamed over it: its inode may be the published tree's.
+ */
+export async function writeSmallFiles(
+  root: string,
+  files: OutputFile[],
+  manifest: Manifest | undefined,
+  compressUnder: string | false,
+): Promise<SmallStats> {
+  const stats: SmallStats = {
+    written: 0,
+    created: 0,
+    writtenBytes: 0,
+    removedBytes: 0,
+    deleted: 0,
+    hashes: {},
+    sizes: {},
+    keys: {},
+    targets: {},
+  };
+  const previous = manifest?.files;
+  const inPlace = previous !== undefined;
+  const madeDirs = new Set<string>();
+  const put = async (path: string, body: Uint8Array) => {
+    const target = join(root, path);
+    const dir = dirname(target);
+    if (!madeDirs.has(dir)) {
+      await mkdir(dir, { recursive: true });
+      madeDirs.add(dir);
+    }
+    const old = inPlace ? await sizeOf(target) : -1;
+    if (old >= 0) stats.removedBytes += old;
+    else stats.created++;
+    const tmp = old >= 0 ? `${target}.tmp-${process.pid}` : target;
+    await writeFile(tmp, body, { flag: "wx" }).catch((e: unknown) => Promise.reject(withPath(e, tmp)));
+    if (tmp !== target) await rename(tmp, target);
+    stats.written++;
+    stats.writtenBytes += body.byteLength;
+  };
+  const remove = async (path: string) => {
+    const old = await sizeOf(join(root, path));
+    if (old < 0) return;
+    stats.removedBytes += old;
+    stats.deleted++;
+    await rm(join(root, path));
+  };
+
+  for (const file of files) {
+    if (file.path in stats.hashes) throw new Error(`two outputs write ${file.path}`);
+    if (file.target !== undefined) stats.targets[file.path] = file.target;
+    if (file.key !== undefined) {
+      stats.keys[file.path] = file.key;
+      // Made from the same inputs as the file there: kept without rendering it.
+      const kept = manifest?.keys?.[file.path] === file.key ? previous?.[file.path] : undefined;
+      if (kept !== undefined) {
+        stats.hashes[file.path] = kept;
+        stats.sizes[file.path] = manifest!.sizes[file.path]!;
+        continue;
+      }
+    }
+    // Read once (a shard renders on each read) and encoded once: hashed, measured and written as the same bytes.
+    const read = file.body;
+    const body = typeof read === "string" ? Buffer.from(read) : read;
+    const hash = sha256Hex(body);
+    stats.hashes[file.path] = hash;
+    stats.sizes[file.path] = body.byteLength;
+    if (previous?.[file.path] === hash) continue;
+    file.check?.();
+    await put(file.path, body);
+    if (compressUnder === false || !file.path.startsWith(compressUnder)) continue;
+    const siblings = siblingsOf(file.path, Buffer.from(body));
+    for (const s of siblings.write) await put(s.path, s.body);
+    if (inPlace) for (const path of siblings.remove) await remove(path);
+  }
+  for (const path of Object.keys(previous ?? {})) {
+    if (path in stats.hashes) continue;
+    for (const p of [path, ...siblingPaths(path)]) await remove(p);
+  }
+  return stats;
+}
+
+export /** The manifest's record of only the files `keep` accepts (a writer pass removes what its part lists and it does not write). */
+function manifestPart(manifest: Manifest | undefined, keep: (path: string) => boolean): Manifest | undefined {
+  if (!manifest) return undefined;
+  const part = <T>(record: Record<string, T> | undefined) =>
+    Object.fromEntries(Object.entries(record ?? {}).filter(([path]) => keep(path)));
+  return { ...manifest, files: part(manifest.files), sizes: part(manifest.sizes), keys: part(manifest.keys) };
+}
+
+const sizeOf = (path: string) =>
+  stat(path).then(
+    (s) => s.size,
+    () => -1,
+  );
