@@ -5,8 +5,9 @@
 // Public text: rules are said in words here, never by their ids in the decisions (a reader of the API has no use for "Q8").
 // Data only, no imports but a pattern and a length of the layers below: the Worker bundles the error statuses, and
 // keeps none of the rest.
-import { SLUG_PATTERN } from "../content/slug-pattern.ts";
+
 import { MAX_SEARCH_PREFIX } from "../model/search-words.ts";
+import { SLUG_PATTERN } from "../schemas/slug-pattern.ts";
 
 /** `limit` of a list page: at most this many tools (Q2). */
 export const MAX_LIMIT = 100;

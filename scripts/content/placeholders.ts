@@ -1,8 +1,8 @@
 // What `npm run new:tool` and `npm run new:category` leave for a person to replace, found in valid content: a build
 // warns about it (and fails under --strict) instead of publishing it silently.
 
-import { foldName } from "../model/search-words.ts";
 import { type ContentError, fieldPath, formatContentError } from "./errors.ts";
+import { foldName } from "./fold-name.ts";
 import type { ContentFile } from "./load.ts";
 
 export type PlaceholderKind = "todo" | "example-address" | "no-category" | "empty-category" | "same-name";

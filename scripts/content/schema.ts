@@ -2,7 +2,7 @@
 // (scripts/api/response-schemas.ts). schemas/content/*.json is generated from these (npm run schemas).
 import * as z from "zod";
 import { RATING_VALUES } from "../schemas/rating-values.ts";
-import { SLUG_PATTERN } from "./slug-pattern.ts";
+import { SLUG_PATTERN } from "../schemas/slug-pattern.ts";
 
 export { RATING_VALUES, SLUG_PATTERN };
 // Length limits (C3): one field is copied into thousands of pages, so none may be big.

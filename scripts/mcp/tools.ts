@@ -10,8 +10,8 @@ import {
   SoftwareListResponse,
 } from "../api/response-schemas.ts";
 import { DEFAULT_LIMIT, MAX_LIMIT, MAX_SEARCH_PREFIX } from "../api/route-table.ts";
-import { SLUG_PATTERN } from "../content/slug-pattern.ts";
-import { foldName } from "../model/search-words.ts";
+import { foldName } from "../content/fold-name.ts";
+import { SLUG_PATTERN } from "../schemas/slug-pattern.ts";
 import { successOrError } from "./output-schema.ts";
 import { bestTarget, categoriesTarget, listSoftwareTarget, searchTarget, softwareTarget } from "./requests.ts";
 import type { ApiAnswer, CatalogSource } from "./source.ts";

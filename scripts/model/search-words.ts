@@ -1,11 +1,9 @@
 // S1: the words of a tool's name that search matches by prefix.
+import { foldName } from "../content/fold-name.ts";
 
 /** The longest search prefix (S2): words are indexed to this many characters. The API's limit is this one
  *  (api/operations.ts), kept here because the model is the layer below the API. */
 export const MAX_SEARCH_PREFIX = 32;
-
-/** A text folded as names are for search: accents removed (NFKD, combining marks dropped), lower-cased. */
-export const foldName = (text: string): string => text.normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase();
 
 /** The folded name split at every character not a-z or 0-9. */
 export function nameWords(name: string): string[] {

@@ -3,8 +3,8 @@
 // Content authors read it with the value they wrote (C4: values quoted from content files only); readers of built
 // output get ajv's own wording, without values.
 import type { ErrorObject } from "ajv";
-import { SLUG_PATTERN } from "../content/slug-pattern.ts";
 import { RATING_VALUES } from "./rating-values.ts";
+import { SLUG_PATTERN } from "./slug-pattern.ts";
 
 export interface FieldProblem {
   /** the instance path's segments, unescaped: ["pricingPlans", "1", "price"] */
