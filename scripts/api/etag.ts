@@ -12,3 +12,10 @@ export async function etagOfBytes(body: ArrayBuffer | Uint8Array): Promise<strin
   for (const byte of digest) binary += String.fromCharCode(byte);
   return etagFromSha1(btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, ""));
 }
+
+/** The ETag of a body whose SHA-256 is `hex` (as the build records it): its first 22 base64url characters, quoted. */
+export function etagFromSha256Hex(hex: string): string {
+  let binary = "";
+  for (let i = 0; i < 34; i += 2) binary += String.fromCharCode(Number.parseInt(hex.slice(i, i + 2), 16));
+  return `"${btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").slice(0, 22)}"`;
+}
