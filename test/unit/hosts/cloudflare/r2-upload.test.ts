@@ -11,13 +11,13 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { build } from "../../../../scripts/build.ts";
 import { type LocalWorker, startLocalWorker } from "../../../../scripts/hosts/cloudflare/local-worker.ts";
 import {
+  bodiesInBucket,
   listBuilds,
   publishedFiles,
   readLive,
   rollback,
   uploadToR2,
 } from "../../../../scripts/hosts/cloudflare/upload-r2.ts";
-import { OBJECTS_PREFIX } from "../../../../scripts/hosts/cloudflare/worker/r2-layout.ts";
 import { fixture, repoRoot, tempDir } from "../../../helpers/dirs.ts";
 import { seeded } from "../../../helpers/seeded.ts";
 
@@ -194,7 +194,8 @@ it("uploads killed at 10 seeded instants leave A live; the next upload completes
     const [inA, inB] = [await hashes(distA), await hashes(distB)];
     const newInB = [...inB].filter((h) => !inA.has(h)).length;
     expect(newInB, "B has bodies enough to kill between many puts").toBeGreaterThan(500);
-    const arrived = async () => (await target.list(OBJECTS_PREFIX)).length - inA.size;
+    // bodies of B in the bucket's packs (A's packs hold exactly A's bodies)
+    const arrived = async () => (await bodiesInBucket(target)).size - inA.size;
     const random = seeded(20261125);
     // Two kills of the real command in its start-up and hashing; seven at seeded counts of B's new bodies, the last
     // leaving at least 15 % to send (more than the puts that can be in flight); one once B is complete, before the
