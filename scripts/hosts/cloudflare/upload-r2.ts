@@ -79,8 +79,9 @@ export interface UploadSummary extends Traffic {
   files: number;
   /** distinct bodies among them */
   objects: number;
-  /** bodies read, compressed and sent */
+  /** bodies read, compressed and sent, and their bytes before compression */
   sent: number;
+  sentBodyBytes: number;
   /** bodies the bucket had already (earlier builds, or this upload's killed run) */
   present: number;
   packs: number;
@@ -309,6 +310,7 @@ export async function uploadToR2(
     const live = await readLive(target);
     let record = await readRecord(target, id);
     let sent = 0;
+    let sentBodyBytes = 0;
     let present = distinct;
     let shardsSent = 0;
     if (!record) {
@@ -370,6 +372,7 @@ export async function uploadToR2(
           const etag = etags.get(f)!;
           const { offset, length } = pack.add(etag, hashes.get(f)!.size, compressed[j]!);
           known.set(etag, { pack: packRef, offset, length, size: hashes.get(f)!.size });
+          sentBodyBytes += hashes.get(f)!.size;
           if (pack.bytes >= target.packBytes) await seal();
         }
         sent += group.length;
@@ -430,6 +433,7 @@ export async function uploadToR2(
       files: files.length,
       objects: distinct,
       sent,
+      sentBodyBytes,
       present,
       packs: progress.packs,
       shards: shardsSent,
