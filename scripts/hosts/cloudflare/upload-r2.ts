@@ -250,6 +250,7 @@ async function pool<T>(items: readonly T[], limit: number, task: (item: T) => Pr
 /** The bodies the bucket holds that this upload may point at without sending them again. */
 async function bucketBodies(
   target: UploadTarget,
+  marker: string,
   liveRecord: BuildRecord | null,
   changedRanges: [first: string, last: string][],
 ): Promise<Map<string, Location>> {
@@ -272,9 +273,12 @@ async function bucketBodies(
         learn(etag, shard.packs[pack]!, offset, length, size);
     });
   }
-  // Packs no live build names, newer than the live build: a killed upload's, or a build uploaded but not live.
+  // Packs no live build names, sent since another upload began (its marker is still there: it was killed, or is
+  // running): a killed upload's complete packs are reused, not sent again. Times are the bucket's own.
+  const markers = (await target.list(UPLOADS_PREFIX)).filter((o) => o.key !== marker);
+  if (markers.length === 0) return known;
+  const since = Math.min(...markers.map((o) => o.uploaded));
   const named = new Set(liveRecord?.packs ?? []);
-  const since = liveRecord ? Date.parse(liveRecord.createdAt) - UPLOAD_MARKER_MS : 0;
   const others = (await target.list(PACKS_PREFIX))
     .map((o) => ({ name: o.key.slice(PACKS_PREFIX.length), uploaded: o.uploaded }))
     .filter((o) => !named.has(o.name) && o.uploaded >= since);
@@ -324,6 +328,7 @@ export async function uploadToR2(
       const changed = plans.filter((p) => !kept(p));
       const known = await bucketBodies(
         target,
+        marker,
         liveRecord,
         changed.map((p) => [p.paths[0]!, p.paths.at(-1)!]),
       );
