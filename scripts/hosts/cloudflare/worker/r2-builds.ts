@@ -7,8 +7,8 @@ import type { FileStore, R2BucketLike } from "./stores.ts";
 
 /** How long an isolate answers from the pointer it read: after a switch, at most this long from the old build. */
 export const POINTER_TTL_MS = 1000;
-/** Manifest shards an isolate keeps (up to 8,192 paths each). */
-const MAX_SHARDS = 32;
+/** Manifest shards an isolate keeps (up to 8,192 paths each, about 4,000 on average: a few MB in all). */
+const MAX_SHARDS = 16;
 /** The edge cache's keys for immutable objects: a body by its hash, a manifest shard by its name. */
 const cacheUrl = (key: string) => `https://r2-objects.invalid/${key}`;
 
