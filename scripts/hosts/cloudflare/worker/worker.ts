@@ -131,7 +131,11 @@ export function createWorker(table: RouteTable, errorBodies: Record<ErrorId | Ho
         if (method !== "HEAD" && body === null) return answer(error(method, "not_found")); // vanished: never a 5xx
         if (body && stored && !gzip) body = await gunzip(body);
         if (plan.status !== 200) return answer(respond(method, plan.status, headers.errorFile(length), body));
-        return answer(respond(method, plan.status, headers.success(facts!, plan, length, r.contentType), body, gzip));
+        // As stored, no Content-Length, as the edge sends what it compresses itself: a client reads the length it
+        // decodes from the body, not from a header that counts the coded bytes (a HEAD included).
+        const success = headers.success(facts!, plan, length, r.contentType);
+        const sent = gzip ? success.filter(([name]) => name !== "Content-Length") : success;
+        return answer(respond(method, plan.status, sent, body, gzip));
       } catch (e) {
         if (e === NO_LIVE_BUILD) {
           // Nothing is live yet (the first upload has not switched): the contract's 503, never a half-filled bucket.

@@ -187,7 +187,8 @@ describe("the Worker module over fake bindings", () => {
       expect(res.headers.get("content-encoding"), target).toBe("gzip");
       expect(res.headers.get("vary"), target).toBe("Accept-Encoding");
       expect(plain.headers.get("vary"), target).toBe("Accept-Encoding");
-      expect(res.headers.get("content-length"), target).toBe(String(stored.byteLength));
+      // no Content-Length on the coded answer, as the edge's own compression sends none
+      expect(res.headers.get("content-length"), target).toBeNull();
       expect(gunzipSync(stored).equals(file), target).toBe(true);
       const etag = res.headers.get("etag")!;
       expect(etag, target).toBe(`${plain.headers.get("etag")!.slice(0, -1)}-gzip"`);

@@ -276,7 +276,9 @@ it("every body served by URL decodes to the build's bytes, as stored with gzip a
       const gzip = await rawGet(worker.url + target, "gzip");
       expect(gzip.status, target).toBe(200);
       expect(gzip.headers["content-encoding"], target).toBe("gzip");
-      expect(gzip.headers["content-length"], target).toBe(String(gzip.body.byteLength));
+      // the Worker sets none on a coded answer; workerd may add the stored length
+      if (gzip.headers["content-length"] !== undefined)
+        expect(gzip.headers["content-length"], target).toBe(String(gzip.body.byteLength));
       expect(sha256(gunzipSync(gzip.body)), target).toBe(hash);
       const plain = await rawGet(worker.url + target, "identity");
       expect(plain.headers["content-encoding"], target).toBeUndefined();
