@@ -48,13 +48,14 @@ export async function changeOnePrice(contentDir: string, tools: number): Promise
   throw new Error(`no tool with a paid plan in the second half of ${contentDir}`);
 }
 
-/** Adds a copy of the middle tool under a name that sorts right after it (O1), so it lands mid-list. */
-export async function insertToolMidList(contentDir: string, tools: number): Promise<string> {
+/** Adds a copy of the middle tool under a name that sorts right after it (O1), so it lands mid-list; `k` > 0 makes
+ *  it the k-th such tool (a series of inserts). */
+export async function insertToolMidList(contentDir: string, tools: number, k = 0): Promise<string> {
   const ordered = toolsByName(tools);
   const middle = ordered[Math.floor(ordered.length / 2)]!;
   const tool = await readTool(contentDir, middle.slug);
-  const slug = `${middle.slug}-bench-insert`;
-  const name = `${middle.name} Bench Insert`;
+  const slug = `${middle.slug}-bench-insert${k > 0 ? `-${k}` : ""}`;
+  const name = `${middle.name} Bench Insert${k > 0 ? ` ${k}` : ""}`;
   await writeTool(contentDir, {
     ...tool,
     name,

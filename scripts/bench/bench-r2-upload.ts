@@ -1,14 +1,23 @@
 // R2 publication of an n-tool build into the local R2 Miniflare persists, then of a one-price edit and of one inserted
-// tool: bodies sent (content-addressed: only those the bucket lacks), bytes, seconds; then the Worker's R2 reads per
-// request, cold (each target once) and hot (the same again). The `r2` step of `npm run bench`, or alone:
-// `npx tsx scripts/bench/bench-r2-upload.ts --n 80` (bench/out/r2-content-n, r2-dist-n, and the bucket dist-n.r2).
-// Objects go in batches through the uploader Worker (scripts/hosts/cloudflare/uploader-worker.ts); local R2 still writes
-// a SQLite row and a blob file per object, so the first upload of n = 1,000 (≈ 280,000 objects) takes minutes.
+// tool: write requests (Class A), bytes sent, bodies packed, seconds end to end (local R2's start-up included); the
+// bucket's bytes after those three uploads and after a prune; then a series of inserted tools and a prune (the bucket
+// against the live build's stored bytes); then the Worker's R2 reads per request, cold (each target once) and hot (the
+// same again). The `r2` step of `npm run bench`, or alone: `npx tsx scripts/bench/bench-r2-upload.ts --n 80`
+// (bench/out/r2-content-n, r2-dist-n, and the bucket dist-n.r2).
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { type CommandSpec, isMain, parseCommandArgs, runCommand, UserError } from "../cli/command.ts";
 import { startLocalWorker } from "../hosts/cloudflare/local-worker.ts";
-import { type UploadSummary, uploadToR2 } from "../hosts/cloudflare/upload-r2.ts";
+import { progressLine } from "../hosts/cloudflare/progress.ts";
+import { prune } from "../hosts/cloudflare/r2-prune.ts";
+import type { Progress } from "../hosts/cloudflare/upload-r2.ts";
+import {
+  readLive,
+  readRecord,
+  type UploadSummary,
+  type UploadTarget,
+  uploadToR2,
+} from "../hosts/cloudflare/upload-r2.ts";
 import { noReads, type R2Reads, READ_KINDS, readKindsOf, totalReads } from "../hosts/cloudflare/worker/r2-builds.ts";
 import { changeOnePrice, insertToolMidList, writeBenchCatalog } from "./bench-catalog.ts";
 import { runBuild } from "./run-build.ts";
@@ -21,9 +30,26 @@ const distDir = (n: number) => join(OUT, `r2-dist-${n}`);
 /** Beside the serve step's dist-n, where start-cloudflare looks by default: the serve step can serve it (hosts.ts). */
 export const benchBucketDir = (n: number) => `${serveDistDir(n)}.r2`;
 
-type Measured = Pick<UploadSummary, "objects" | "sent" | "sentBytes" | "present" | "seconds"> & {
-  objectsPerSecond: number;
-};
+type Measured = Pick<
+  UploadSummary,
+  | "objects"
+  | "sent"
+  | "sentBodyBytes"
+  | "sentBytes"
+  | "present"
+  | "packs"
+  | "shards"
+  | "writes"
+  | "lists"
+  | "bytes"
+  | "seconds"
+>;
+
+/** The bucket's bytes (packs, shards, records) against the live build's stored bytes. */
+export interface BucketBytes {
+  bucket: number;
+  live: number;
+}
 
 /** Mean R2 reads per request of one kind of target: by what was read (X-R2-Read-Kinds), and in all. */
 export type MeanReads = R2Reads & { total: number };
@@ -51,20 +77,53 @@ export interface R2UploadResult {
   edit: Measured;
   inserted?: string;
   insert?: Measured;
+  /** after the three uploads (three builds kept), and after a prune keeping the live one */
+  afterUploads?: BucketBytes;
+  afterPrune?: BucketBytes;
+  /** a series of inserted tools, then a prune keeping the live build */
+  series?: { inserts: number; writes: number; seconds: number; afterPrune: BucketBytes };
   cold?: ReadsPerRequest;
   hot?: ReadsPerRequest;
 }
 
-const pick = ({ objects, sent, sentBytes, present, seconds }: UploadSummary): Measured => ({
-  objects,
-  sent,
-  sentBytes,
-  present,
-  seconds,
-  objectsPerSecond: Math.round(sent / seconds),
+const pick = (s: UploadSummary): Measured => ({
+  objects: s.objects,
+  sent: s.sent,
+  sentBodyBytes: s.sentBodyBytes,
+  sentBytes: s.sentBytes,
+  present: s.present,
+  packs: s.packs,
+  shards: s.shards,
+  writes: s.writes,
+  lists: s.lists,
+  bytes: s.bytes,
+  seconds: s.seconds,
 });
 
-const none: Measured = { objects: 0, sent: 0, sentBytes: 0, present: 0, seconds: 0, objectsPerSecond: 0 };
+const none: Measured = {
+  objects: 0,
+  sent: 0,
+  sentBodyBytes: 0,
+  sentBytes: 0,
+  present: 0,
+  packs: 0,
+  shards: 0,
+  writes: 0,
+  lists: 0,
+  bytes: 0,
+  seconds: 0,
+};
+
+/** Inserted tools in the series before the prune: 50 as the issue sets, fewer where a build takes minutes. */
+export const seriesInserts = (n: number) => (n <= 200 ? 50 : 5);
+
+async function bucketBytes(target: UploadTarget): Promise<BucketBytes> {
+  let bucket = 0;
+  for (const prefix of ["packs/", "shards/", "builds/"]) for (const o of await target.list(prefix)) bucket += o.size;
+  const live = await readLive(target);
+  const record = live && (await readRecord(target, live.pointer.build));
+  return { bucket, live: record?.storedBytes ?? 0 };
+}
 
 /** Requests a sample of targets once (cold), then again (hot), reading X-R2-Read-Kinds of each answer. */
 async function readsPerRequest(origin: string, n: number): Promise<{ cold: ReadsPerRequest; hot: ReadsPerRequest }> {
@@ -116,34 +175,49 @@ export async function benchR2Upload(
   await runBuild(contentDir(n), distDir(n), buildArgs);
   const persist = benchBucketDir(n);
   await rm(persist, { recursive: true, force: true });
-  const worker = await startLocalWorker({
-    distDir: distDir(n),
-    mode: "r2",
-    r2Persist: persist,
-    port: 0,
-    uploader: true,
-  });
-  let closed = false;
+  // Each upload end to end, as a user runs it: local R2 (workerd) started, the upload, workerd stopped.
+  const withBucket = async <T>(task: (target: UploadTarget) => Promise<T>): Promise<T> => {
+    const worker = await startLocalWorker({
+      distDir: distDir(n),
+      mode: "r2",
+      r2Persist: persist,
+      port: 0,
+      uploader: true,
+    });
+    try {
+      return await task(await worker.uploadTarget());
+    } finally {
+      await worker.close();
+    }
+  };
+  let shown = Date.now();
+  const onProgress = (p: Progress) => {
+    if (Date.now() - shown < 30_000) return;
+    shown = Date.now();
+    log(`r2 n=${n}: ${progressLine(p)}`);
+  };
+  const upload = async () => {
+    const started = performance.now();
+    const summary = await withBucket((target) => uploadToR2(distDir(n), target, { onProgress }));
+    return { ...summary, seconds: (performance.now() - started) / 1000 };
+  };
   try {
-    const bucket = await worker.uploadTarget();
-    let shown = Date.now();
-    const progress = (done: number, total: number) => {
-      if (Date.now() - shown < 30_000) return;
-      shown = Date.now();
-      log(`r2 n=${n}: ${done.toLocaleString("en-US")}/${total.toLocaleString("en-US")} objects…`);
-    };
     log(`r2 n=${n}: first upload…`);
-    const first = await uploadToR2(distDir(n), bucket, { onProgress: progress });
+    const first = await upload();
     const change = await changeOnePrice(contentDir(n), n);
     const rebuild = await runBuild(contentDir(n), distDir(n), buildArgs);
     log(`r2 n=${n}: ${change}; uploading the edit…`);
-    const edit = await uploadToR2(distDir(n), bucket);
+    const edit = await upload();
     const inserted = await insertToolMidList(contentDir(n), n);
     await runBuild(contentDir(n), distDir(n), buildArgs);
     log(`r2 n=${n}: ${inserted}; uploading it…`);
-    const insert = await uploadToR2(distDir(n), bucket);
-    await worker.close();
-    closed = true;
+    const insert = await upload();
+    const afterUploads = await withBucket(bucketBytes);
+    const afterPrune = await withBucket(async (target) => {
+      await prune(target, 1);
+      return bucketBytes(target);
+    });
+
     const reader = await startLocalWorker({
       distDir: distDir(n),
       mode: "r2",
@@ -157,6 +231,26 @@ export async function benchR2Upload(
     } finally {
       await reader.close();
     }
+
+    const inserts = seriesInserts(n);
+    log(`r2 n=${n}: ${inserts} inserted tools, one upload each, then a prune…`);
+    const started = performance.now();
+    let writes = 0;
+    for (let k = 1; k <= inserts; k++) {
+      await insertToolMidList(contentDir(n), n, k);
+      await runBuild(contentDir(n), distDir(n), buildArgs);
+      writes += (await upload()).writes;
+    }
+    const seconds = (performance.now() - started) / 1000;
+    const series = {
+      inserts,
+      writes,
+      seconds,
+      afterPrune: await withBucket(async (target) => {
+        await prune(target, 1);
+        return bucketBytes(target);
+      }),
+    };
     return {
       n,
       skipped: null,
@@ -167,10 +261,12 @@ export async function benchR2Upload(
       edit: pick(edit),
       inserted,
       insert: pick(insert),
+      afterUploads,
+      afterPrune,
+      series,
       ...reads,
     };
   } finally {
-    if (!closed) await worker.close();
     if (!keepBucket) await rm(persist, { recursive: true, force: true });
   }
 }
@@ -183,17 +279,21 @@ const options = {
 const SPEC: CommandSpec<typeof options> = {
   usage: "npx tsx scripts/bench/bench-r2-upload.ts --",
   summary:
-    "Measures the R2 upload of an n-tool build into Miniflare's local R2, then of a one-price edit (objects sent, seconds).",
+    "Measures the R2 upload of an n-tool build into Miniflare's local R2, then of a one-price edit and inserted tools " +
+    "(write requests, bytes, seconds), the bucket's bytes after a prune, and the Worker's R2 reads per request.",
   options,
 };
 
 /** The bench report's section. */
 export function r2Report(r: R2UploadResult): string {
   if (r.skipped) return `R2 upload (n = ${r.n.toLocaleString("en-US")}): skipped: ${r.skipped}`;
-  // An edit's seconds are mostly hashing the unchanged files: objects/s says nothing there.
-  const line = (what: string, m: Measured, rate: boolean) =>
-    `  ${what.padEnd(22)} ${m.sent.toLocaleString("en-US").padStart(9)} bodies sent ${(m.sentBytes / 1e6).toFixed(1).padStart(8)} MB of ${m.objects.toLocaleString("en-US")} distinct ${m.seconds.toFixed(1).padStart(8)} s` +
-    (rate ? ` ${m.objectsPerSecond.toLocaleString("en-US").padStart(7)} objects/s` : "");
+  const mb = (bytes: number) => `${(bytes / 1e6).toFixed(2)} MB`;
+  const line = (what: string, m: Measured) =>
+    `  ${what.padEnd(18)} ${m.writes.toLocaleString("en-US").padStart(6)} writes ${m.lists} lists ` +
+    `${mb(m.sentBytes).padStart(11)} sent (${m.sent.toLocaleString("en-US")} bodies of ` +
+    `${mb(m.sentBodyBytes)} in ${m.packs} packs, ${m.shards} shards) ${m.seconds.toFixed(1).padStart(6)} s`;
+  const bucket = (what: string, b: BucketBytes | undefined) =>
+    b ? `  bucket ${what}: ${mb(b.bucket)}, ${(b.bucket / b.live).toFixed(2)}× the live build's ${mb(b.live)}` : "";
   const kinds = (m: MeanReads) =>
     `${m.total.toFixed(2)} (pointer ${m.pointer.toFixed(2)}, manifest ${m.manifest.toFixed(2)}, body ${m.body.toFixed(2)})`;
   const reads = (what: string, x: ReadsPerRequest | undefined) =>
@@ -207,10 +307,19 @@ export function r2Report(r: R2UploadResult): string {
       : "";
   return [
     `R2 builds in Miniflare's local R2 (n = ${r.n.toLocaleString("en-US")}, ${r.files.toLocaleString("en-US")} files)`,
-    line("first upload", r.first, true),
-    line("one-price edit", r.edit, false),
+    `  (the tree: ${mb(r.first.bytes)}; writes are Class A requests: puts, multipart parts, lists apart)`,
+    line("first upload", r.first),
+    line("one-price edit", r.edit),
     `  (${r.change}; the rebuild took ${r.rebuildSeconds.toFixed(1)} s, not counted above)`,
-    ...(r.insert ? [line("one inserted tool", r.insert, false), `  (${r.inserted})`] : []),
+    ...(r.insert ? [line("one inserted tool", r.insert), `  (${r.inserted})`] : []),
+    bucket("after the three uploads", r.afterUploads),
+    bucket("after a prune keeping the live build", r.afterPrune),
+    ...(r.series
+      ? [
+          `  ${r.series.inserts} inserted tools: ${r.series.writes.toLocaleString("en-US")} writes, ${r.series.seconds.toFixed(0)} s`,
+          bucket(`after those ${r.series.inserts} and a prune`, r.series.afterPrune),
+        ]
+      : []),
     reads("cold (each once)", r.cold),
     reads("hot (the same again)", r.hot),
   ]

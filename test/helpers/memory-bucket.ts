@@ -1,22 +1,44 @@
 // An R2 bucket in memory: the upload side (UploadTarget) and the Worker side (the BUCKET binding) over one Map, with
-// R2's conditional put (an ETag per version) and prefix listing. For tests of the Worker module run in Node.
+// R2's conditional put (an ETag per version), ranged reads and prefix listing. For tests of the Worker module run in
+// Node.
 import { createHash } from "node:crypto";
-import type { UploadTarget } from "../../scripts/hosts/cloudflare/upload-r2.ts";
+import type { ByteRange, UploadTarget } from "../../scripts/hosts/cloudflare/upload-r2.ts";
 import type { R2BucketLike } from "../../scripts/hosts/cloudflare/worker/stores.ts";
+
+const slice = (bytes: Uint8Array, range?: ByteRange) =>
+  range === undefined
+    ? bytes.slice()
+    : "suffix" in range
+      ? bytes.slice(Math.max(0, bytes.byteLength - range.suffix))
+      : bytes.slice(range.offset, range.offset + range.length);
 
 export function memoryBucket() {
   const objects = new Map<string, { bytes: Uint8Array; etag: string; uploaded: number }>();
   const gets: string[] = [];
-  const store = (key: string, bytes: Uint8Array) =>
-    objects.set(key, { bytes, etag: createHash("md5").update(bytes).digest("hex"), uploaded: Date.now() });
+  // A plain copy: a Buffer's slice() shares its (possibly pooled) memory, and `.buffer` would be the whole pool.
+  const store = (key: string, body: Uint8Array) =>
+    objects.set(key, {
+      bytes: new Uint8Array(body),
+      etag: createHash("md5").update(body).digest("hex"),
+      uploaded: Date.now(),
+    });
   const target: UploadTarget = {
     batch: { objects: 100, bytes: 4_000_000, concurrency: 2 },
+    packBytes: 256 * 1024,
+    partBytes: 64 * 1024,
     async read(key) {
       const o = objects.get(key);
       return o ? { text: new TextDecoder().decode(o.bytes), etag: o.etag } : null;
     },
+    async readBytes(key, range) {
+      const o = objects.get(key);
+      return o ? slice(o.bytes, range) : null;
+    },
     async put(list) {
       for (const o of list) store(o.key, o.body);
+    },
+    async putParts(key, body) {
+      store(key, body);
     },
     async putIf(key, text, etag) {
       const old = objects.get(key);
@@ -27,7 +49,7 @@ export function memoryBucket() {
     async list(prefix) {
       return [...objects]
         .filter(([key]) => key.startsWith(prefix))
-        .map(([key, o]) => ({ key, uploaded: o.uploaded }))
+        .map(([key, o]) => ({ key, uploaded: o.uploaded, size: o.bytes.byteLength }))
         .sort((a, b) => (a.key < b.key ? -1 : 1));
     },
     async delete(keys) {
@@ -35,13 +57,14 @@ export function memoryBucket() {
     },
   };
   const binding: R2BucketLike = {
-    async get(key) {
+    async get(key, options) {
       gets.push(key);
       const o = objects.get(key);
       if (!o) return null;
+      const bytes = slice(o.bytes, options?.range);
       return {
-        arrayBuffer: async () => o.bytes.slice().buffer as ArrayBuffer,
-        text: async () => new TextDecoder().decode(o.bytes),
+        arrayBuffer: async () => bytes.buffer as ArrayBuffer,
+        text: async () => new TextDecoder().decode(bytes),
       };
     },
   };

@@ -1,6 +1,7 @@
-// Cloudflare R2 over its S3-compatible API (https://<ACCOUNT_ID>.r2.cloudflarestorage.com), signed with SigV4 by
-// aws4fetch: PUT per object, a conditional PUT (If-Match, If-None-Match: *) for the live pointer, ListObjectsV2,
-// DeleteObjects per 1,000 keys, GET for records and manifests.
+// Cloudflare R2 over its S3-compatible API (https://<ACCOUNT_ID>.r2.cloudflarestorage.com, or any S3-compatible
+// endpoint by R2_ENDPOINT), signed with SigV4 by aws4fetch: PUT per small object, a multipart upload per large pack,
+// a conditional PUT (If-Match, If-None-Match: *) for the live pointer, ListObjectsV2, DeleteObjects per 1,000 keys,
+// GET (ranged for a pack's index) for records, shards and packs.
 
 import { createHash } from "node:crypto";
 import { AwsClient } from "aws4fetch";
@@ -15,17 +16,21 @@ export interface RemoteR2Options {
   secretAccessKey: string;
   /** retries of a 5xx or 429 answer (aws4fetch backs off exponentially); default 5 */
   retries?: number;
+  /** pack and multipart part sizes (tests make them small); default 64 MiB and 16 MiB */
+  packBytes?: number;
+  partBytes?: number;
 }
 
 export const REMOTE_ENV = ["R2_ACCOUNT_ID", "R2_ACCESS_KEY_ID", "R2_SECRET_ACCESS_KEY"] as const;
 
-/** The remote options from the environment; a missing variable is a one-line UserError naming it. */
+/** The remote options from the environment; a missing variable is a one-line UserError naming it. R2_ENDPOINT (any
+ *  S3-compatible endpoint) stands for R2_ACCOUNT_ID. */
 export function remoteOptionsFromEnv(bucket: string, env: NodeJS.ProcessEnv = process.env): RemoteR2Options {
-  const missing = REMOTE_ENV.find((name) => !env[name]);
+  const missing = REMOTE_ENV.find((name) => !env[name] && !(name === "R2_ACCOUNT_ID" && env.R2_ENDPOINT));
   if (missing)
     throw new UserError(`--remote needs ${missing} in the environment (${REMOTE_ENV.join(", ")}; docs/cloudflare.md)`);
   return {
-    endpoint: `https://${env.R2_ACCOUNT_ID}.r2.cloudflarestorage.com`,
+    endpoint: env.R2_ENDPOINT || `https://${env.R2_ACCOUNT_ID}.r2.cloudflarestorage.com`,
     bucket,
     accessKeyId: env.R2_ACCESS_KEY_ID!,
     secretAccessKey: env.R2_SECRET_ACCESS_KEY!,
@@ -53,6 +58,8 @@ export function remoteR2Target({
   accessKeyId,
   secretAccessKey,
   retries = 5,
+  packBytes = 64 * 1024 * 1024,
+  partBytes = 16 * 1024 * 1024,
 }: RemoteR2Options): UploadTarget {
   const client = new AwsClient({ accessKeyId, secretAccessKey, service: "s3", region: "auto", retries });
   const base = endpoint.replace(/\/+$/, "");
@@ -68,9 +75,71 @@ export function remoteR2Target({
     if (res.status !== 200) throw s3Error(`PUT ${key}`, res.status, text);
     return true;
   };
+  const xmlOf = async (what: string, res: Response) => {
+    const text = await res.text();
+    if (res.status !== 200) throw s3Error(what, res.status, text);
+    return text;
+  };
   return {
     // No batch PUT in S3: a batch is that many requests at once, and a few batches run together (64 in flight).
     batch: { objects: 16, bytes: 16_000_000, concurrency: 4 },
+    packBytes,
+    partBytes,
+    async readBytes(key, range) {
+      const headers: Record<string, string> =
+        range === undefined
+          ? {}
+          : {
+              Range:
+                "suffix" in range
+                  ? `bytes=-${range.suffix}`
+                  : `bytes=${range.offset}-${range.offset + range.length - 1}`,
+            };
+      const res = await client.fetch(objectUrl(key), { method: "GET", headers });
+      if (res.status === 404) {
+        await res.text();
+        return null;
+      }
+      if (res.status !== 200 && res.status !== 206) throw s3Error(`GET ${key}`, res.status, await res.text());
+      return new Uint8Array(await res.arrayBuffer());
+    },
+    async putParts(key, body) {
+      // CreateMultipartUpload, UploadPart per part (every part but the last of the same size, as R2 requires),
+      // CompleteMultipartUpload; a failure aborts the upload so no part is left billed.
+      const created = await xmlOf(
+        `CreateMultipartUpload ${key}`,
+        await client.fetch(`${objectUrl(key)}?uploads`, { method: "POST" }),
+      );
+      const uploadId = xmlUnescape(/<UploadId>([^<]*)<\/UploadId>/.exec(created)?.[1] ?? "");
+      if (!uploadId) throw new Error(`R2 CreateMultipartUpload ${key}: no UploadId in the answer`);
+      const query = (extra: string) => `${objectUrl(key)}?${extra}uploadId=${encodeURIComponent(uploadId)}`;
+      try {
+        const etags: string[] = [];
+        for (let n = 1, at = 0; at < body.byteLength; n++, at += partBytes) {
+          const part = body.subarray(at, at + partBytes);
+          const res = await client.fetch(query(`partNumber=${n}&`), {
+            method: "PUT",
+            body: part,
+            headers: { "Content-Length": String(part.byteLength) },
+          });
+          await xmlOf(`UploadPart ${n} of ${key}`, res);
+          etags.push(res.headers.get("etag") ?? "");
+        }
+        const xml = `<CompleteMultipartUpload>${etags.map((e, i) => `<Part><PartNumber>${i + 1}</PartNumber><ETag>${xmlEscape(e)}</ETag></Part>`).join("")}</CompleteMultipartUpload>`;
+        const done = await xmlOf(
+          `CompleteMultipartUpload ${key}`,
+          await client.fetch(query(""), { method: "POST", body: xml, headers: { "Content-Type": "application/xml" } }),
+        );
+        // S3 may answer 200 with an error in the body.
+        if (/<Error>/.test(done)) throw s3Error(`CompleteMultipartUpload ${key}`, 200, done);
+      } catch (e) {
+        await client.fetch(query(""), { method: "DELETE" }).then(
+          (r) => r.text(),
+          () => {},
+        );
+        throw e;
+      }
+    },
     async read(key) {
       const res = await client.fetch(objectUrl(key), { method: "GET" });
       const text = await res.text();
@@ -83,7 +152,7 @@ export function remoteR2Target({
     },
     putIf: (key, text, etag) => putOne(key, text, etag === null ? { "If-None-Match": "*" } : { "If-Match": etag }),
     async list(prefix) {
-      const all: { key: string; uploaded: number }[] = [];
+      const all: { key: string; uploaded: number; size: number }[] = [];
       let token: string | undefined;
       do {
         const query = new URLSearchParams({
@@ -97,7 +166,9 @@ export function remoteR2Target({
         for (const [, entry] of text.matchAll(/<Contents>([\s\S]*?)<\/Contents>/g)) {
           const key = /<Key>([^<]*)<\/Key>/.exec(entry!)?.[1];
           const modified = /<LastModified>([^<]*)<\/LastModified>/.exec(entry!)?.[1];
-          if (key !== undefined) all.push({ key: xmlUnescape(key), uploaded: modified ? Date.parse(modified) : 0 });
+          const size = Number(/<Size>([^<]*)<\/Size>/.exec(entry!)?.[1] ?? 0);
+          if (key !== undefined)
+            all.push({ key: xmlUnescape(key), uploaded: modified ? Date.parse(modified) : 0, size });
         }
         token = /<IsTruncated>true<\/IsTruncated>/.test(text)
           ? /<NextContinuationToken>([^<]*)<\/NextContinuationToken>/.exec(text)?.[1]

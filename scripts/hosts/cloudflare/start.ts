@@ -8,6 +8,7 @@ import { type CommandSpec, isMain, parseCommandArgs, runCommand, UserError } fro
 import { onStopRequest, type StopHandler } from "../../cli/stop.ts";
 import { startLocalWorker } from "./local-worker.ts";
 import { describePlan, measurePublished, planFor } from "./plan.ts";
+import { progressPrinter } from "./progress.ts";
 import { summaryLine } from "./upload.ts";
 import { publishedFiles, readLive, uploadToR2 } from "./upload-r2.ts";
 
@@ -56,7 +57,11 @@ async function readyBucket(distDir: string, persist: string, publish: boolean, s
   try {
     const target = await uploader.uploadTarget();
     if (publish) {
-      console.log(summaryLine(await uploadToR2(distDir, target)));
+      const progress = progressPrinter();
+      const summary = await uploadToR2(distDir, target, { onProgress: progress.onProgress }).finally(() =>
+        progress.done(),
+      );
+      console.log(summaryLine(summary));
       return;
     }
     // Bounded by the user: Ctrl-C stops the wait as it stops the server.

@@ -6,11 +6,12 @@ import { join, resolve } from "node:path";
 import { type CommandSpec, formatCount, isMain, parseCommandArgs, runCommand, UserError } from "../../cli/command.ts";
 import { R2_BINDING, WRANGLER_R2_CONFIG } from "./adapter.ts";
 import { startLocalWorker } from "./local-worker.ts";
+import { progressPrinter } from "./progress.ts";
+import { prune } from "./r2-prune.ts";
 import { remoteOptionsFromEnv, remoteR2Target } from "./remote-r2.ts";
 import {
   type BuildListing,
   listBuilds,
-  prune,
   rollback,
   type UploadSummary,
   type UploadTarget,
@@ -23,7 +24,8 @@ const options = {
   remote: {
     type: "boolean",
     default: false,
-    description: "upload to Cloudflare R2 (S3 API; needs R2_ACCOUNT_ID, R2_ACCESS_KEY_ID, R2_SECRET_ACCESS_KEY)",
+    description:
+      "upload to Cloudflare R2 (S3 API; needs R2_ACCOUNT_ID or R2_ENDPOINT, R2_ACCESS_KEY_ID, R2_SECRET_ACCESS_KEY)",
   },
   bucket: {
     type: "string",
@@ -43,7 +45,8 @@ const options = {
   prune: {
     type: "boolean",
     default: false,
-    description: "remove builds but the newest --keep and the live one, and the bodies only they use",
+    description:
+      "remove builds but the newest --keep and the live one, the packs only they use, and rewrite packs mostly unused",
   },
   build: {
     type: "string",
@@ -58,11 +61,12 @@ export const UPLOAD_R2: CommandSpec<typeof options> = {
   usage: "npm run upload:r2 --",
   summary:
     "Publishes a built dist/ as a new build in the local R2 bucket, or with --remote in Cloudflare R2: sends only the " +
-    "bodies the bucket does not have (content-addressed), then the build's manifest, then switches the live build to " +
-    "it in one step. A failed or killed upload leaves the live build as it was; the next one resumes. See docs/cloudflare.md.",
+    "bodies the bucket does not have, compressed, in a few packs, then the shards of the build's manifest that changed, " +
+    "then switches the live build to it in one step. A failed or killed upload leaves the live build as it was; the " +
+    "next one resumes. See docs/cloudflare.md.",
   options,
   notes: [
-    "--remote reads R2_ACCOUNT_ID, R2_ACCESS_KEY_ID and R2_SECRET_ACCESS_KEY (an R2 API token's S3 credentials)",
+    "--remote reads R2_ACCOUNT_ID, R2_ACCESS_KEY_ID and R2_SECRET_ACCESS_KEY (an R2 API token's S3 credentials); R2_ENDPOINT instead of R2_ACCOUNT_ID reaches any S3-compatible endpoint",
     "examples: npm run upload:r2 -- --list; npm run upload:r2 -- --rollback; npm run upload:r2 -- --prune --keep 5",
   ],
 };
@@ -70,8 +74,10 @@ export const UPLOAD_R2: CommandSpec<typeof options> = {
 export function summaryLine(s: UploadSummary): string {
   return (
     `R2: build ${s.build} (${formatCount(s.files)} files, ${formatCount(s.objects)} distinct bodies): sent ` +
-    `${formatCount(s.sent)} (${(s.sentBytes / 1e6).toFixed(1)} MB), ${formatCount(s.present)} already there, in ` +
-    `${s.seconds.toFixed(1)} s; ${s.switched ? `live now${s.previous ? ` (was ${s.previous})` : ""}` : "it was live already"}`
+    `${formatCount(s.sent)} bodies in ${formatCount(s.packs)} packs and ${formatCount(s.shards)} manifest shards ` +
+    `(${(s.sentBytes / 1e6).toFixed(1)} MB, ${formatCount(s.writes)} write requests), ${formatCount(s.present)} ` +
+    `already there, in ${s.seconds.toFixed(1)} s; ` +
+    `${s.switched ? `live now${s.previous ? ` (was ${s.previous})` : ""}` : "it was live already"}`
   );
 }
 
@@ -140,20 +146,16 @@ async function main(): Promise<void> {
       const done = await prune(target, keep).catch(failed("prune of"));
       print(
         { target: where, ...done },
-        `R2: kept ${done.kept.join(", ")}; removed ${done.removedBuilds.length} builds and ${formatCount(done.removedObjects)} bodies`,
+        `R2: kept ${done.kept.join(", ")}; removed ${done.removedBuilds.length} builds, ` +
+          `${formatCount(done.removedPacks)} packs and ${formatCount(done.removedShards)} shards; rewrote ` +
+          `${done.rewrittenPacks} packs; ${(done.bucketBytes.before / 1e6).toFixed(1)} MB → ` +
+          `${(done.bucketBytes.after / 1e6).toFixed(1)} MB`,
       );
     } else {
-      const tty = !values.json && process.stderr.isTTY;
-      let shown = 0;
-      const summary = await uploadToR2(distDir, target, {
-        onProgress: (done, total, sent) => {
-          const now = Date.now();
-          if (!tty || (now - shown < 250 && done < total)) return;
-          shown = now;
-          process.stderr.write(`\rR2: ${formatCount(done)}/${formatCount(total)} checked, ${formatCount(sent)} sent…`);
-        },
-      }).catch(failed("upload to"));
-      if (tty) process.stderr.write("\r\x1b[K");
+      const progress = progressPrinter();
+      const summary = await uploadToR2(distDir, target, { onProgress: progress.onProgress })
+        .catch(failed("upload to"))
+        .finally(() => progress.done());
       print({ target: where, ...summary }, summaryLine(summary));
     }
   } finally {

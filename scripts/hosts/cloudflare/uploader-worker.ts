@@ -1,7 +1,7 @@
 // The local R2 upload path: a second Worker in the same Miniflare, bound to the same bucket, that takes a batch of
 // objects in one request and puts them inside workerd. Each put from Node through Miniflare's bridge is one round
-// trip (~113 objects/s); one request per batch is not. It also reads (with the object's R2 ETag), lists, deletes,
-// and makes the conditional put that switches the live build.
+// trip (~113 objects/s); one request per batch is not. It also reads (with the object's R2 ETag, or a range), lists,
+// deletes, sends a pack as a multipart upload, and makes the conditional put that switches the live build.
 // Batch body: a 4-byte big-endian header length, the header (JSON: [{ k: key, n: bytes }]), then the objects' bytes
 // one after the other.
 
@@ -19,13 +19,31 @@ export default {
     const bucket = env.${UPLOADER_BINDING};
     try {
       if (request.method === "GET" && url.pathname === "/get") {
-        const object = await bucket.get(url.searchParams.get("key"));
+        const q = url.searchParams;
+        const range = q.has("suffix") ? { suffix: Number(q.get("suffix")) }
+          : q.has("offset") ? { offset: Number(q.get("offset")), length: Number(q.get("length")) } : undefined;
+        const object = await bucket.get(q.get("key"), range ? { range } : undefined);
         return object ? new Response(object.body, { headers: { "x-r2-etag": object.etag } }) : new Response(null, { status: 404 });
+      }
+      if (request.method === "POST" && url.pathname === "/mpu-create") {
+        const upload = await bucket.createMultipartUpload(url.searchParams.get("key"));
+        return new Response(upload.uploadId);
+      }
+      if (request.method === "POST" && url.pathname === "/mpu-part") {
+        const q = url.searchParams;
+        const upload = bucket.resumeMultipartUpload(q.get("key"), q.get("id"));
+        const part = await upload.uploadPart(Number(q.get("n")), new Uint8Array(await request.arrayBuffer()));
+        return Response.json(part);
+      }
+      if (request.method === "POST" && url.pathname === "/mpu-complete") {
+        const q = url.searchParams;
+        await bucket.resumeMultipartUpload(q.get("key"), q.get("id")).complete(await request.json());
+        return new Response("ok");
       }
       if (request.method === "GET" && url.pathname === "/list") {
         const listed = await bucket.list({ prefix: url.searchParams.get("prefix") ?? "", cursor: url.searchParams.get("cursor") || undefined, limit: 1000 });
         return Response.json({
-          objects: listed.objects.map((o) => ({ key: o.key, uploaded: o.uploaded.getTime() })),
+          objects: listed.objects.map((o) => ({ key: o.key, uploaded: o.uploaded.getTime(), size: o.size })),
           cursor: listed.truncated ? listed.cursor : null,
         });
       }
@@ -83,7 +101,12 @@ interface FetcherLike {
   fetch(
     url: string,
     init?: { method?: string; body?: Uint8Array | string },
-  ): Promise<{ status: number; headers: { get(name: string): string | null }; text(): Promise<string> }>;
+  ): Promise<{
+    status: number;
+    headers: { get(name: string): string | null };
+    text(): Promise<string>;
+    arrayBuffer(): Promise<ArrayBuffer>;
+  }>;
 }
 
 /** The uploader Worker (started by startLocalWorker with `uploader: true`) as an upload target. */
@@ -98,17 +121,55 @@ export function localUploadTarget(uploader: FetcherLike): UploadTarget {
     if (res.status !== 200) throw new Error(`local R2 ${what}: ${res.status} ${text}`);
     return { text, etag: res.headers.get("x-r2-etag") ?? "" };
   };
+  const bytes = async (what: string, path: string): Promise<Uint8Array | null> => {
+    const res = await uploader.fetch(`http://uploader${path}`);
+    if (res.status === 404) {
+      await res.text();
+      return null;
+    }
+    if (res.status !== 200 && res.status !== 206)
+      throw new Error(`local R2 ${what}: ${res.status} ${await res.text()}`);
+    return new Uint8Array(await res.arrayBuffer());
+  };
+  const PART_BYTES = 8 * 1024 * 1024;
   return {
     // Up to 8 MB per request, two requests in flight (workerd and Node share the machine's cores).
     batch: { objects: 500, bytes: 8_000_000, concurrency: 2 },
+    packBytes: 64 * 1024 * 1024,
+    partBytes: PART_BYTES,
     read: (key) => call(`get ${key}`, `/get?key=${encodeURIComponent(key)}`),
+    readBytes: (key, range) =>
+      bytes(
+        `get ${key}`,
+        `/get?key=${encodeURIComponent(key)}${
+          range === undefined
+            ? ""
+            : "suffix" in range
+              ? `&suffix=${range.suffix}`
+              : `&offset=${range.offset}&length=${range.length}`
+        }`,
+      ),
+    putParts: async (key, body) => {
+      const k = encodeURIComponent(key);
+      const id = (await call(`multipart upload of ${key}`, `/mpu-create?key=${k}`, ""))!.text;
+      const parts: unknown[] = [];
+      for (let n = 1, at = 0; at < body.byteLength; n++, at += PART_BYTES) {
+        const path = `/mpu-part?key=${k}&id=${encodeURIComponent(id)}&n=${n}`;
+        parts.push(JSON.parse((await call(`part ${n} of ${key}`, path, body.subarray(at, at + PART_BYTES)))!.text));
+      }
+      await call(
+        `multipart completion of ${key}`,
+        `/mpu-complete?key=${k}&id=${encodeURIComponent(id)}`,
+        JSON.stringify(parts),
+      );
+    },
     put: async (objects) => {
       await call(`put of ${objects.length} objects`, "/put", encodeBatch(objects));
     },
     putIf: async (key, text, etag) =>
       (await call(`conditional put of ${key}`, "/put-if", JSON.stringify({ key, text, etag })))!.text === "put",
     list: async (prefix) => {
-      const all: { key: string; uploaded: number }[] = [];
+      const all: { key: string; uploaded: number; size: number }[] = [];
       let cursor = "";
       for (;;) {
         const page = await call(

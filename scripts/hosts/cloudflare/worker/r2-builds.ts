@@ -1,14 +1,15 @@
 // The Worker's reads over R2 builds (r2-layout.ts): one build per request, chosen by the live pointer, whose
 // manifest says what exists (no R2 read for a missing page, a bad slug or a key R2 would refuse) and where each body
-// lies (content-addressed, so cached at the edge forever by its hash). Web APIs only (runs in workerd).
-import { LIVE_KEY, type LivePointer, type ManifestShard, manifestShardKey, objectKey, shardOf } from "./r2-layout.ts";
+// lies: one ranged read of a pack gives it gzip-compressed, kept at the edge forever by its hash (the ETag).
+// Web APIs only (runs in workerd).
+import { entryOf, LIVE_KEY, type LivePointer, type ManifestShard, packKey, shardFor, shardKey } from "./r2-layout.ts";
 import type { FileStore, R2BucketLike } from "./stores.ts";
 
 /** How long an isolate answers from the pointer it read: after a switch, at most this long from the old build. */
 export const POINTER_TTL_MS = 1000;
-/** Manifest shards an isolate keeps (a few dozen kB each). */
-const MAX_SHARDS = 256;
-/** The edge cache's keys for immutable objects: a body by its hash, a manifest shard by its build. */
+/** Manifest shards an isolate keeps (up to 8,192 paths each, about 4,000 on average: a few MB in all). */
+const MAX_SHARDS = 16;
+/** The edge cache's keys for immutable objects: a body by its hash, a manifest shard by its name. */
 const cacheUrl = (key: string) => `https://r2-objects.invalid/${key}`;
 
 export interface CacheLike {
@@ -54,7 +55,11 @@ export interface R2Builds {
   ): Promise<BuildView | { build: null; reads(): R2Reads }>;
 }
 
-/** Per isolate: the pointer (briefly) and the manifest shards it has read. */
+/** gzip bytes decoded, with the runtime's DecompressionStream. */
+export const gunzip = (bytes: ArrayBuffer | Uint8Array): Promise<ArrayBuffer> =>
+  new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"))).arrayBuffer();
+
+/** Per isolate: the pointer (briefly) and the manifest shards it has read (by name: shared by every build). */
 export function r2Builds(): R2Builds {
   let pointer: { value: LivePointer | null; at: number } | undefined;
   const shards = new Map<string, ManifestShard>();
@@ -63,21 +68,23 @@ export function r2Builds(): R2Builds {
     async view(bucket, cache, waitUntil) {
       const counts = noReads();
       const reads = () => ({ ...counts });
-      const get = (key: string, kind: ReadKind) => {
-        counts[kind]++;
-        return bucket.get(key);
-      };
-      /** An immutable object's bytes: the edge cache first, then R2 (and into the cache). */
-      const immutable = async (key: string, kind: ReadKind): Promise<ArrayBuffer | null> => {
-        const hit = await cache?.match(cacheUrl(key));
+      /** An immutable object's bytes (or a range of a pack): the edge cache first, then R2 (and into the cache). */
+      const immutable = async (
+        cacheKey: string,
+        key: string,
+        kind: ReadKind,
+        range?: { offset: number; length: number },
+      ): Promise<ArrayBuffer | null> => {
+        const hit = await cache?.match(cacheUrl(cacheKey));
         if (hit) return hit.arrayBuffer();
-        const object = await get(key, kind);
+        counts[kind]++;
+        const object = await bucket.get(key, range ? { range } : undefined);
         if (!object) return null;
         const bytes = await object.arrayBuffer();
         if (cache)
           waitUntil(
             cache.put(
-              cacheUrl(key),
+              cacheUrl(cacheKey),
               new Response(bytes.slice(0), { headers: { "Cache-Control": "public, max-age=31536000, immutable" } }),
             ),
           );
@@ -85,42 +92,50 @@ export function r2Builds(): R2Builds {
       };
 
       if (!pointer || Date.now() - pointer.at >= POINTER_TTL_MS) {
-        const object = await get(LIVE_KEY, "pointer");
+        counts.pointer++;
+        const object = await bucket.get(LIVE_KEY);
         pointer = { value: object ? (JSON.parse(await object.text()) as LivePointer) : null, at: Date.now() };
       }
       const live = pointer.value;
       if (!live) return { build: null, reads };
 
-      const shardFor = async (file: string): Promise<ManifestShard> => {
-        const key = manifestShardKey(live.build, shardOf(file, live.shards));
-        let shard = shards.get(key);
+      const shardOfFile = async (file: string): Promise<ManifestShard> => {
+        const name = live.shards[shardFor(live.shards, file)]![1];
+        let shard = shards.get(name);
         if (!shard) {
-          const bytes = await immutable(key, "manifest");
+          const bytes = await immutable(shardKey(name), shardKey(name), "manifest");
           // A build's shards are written before its pointer: a missing one is a broken bucket, not a missing file.
-          if (!bytes) throw new Error(`R2: ${key} is missing for the live build`);
-          shard = JSON.parse(new TextDecoder().decode(bytes)) as ManifestShard;
+          if (!bytes) throw new Error(`R2: ${shardKey(name)} is missing for the live build`);
+          shard = JSON.parse(new TextDecoder().decode(await gunzip(bytes))) as ManifestShard;
           if (shards.size >= MAX_SHARDS) shards.delete(shards.keys().next().value!);
-          shards.set(key, shard);
+          shards.set(name, shard);
         }
         return shard;
       };
-      const entry = async (file: string) => (await shardFor(file))[file];
-      const body = async (file: string) => {
-        const found = await entry(file);
-        return found ? immutable(objectKey(found[0]), "body") : null;
+      const located = async (file: string) => {
+        const shard = await shardOfFile(file);
+        const entry = entryOf(shard, file);
+        return entry && { entry, pack: shard.packs[entry[3]]! };
       };
+      /** The body as stored (gzip): one ranged read of its pack, cached by its ETag. */
+      const stored = async ({ entry, pack }: NonNullable<Awaited<ReturnType<typeof located>>>) =>
+        immutable(`bodies/${entry[1].slice(1, -1)}`, packKey(pack), "body", { offset: entry[4], length: entry[5] });
       return {
         build: live.build,
         reads,
         // Each build's files never change, but the next request may be another build's: nothing kept by path.
         immutable: false,
-        body,
+        async body(file) {
+          const found = await located(file);
+          return found ? stored(found) : null;
+        },
         async read(file, wantBody) {
-          const found = await entry(file);
+          const found = await located(file);
           if (!found) return null;
-          const bytes = wantBody ? await immutable(objectKey(found[0]), "body") : null;
+          const [, etag, size, , , length] = found.entry;
+          const bytes = wantBody ? await stored(found) : null;
           if (wantBody && !bytes) throw new Error(`R2: the body of ${file} is missing for the live build`);
-          return { meta: { etag: found[2], size: found[1] }, body: bytes };
+          return { meta: { etag, size, gzipLength: length }, body: bytes };
         },
       };
     },

@@ -1,59 +1,95 @@
 // How builds live in the R2 bucket, for the uploader (Node) and the Worker (workerd) alike. Web APIs only.
 //
-//   objects/<sha256>              a body, stored once however many builds have it
-//   builds/<id>/manifest-<k>.json  shard k of the build's manifest: dist path → [sha256, size, ETag]
-//   builds/<id>/build.json         the build's record, written after its manifest: the build is complete
-//   live.json                     the pointer: which build answers; switched by one conditional put
-//   uploads/<token>.json          an upload under way (prune leaves objects alone while one is fresh)
+//   packs/<name>              bodies, each gzip-compressed on its own, one after the other, then the pack's index
+//                             (JSON) and its length (12 ASCII digits): a body is one ranged read
+//   shards/<name>             a piece of a build's manifest, gzip-compressed JSON: a run of dist paths in sorted
+//                             order → body id, size, and where the body lies (pack, offset, length)
+//   builds/<id>/build.json    the build's record: its shards (first path and name each), its packs; written after
+//                             every pack and shard it names: the build is complete
+//   live.json                 the pointer: which build answers, with its shard list; switched by one conditional put
+//   uploads/<token>.json      an upload under way (prune waits for it)
 //
-// A build is immutable: its id is derived from its manifest, so the same build uploaded twice is the same id.
+// Packs and shards are named by the first 32 hex digits of the SHA-256 of their bytes: immutable, written once, shared
+// by every build that has them. A build's id is derived from its files' hashes, so the same build uploaded twice is
+// the same id.
 
-/** path → [sha256 hex, size, ETag] */
-export type ManifestEntry = [sha256: string, size: number, etag: string];
-export type ManifestShard = Record<string, ManifestEntry>;
+/** One file of a build: [dist path, ETag (= body id), size, pack (index into the shard's packs), offset, length]. */
+export type ShardEntry = [path: string, etag: string, size: number, pack: number, offset: number, length: number];
+
+/** A manifest shard: the packs its entries point into, and its entries in path order. */
+export interface ManifestShard {
+  packs: string[];
+  files: ShardEntry[];
+}
+
+/** A shard as a build names it: the first path it holds, its name, a digest of its paths and bodies only (what an
+ *  upload compares to keep it unread), the packs it points into, and its bodies' stored bytes. */
+export type ShardRef = [first: string, name: string, digest: string, packs: string[], storedBytes: number];
 
 export interface BuildRecord {
   id: string;
   /** when the upload completed it (ISO 8601); not part of the id */
   createdAt: string;
   files: number;
+  /** the files' bytes, decoded */
   bytes: number;
-  shards: number;
+  /** the files' bytes as stored (gzip), a body counted once per shard */
+  storedBytes: number;
+  shards: ShardRef[];
+  /** every pack its shards point into */
+  packs: string[];
 }
 
 export interface LivePointer {
   build: string;
-  /** the build's shard count, so a Worker finds a path's shard without reading the record */
-  shards: number;
+  /** the build's shards (first path and name), so a Worker finds a path's shard without reading the record */
+  shards: [first: string, name: string][];
   /** the build live before this one: what --rollback without an id returns to */
   previous: string | null;
   switchedAt: string;
 }
 
 export const LIVE_KEY = "live.json";
-export const OBJECTS_PREFIX = "objects/";
+export const PACKS_PREFIX = "packs/";
+export const SHARDS_PREFIX = "shards/";
 export const BUILDS_PREFIX = "builds/";
 export const UPLOADS_PREFIX = "uploads/";
-export const objectKey = (sha256: string) => `${OBJECTS_PREFIX}${sha256}`;
+export const packKey = (name: string) => `${PACKS_PREFIX}${name}`;
+export const shardKey = (name: string) => `${SHARDS_PREFIX}${name}`;
 export const buildRecordKey = (id: string) => `${BUILDS_PREFIX}${id}/build.json`;
 /** The build a key is the record of, or null for any other key. */
 export const buildOfRecordKey = (key: string): string | null => {
   const id = key.slice(BUILDS_PREFIX.length, key.indexOf("/", BUILDS_PREFIX.length));
   return id && key === buildRecordKey(id) ? id : null;
 };
-export const manifestShardKey = (id: string, shard: number) => `${BUILDS_PREFIX}${id}/manifest-${shard}.json`;
 
-/** At most this many paths per manifest shard (a power of two of shards): a few dozen kB, cached whole in an isolate. */
-export const PATHS_PER_SHARD = 1024;
+/** A pack ends with its index's length in this many ASCII digits. */
+export const PACK_TRAILER = 12;
+/** A pack's index: [body id, size, offset, length] of every body in it. */
+export type PackIndex = [etag: string, size: number, offset: number, length: number][];
 
-export const shardCount = (files: number) => 2 ** Math.ceil(Math.log2(Math.max(1, Math.ceil(files / PATHS_PER_SHARD))));
-
-/** FNV-1a over the path's UTF-16 code units: the same shard in Node and in workerd, synchronously. */
-export function shardOf(path: string, shards: number): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < path.length; i++) {
-    hash ^= path.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193) >>> 0;
+/** The shard of a sorted shard list holding `path`: the last whose first path is not after it. */
+export function shardFor(shards: readonly (readonly [string, ...unknown[]])[], path: string): number {
+  let lo = 0;
+  let hi = shards.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (shards[mid]![0] <= path) lo = mid;
+    else hi = mid - 1;
   }
-  return hash % shards;
+  return lo;
+}
+
+/** An entry of a sorted shard by path, or undefined. */
+export function entryOf(shard: ManifestShard, path: string): ShardEntry | undefined {
+  let lo = 0;
+  let hi = shard.files.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const p = shard.files[mid]![0];
+    if (p === path) return shard.files[mid];
+    if (p < path) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return undefined;
 }

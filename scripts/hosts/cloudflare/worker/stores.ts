@@ -1,7 +1,6 @@
 // Where the Worker reads dist/ files: Workers Static Assets (binding ASSETS), or builds in an R2 bucket (binding
-// BUCKET, r2-builds.ts). Both give a file's bytes and the Node server's ETag for them. Web APIs only (runs in
-// workerd). No precompressed sibling is read: the edge compresses JSON itself, negotiating with the client, and a
-// Worker cannot negotiate (it always sees Accept-Encoding: br, gzip).
+// BUCKET, r2-builds.ts). Both give a file's bytes and its ETag. Web APIs only (runs in workerd). Static Assets read no
+// precompressed sibling (the edge compresses JSON itself); R2 stores every body gzip-compressed, and gives it so.
 import { etagOfBytes } from "../../../api/etag.ts";
 
 export interface FileMeta {
@@ -9,6 +8,8 @@ export interface FileMeta {
   etag: string;
   /** bytes of the body */
   size: number;
+  /** R2: the body is stored gzip-compressed, this many bytes, and read() and body() give it so */
+  gzipLength?: number;
 }
 
 export interface Read {
@@ -30,7 +31,10 @@ export interface AssetsBinding {
 }
 
 export interface R2BucketLike {
-  get(key: string): Promise<{ arrayBuffer(): Promise<ArrayBuffer>; text(): Promise<string> } | null>;
+  get(
+    key: string,
+    options?: { range?: { offset: number; length: number } },
+  ): Promise<{ arrayBuffer(): Promise<ArrayBuffer>; text(): Promise<string> } | null>;
 }
 
 export interface Env {

@@ -6,7 +6,7 @@
 import { answerHeaders, type FileFacts, type HeaderPairs, planAnswer, sendsBody } from "../../../api/answer-policy.ts";
 import { createResolver } from "../../../api/resolve-request.ts";
 import { type ErrorId, type HostErrorId, RETRY_AFTER_SECONDS, type RouteTable } from "../../../api/route-table.ts";
-import { type CacheLike, countedReads, type R2Reads, r2Builds } from "./r2-builds.ts";
+import { type CacheLike, countedReads, gunzip, type R2Reads, r2Builds } from "./r2-builds.ts";
 import { assetsStore, type Env, type FileMeta, type FileStore, type Read } from "./stores.ts";
 
 export type { Env } from "./stores.ts";
@@ -45,9 +45,20 @@ export function createWorker(table: RouteTable, errorBodies: Record<ErrorId | Ho
     known.set(file, meta);
   };
 
-  // HEAD: the same headers with no body (workerd keeps the Content-Length we set).
-  const respond = (method: string, status: number, headerList: HeaderPairs, body: ArrayBuffer | Uint8Array | null) =>
-    new Response(sendsBody(method, status) ? body : null, { status, headers: headerList });
+  // HEAD: the same headers with no body (workerd keeps the Content-Length we set). `encoded`: the body is sent as it
+  // is stored, already gzip-compressed (workerd's encodeBody "manual": no compression on the way out).
+  const respond = (
+    method: string,
+    status: number,
+    headerList: HeaderPairs,
+    body: ArrayBuffer | Uint8Array | null,
+    encoded = false,
+  ) =>
+    new Response(sendsBody(method, status) ? body : null, {
+      status,
+      headers: headerList,
+      ...(encoded ? { encodeBody: "manual" } : {}),
+    } as ResponseInit);
 
   function error(method: string, id: ErrorId | HostErrorId): Response {
     const e = errors.get(id)!;
@@ -99,8 +110,11 @@ export function createWorker(table: RouteTable, errorBodies: Record<ErrorId | Ho
           store ??= await liveStore(env.BUCKET!);
           return lookup(store, file, wantBody);
         });
-        const facts: FileFacts | null = r.kind === "file" ? { etag: r.found.meta.etag, codings: [] } : null;
-        const plan = planAnswer(r, facts, { ifNoneMatch });
+        // An R2 body is stored gzip-compressed: a representation of its own (its ETag, Vary) by the answer policy.
+        const stored = r.kind === "file" && r.found.meta.gzipLength !== undefined;
+        const facts: FileFacts | null =
+          r.kind === "file" ? { etag: r.found.meta.etag, codings: stored ? ["gzip"] : [] } : null;
+        const plan = planAnswer(r, facts, { ifNoneMatch, acceptEncoding: request.headers.get("accept-encoding") });
         if (plan.kind === "preflight")
           return answer(
             respond(method, 204, headers.preflight(request.headers.get("access-control-request-headers")), null),
@@ -109,11 +123,19 @@ export function createWorker(table: RouteTable, errorBodies: Record<ErrorId | Ho
           return answer(error(method, plan.kind === "error" ? plan.id : "not_found"));
         const { meta } = r.found;
         if (plan.notModified) return answer(respond(method, 304, headers.success(facts!, plan, 0), null));
-        // The body when it is sent: read with the metadata, or now (a HEAD needs none).
-        const body = method === "HEAD" ? null : (r.found.body ?? (await store!.body(r.file)));
+        const gzip = plan.coding === "gzip";
+        const length = gzip ? meta.gzipLength! : meta.size;
+        // The body when it is sent: read with the metadata, or now (a HEAD needs none); decoded here only for a
+        // client that does not take it as stored.
+        let body = method === "HEAD" ? null : (r.found.body ?? (await store!.body(r.file)));
         if (method !== "HEAD" && body === null) return answer(error(method, "not_found")); // vanished: never a 5xx
-        if (plan.status !== 200) return answer(respond(method, plan.status, headers.errorFile(meta.size), body));
-        return answer(respond(method, plan.status, headers.success(facts!, plan, meta.size, r.contentType), body));
+        if (body && stored && !gzip) body = await gunzip(body);
+        if (plan.status !== 200) return answer(respond(method, plan.status, headers.errorFile(length), body));
+        // As stored, no Content-Length, as the edge sends what it compresses itself: a client reads the length it
+        // decodes from the body, not from a header that counts the coded bytes (a HEAD included).
+        const success = headers.success(facts!, plan, length, r.contentType);
+        const sent = gzip ? success.filter(([name]) => name !== "Content-Length") : success;
+        return answer(respond(method, plan.status, sent, body, gzip));
       } catch (e) {
         if (e === NO_LIVE_BUILD) {
           // Nothing is live yet (the first upload has not switched): the contract's 503, never a half-filled bucket.

@@ -1,16 +1,20 @@
 // The Cloudflare adapter's files, and the Worker module run in Node against a build of the tiny fixture through
 // fake bindings (no workerd here: the conformance suite runs the real one). What matters below: the bundle is
 // self-contained and byte-identical per table, only what the resolver can answer with is published, and the
-// Worker's ETag is the Node server's for the same bytes, from Static Assets (hashed) and R2 builds (the manifest).
+// Worker's ETag is the Node server's for the same bytes from Static Assets (hashed), and from R2 builds the one the
+// manifest gives (derived from the body's SHA-256); R2 bodies go out as stored (gzip) or decoded, byte for byte.
 
 import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { gunzipSync } from "node:zlib";
 import fg from "fast-glob";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { errorBodies } from "../../../../scripts/api/error-bodies.ts";
+import { etagFromSha256Hex } from "../../../../scripts/api/etag.ts";
 import { etagOf } from "../../../../scripts/api/etag-node.ts";
 import type { RouteTable } from "../../../../scripts/api/route-table.ts";
+import { sha256Hex } from "../../../../scripts/api/sha256-node.ts";
 import { build } from "../../../../scripts/build.ts";
 import {
   assetsIgnore,
@@ -151,14 +155,17 @@ describe("the Worker module over fake bindings", () => {
     ["Static Assets", () => assetsEnv()],
     ["R2 builds", () => r2Env()],
   ] as const) {
-    it(`${name}: 200 with the file's bytes and the Node server's ETag; 304 for its forms`, async () => {
+    it(`${name}: 200 with the file's bytes and its ETag; 304 for its forms`, async () => {
       for (const target of targets()) {
         const r = await createResolverFile(target);
         const res = await get(env(), target);
         const body = Buffer.from(await res.arrayBuffer());
         expect(res.status, target).toBe(200);
+        expect(res.headers.get("content-encoding"), target).toBeNull();
         expect(body.equals(readFileSync(join(dist, r))), target).toBe(true);
+        // The Node server's ETag on both: R2 derives it from the SHA-256 the build records, Static Assets from the body
         const etag = etagOf(body);
+        expect(etag, target).toBe(etagFromSha256Hex(sha256Hex(body)));
         expect(res.headers.get("etag"), target).toBe(etag);
         expect(res.headers.get("content-length"), target).toBe(String(body.byteLength));
         for (const inm of [etag, `W/${etag}`, `"nope", ${etag}`, "*"]) {
@@ -170,6 +177,35 @@ describe("the Worker module over fake bindings", () => {
       }
     });
   }
+
+  it("R2: a client accepting gzip gets the body as stored, its own ETag, Vary, 304 and HEAD; decoded it is the file", async () => {
+    for (const target of targets()) {
+      const file = readFileSync(join(dist, await createResolverFile(target)));
+      const plain = await get(r2Env(), target);
+      const res = await get(r2Env(), target, { headers: { "Accept-Encoding": "gzip, br" } });
+      const stored = Buffer.from(await res.arrayBuffer());
+      expect(res.status, target).toBe(200);
+      expect(res.headers.get("content-encoding"), target).toBe("gzip");
+      expect(res.headers.get("vary"), target).toBe("Accept-Encoding");
+      expect(plain.headers.get("vary"), target).toBe("Accept-Encoding");
+      // no Content-Length on the coded answer, as the edge's own compression sends none
+      expect(res.headers.get("content-length"), target).toBeNull();
+      expect(gunzipSync(stored).equals(file), target).toBe(true);
+      const etag = res.headers.get("etag")!;
+      expect(etag, target).toBe(`${plain.headers.get("etag")!.slice(0, -1)}-gzip"`);
+      const again = await get(r2Env(), target, { headers: { "Accept-Encoding": "gzip", "If-None-Match": etag } });
+      expect(again.status, target).toBe(304);
+      const head = await get(r2Env(), target, { method: "HEAD", headers: { "Accept-Encoding": "gzip" } });
+      expect([...head.headers].filter(([k]) => k !== "x-r2-reads" && k !== "x-r2-read-kinds")).toEqual(
+        [...res.headers].filter(([k]) => k !== "x-r2-reads" && k !== "x-r2-read-kinds"),
+      );
+      expect(await head.text()).toBe("");
+      // refused with q=0: decoded
+      const refused = await get(r2Env(), target, { headers: { "Accept-Encoding": "gzip;q=0" } });
+      expect(refused.headers.get("content-encoding"), target).toBeNull();
+      expect(Buffer.from(await refused.arrayBuffer()).equals(file), target).toBe(true);
+    }
+  });
 
   it("R2: every answer from a build names it; existence comes from the manifest (a 4 KiB slug reads no body); no live build is a 503", async () => {
     const w = worker();

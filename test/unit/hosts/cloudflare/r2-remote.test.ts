@@ -1,7 +1,8 @@
 // The remote R2 publication (S3 API, SigV4 by aws4fetch) against a real local HTTP server that plays a bucket and
 // records every request: each request's signature is recomputed here from the SigV4 rules (not with aws4fetch); bodies
-// go to objects/<sha256>, the manifest and record after them, the pointer last with If-None-Match / If-Match; lists
-// page through ListObjectsV2; pruned keys leave in a DeleteObjects XML body with a valid Content-MD5.
+// go compressed into packs by multipart upload, the manifest shards and record after them, the pointer last with
+// If-None-Match / If-Match; a pack's index is read back by ranged GETs; lists page through ListObjectsV2; pruned keys
+// leave in a DeleteObjects XML body with a valid Content-MD5.
 // Cloudflare's own endpoint is not reachable offline: docs/cloudflare.md says what this does not prove.
 import { execFile } from "node:child_process";
 import { createHash, createHmac } from "node:crypto";
@@ -10,18 +11,21 @@ import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { build } from "../../../../scripts/build.ts";
+import { prune } from "../../../../scripts/hosts/cloudflare/r2-prune.ts";
 import { remoteOptionsFromEnv, remoteR2Target } from "../../../../scripts/hosts/cloudflare/remote-r2.ts";
 import {
   listBuilds,
-  prune,
   publishedFiles,
   readLive,
+  readShard,
   rollback,
+  type UploadTarget,
   uploadToR2,
 } from "../../../../scripts/hosts/cloudflare/upload-r2.ts";
-import { LIVE_KEY } from "../../../../scripts/hosts/cloudflare/worker/r2-layout.ts";
+import { LIVE_KEY, packKey } from "../../../../scripts/hosts/cloudflare/worker/r2-layout.ts";
 import { fixture, tempDir } from "../../../helpers/dirs.ts";
 
 const KEY_ID = "AKIDEXAMPLE0123";
@@ -75,10 +79,11 @@ function checkSignature(req: IncomingMessage): string | null {
   return hmac(key, toSign).toString("hex") === signature ? null : "signature mismatch";
 }
 
-/** A bucket over HTTP: PUT (If-Match, If-None-Match: *), GET, ListObjectsV2, POST ?delete, path-style; `refuse` makes
- *  every PUT a 403. Lists page by 1,000 like S3. */
+/** A bucket over HTTP: PUT (If-Match, If-None-Match: *), GET (Range: bytes=a-b and bytes=-n), multipart uploads,
+ *  ListObjectsV2, POST ?delete, path-style; `refuse` makes every PUT a 403. Lists page by 1,000 like S3. */
 function fakeR2() {
   const objects = new Map<string, { body: Buffer; uploaded: number }>();
+  const uploads = new Map<string, { key: string; parts: Map<number, Buffer> }>();
   const etag = (body: Buffer) => `"${createHash("md5").update(body).digest("hex")}"`;
   const requests: Recorded[] = [];
   const state = { refuse: false };
@@ -100,6 +105,38 @@ function fakeR2() {
       const xml = (status: number, text: string) =>
         res.writeHead(status, { "Content-Type": "application/xml" }).end(text);
       if (bucket !== BUCKET) return xml(404, "<Error><Code>NoSuchBucket</Code></Error>");
+      const uploadId = url.searchParams.get("uploadId");
+      if (req.method === "POST" && url.searchParams.has("uploads")) {
+        const id = `u${uploads.size + 1}`;
+        uploads.set(id, { key, parts: new Map() });
+        return xml(200, `<InitiateMultipartUploadResult><UploadId>${id}</UploadId></InitiateMultipartUploadResult>`);
+      }
+      if (uploadId !== null) {
+        const upload = uploads.get(uploadId);
+        if (!upload || upload.key !== key) return xml(404, "<Error><Code>NoSuchUpload</Code></Error>");
+        if (req.method === "PUT") {
+          if (state.refuse) return xml(403, "<Error><Code>AccessDenied</Code><Message>Access Denied</Message></Error>");
+          upload.parts.set(Number(url.searchParams.get("partNumber")), body);
+          return res.writeHead(200, { ETag: etag(body) }).end();
+        }
+        if (req.method === "DELETE") {
+          uploads.delete(uploadId);
+          return res.writeHead(204).end();
+        }
+        // Complete: the parts named, in order, each with its ETag, every part but the last of one size (R2's rule)
+        const named = [...body.toString("utf8").matchAll(/<PartNumber>(\d+)<\/PartNumber><ETag>([^<]*)<\/ETag>/g)];
+        const parts = named.map(([, n, tag]) => {
+          const part = upload.parts.get(Number(n));
+          return part && etag(part) === tag!.replace(/&quot;/g, '"') ? part : undefined;
+        });
+        if (parts.length === 0 || parts.some((p) => p === undefined))
+          return xml(400, "<Error><Code>InvalidPart</Code></Error>");
+        if (new Set(parts.slice(0, -1).map((p) => p!.byteLength)).size > 1)
+          return xml(400, "<Error><Code>InvalidPart</Code><Message>parts of unequal size</Message></Error>");
+        objects.set(key, { body: Buffer.concat(parts as Buffer[]), uploaded: Date.now() });
+        uploads.delete(uploadId);
+        return xml(200, "<CompleteMultipartUploadResult></CompleteMultipartUploadResult>");
+      }
       if (req.method === "PUT") {
         if (state.refuse) return xml(403, "<Error><Code>AccessDenied</Code><Message>Access Denied</Message></Error>");
         const old = objects.get(key);
@@ -120,14 +157,20 @@ function fakeR2() {
         const truncated = from + 1000 < keys.length;
         return xml(
           200,
-          `<ListBucketResult><IsTruncated>${truncated}</IsTruncated>${page.map((k) => `<Contents><Key>${k.replace(/&/g, "&amp;")}</Key><LastModified>${new Date(objects.get(k)!.uploaded).toISOString()}</LastModified></Contents>`).join("")}${truncated ? `<NextContinuationToken>${from + 1000}</NextContinuationToken>` : ""}</ListBucketResult>`,
+          `<ListBucketResult><IsTruncated>${truncated}</IsTruncated>${page.map((k) => `<Contents><Key>${k.replace(/&/g, "&amp;")}</Key><LastModified>${new Date(objects.get(k)!.uploaded).toISOString()}</LastModified><Size>${objects.get(k)!.body.byteLength}</Size></Contents>`).join("")}${truncated ? `<NextContinuationToken>${from + 1000}</NextContinuationToken>` : ""}</ListBucketResult>`,
         );
       }
       if (req.method === "GET") {
         const object = objects.get(key);
-        return object
-          ? res.writeHead(200, { ETag: etag(object.body) }).end(object.body)
-          : xml(404, "<Error><Code>NoSuchKey</Code></Error>");
+        if (!object) return xml(404, "<Error><Code>NoSuchKey</Code></Error>");
+        const range = /^bytes=(\d*)-(\d*)$/.exec(req.headers.range ?? "");
+        if (!range) return res.writeHead(200, { ETag: etag(object.body) }).end(object.body);
+        const size = object.body.byteLength;
+        const [from, to] = range[1] === "" ? [size - Number(range[2]), size - 1] : [Number(range[1]), Number(range[2])];
+        ranges.push(req.headers.range!);
+        return res
+          .writeHead(206, { ETag: etag(object.body), "Content-Range": `bytes ${from}-${to}/${size}` })
+          .end(object.body.subarray(Math.max(0, from), to + 1));
       }
       if (req.method === "POST" && url.searchParams.has("delete")) {
         if (req.headers["content-md5"] !== createHash("md5").update(body).digest("base64"))
@@ -139,7 +182,8 @@ function fakeR2() {
       xml(400, "<Error><Code>NotImplemented</Code></Error>");
     });
   });
-  return { server, objects, requests, state };
+  const ranges: string[] = [];
+  return { server, objects, requests, state, uploads, ranges };
 }
 
 let dir: Awaited<ReturnType<typeof tempDir>>;
@@ -164,28 +208,61 @@ afterAll(async () => {
   await dir?.remove();
 });
 
+// Small packs in small parts, so the tiny fixture goes in several multipart uploads.
 const target = () =>
-  remoteR2Target({ endpoint, bucket: BUCKET, accessKeyId: KEY_ID, secretAccessKey: SECRET, retries: 0 });
+  remoteR2Target({
+    endpoint,
+    bucket: BUCKET,
+    accessKeyId: KEY_ID,
+    secretAccessKey: SECRET,
+    retries: 0,
+    packBytes: 256 * 1024,
+    partBytes: 64 * 1024,
+  });
 
-it("publishes bodies by hash, then the manifest and record, then the pointer, each in the S3 request shape", async () => {
+/** Every published file of `dist`, read back from the live build as a Worker would: its shard, one ranged GET of its
+ *  pack, gunzipped; equal to the file. */
+async function expectLiveBuildIs(t: UploadTarget, distDir: string) {
+  const live = (await readLive(t))!.pointer;
+  const files = await publishedFiles(distDir);
+  const seen: string[] = [];
+  for (const [, name] of live.shards) {
+    const shard = await readShard(t, name);
+    for (const [path, , size, pack, offset, length] of shard.files) {
+      const stored = await t.readBytes(packKey(shard.packs[pack]!), { offset, length });
+      const body = gunzipSync(stored!);
+      expect(body.byteLength, path).toBe(size);
+      expect(body.equals(await readFile(join(distDir, path))), path).toBe(true);
+      seen.push(path);
+    }
+  }
+  expect(seen).toEqual(files);
+}
+
+it("publishes packs by multipart upload, then the manifest and record, then the pointer, each in the S3 request shape", async () => {
   const files = await publishedFiles(dist);
   const first = await uploadToR2(dist, target());
   expect(first).toMatchObject({ files: files.length, present: 0, switched: true, previous: null });
   expect(first.sent).toBe(first.objects);
+  expect(first.packs).toBeGreaterThan(1);
   expect(
     r2.requests.filter((r) => r.badSignature !== null).map((r) => `${r.method} ${r.url}: ${r.badSignature}`),
   ).toEqual([]);
-  // Every body is there by its hash; the pointer's PUT came last, conditional on there being none.
-  for (const file of files) {
-    const bytes = await readFile(join(dist, file));
-    expect(r2.objects.get(`objects/${createHash("sha256").update(bytes).digest("hex")}`)?.body, file).toEqual(bytes);
-  }
+  // Packs went in parts (no body has an object of its own), and every upload was completed.
+  expect(r2.requests.filter((r) => r.method === "PUT" && r.url.includes("partNumber=")).length).toBeGreaterThan(
+    first.packs,
+  );
+  expect(r2.uploads.size).toBe(0);
+  expect([...r2.objects.keys()].every((k) => /^(packs|shards|builds)\//.test(k) || k === LIVE_KEY)).toBe(true);
+  await expectLiveBuildIs(target(), dist);
+  expect(r2.ranges.length, "the bodies were read back by ranged GETs").toBeGreaterThan(files.length - 1);
   const puts = r2.requests.filter((r) => r.method === "PUT");
   expect(puts.at(-1)).toMatchObject({ url: `/${BUCKET}/${LIVE_KEY}` });
   expect(puts.at(-1)!.headers["if-none-match"]).toBe("*");
   expect((await readLive(target()))?.pointer.build).toBe(first.build);
 
-  // One price changed: only the changed bodies are sent; the pointer moves with If-Match on the one read.
+  // One price changed: only the changed bodies are sent, in one pack, with the shards that changed; the pointer
+  // moves with If-Match on the one read.
   const file = join(content, "tools/beta-mail.json");
   const tool = JSON.parse(await readFile(file, "utf8"));
   tool.pricingPlans[0].price = 23;
@@ -196,31 +273,37 @@ it("publishes bodies by hash, then the manifest and record, then the pointer, ea
   expect(second.previous).toBe(first.build);
   expect(second.sent).toBeGreaterThan(0);
   expect(second.sent).toBeLessThan(12);
+  expect(second.packs).toBe(1);
+  expect(second.writes).toBe(r2.requests.filter((r) => r.method === "PUT").length);
+  expect(second.writes).toBeLessThanOrEqual(10);
   const pointerPut = r2.requests.filter((r) => r.method === "PUT").at(-1)!;
   expect(pointerPut.headers["if-match"]).toMatch(/^"[0-9a-f]{32}"$/);
   expect((await listBuilds(target())).map((b) => [b.id, b.live])).toEqual([
     [second.build, true],
     [first.build, false],
   ]);
+  await expectLiveBuildIs(target(), dist);
 
-  // Rollback and forward again, then prune to one build: the other goes, with the bodies only it used.
+  // Rollback and forward again, then prune to one build: the other goes, with the shards only it used.
   expect(await rollback(target())).toEqual({ build: first.build, previous: second.build });
   expect(await rollback(target(), second.build)).toEqual({ build: second.build, previous: first.build });
   r2.requests.length = 0;
   const pruned = await prune(target(), 1);
   expect(pruned).toMatchObject({ kept: [second.build], removedBuilds: [first.build] });
-  expect(pruned.removedObjects).toBeGreaterThan(0);
-  for (const file of await publishedFiles(dist)) {
-    const hash = createHash("sha256")
-      .update(await readFile(join(dist, file)))
-      .digest("hex");
-    expect(r2.objects.has(`objects/${hash}`), file).toBe(true);
-  }
-  const del = r2.requests.find((r) => r.method === "POST")!;
+  expect(pruned.removedShards).toBeGreaterThan(0);
+  expect(pruned.bucketBytes.after).toBeLessThan(pruned.bucketBytes.before);
+  await expectLiveBuildIs(target(), dist);
+  const del = r2.requests.find((r) => r.method === "POST" && r.url.endsWith("?delete"))!;
   expect(del.url).toBe(`/${BUCKET}?delete`);
   expect(del.badSignature).toBeNull();
   expect(del.headers["content-md5"]).toBe(createHash("md5").update(del.body).digest("base64"));
 }, 60_000);
+
+it("R2_ENDPOINT reaches any S3-compatible endpoint instead of R2_ACCOUNT_ID's", () => {
+  const env = { R2_ENDPOINT: endpoint, R2_ACCESS_KEY_ID: "k", R2_SECRET_ACCESS_KEY: "s" };
+  expect(remoteOptionsFromEnv("b", env).endpoint).toBe(endpoint);
+  expect(remoteOptionsFromEnv("b", { ...env, R2_ACCOUNT_ID: "abc" }).endpoint).toBe(endpoint);
+});
 
 it("signs keys with characters S3 encodes differently from encodeURIComponent", async () => {
   r2.requests.length = 0;

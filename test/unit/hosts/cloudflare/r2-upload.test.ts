@@ -6,18 +6,20 @@ import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { once } from "node:events";
 import { cp, readFile, writeFile } from "node:fs/promises";
+import { request } from "node:http";
 import { join } from "node:path";
+import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { build } from "../../../../scripts/build.ts";
 import { type LocalWorker, startLocalWorker } from "../../../../scripts/hosts/cloudflare/local-worker.ts";
 import {
+  bodiesInBucket,
   listBuilds,
   publishedFiles,
   readLive,
   rollback,
   uploadToR2,
 } from "../../../../scripts/hosts/cloudflare/upload-r2.ts";
-import { OBJECTS_PREFIX } from "../../../../scripts/hosts/cloudflare/worker/r2-layout.ts";
 import { fixture, repoRoot, tempDir } from "../../../helpers/dirs.ts";
 import { seeded } from "../../../helpers/seeded.ts";
 
@@ -194,7 +196,8 @@ it("uploads killed at 10 seeded instants leave A live; the next upload completes
     const [inA, inB] = [await hashes(distA), await hashes(distB)];
     const newInB = [...inB].filter((h) => !inA.has(h)).length;
     expect(newInB, "B has bodies enough to kill between many puts").toBeGreaterThan(500);
-    const arrived = async () => (await target.list(OBJECTS_PREFIX)).length - inA.size;
+    // bodies of B in the bucket's packs (A's packs hold exactly A's bodies)
+    const arrived = async () => (await bodiesInBucket(target)).size - inA.size;
     const random = seeded(20261125);
     // Two kills of the real command in its start-up and hashing; seven at seeded counts of B's new bodies, the last
     // leaving at least 15 % to send (more than the puts that can be in flight); one once B is complete, before the
@@ -238,6 +241,56 @@ it("uploads killed at 10 seeded instants leave A live; the next upload completes
     await worker.close();
   }
 }, 180_000);
+
+/** One GET as sent, without a client that decodes for us: status, headers, the bytes as they came. */
+function rawGet(url: string, acceptEncoding: string) {
+  return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }>(
+    (resolve, reject) => {
+      request(url, { headers: { "accept-encoding": acceptEncoding } }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
+        res.on("error", reject);
+      })
+        .on("error", reject)
+        .end();
+    },
+  );
+}
+
+it("every body served by URL decodes to the build's bytes, as stored with gzip and decoded without", async () => {
+  const worker = await serving(distA, join(dir.path, "decode.r2"));
+  try {
+    // The hash tree (E2) names every body served by URL with its SHA-256: the Node server's bytes.
+    const root = JSON.parse(await readFile(join(distA, "v1/sync/index.json"), "utf8")) as { data: object };
+    const expected = new Map<string, string>();
+    for (const shard of Object.keys(root.data)) {
+      const { data } = JSON.parse(await readFile(join(distA, `v1/sync/${shard}.json`), "utf8")) as {
+        data: Record<string, { sha256: string }>;
+      };
+      for (const [target, body] of Object.entries(data)) expected.set(target, body.sha256);
+    }
+    expect(expected.size).toBeGreaterThan(1000);
+    const sha256 = (b: Buffer) => createHash("sha256").update(b).digest("hex");
+    for (const [target, hash] of expected) {
+      const gzip = await rawGet(worker.url + target, "gzip");
+      expect(gzip.status, target).toBe(200);
+      expect(gzip.headers["content-encoding"], target).toBe("gzip");
+      // the Worker sets none on a coded answer; workerd may add the stored length
+      if (gzip.headers["content-length"] !== undefined)
+        expect(gzip.headers["content-length"], target).toBe(String(gzip.body.byteLength));
+      expect(sha256(gunzipSync(gzip.body)), target).toBe(hash);
+      const plain = await rawGet(worker.url + target, "identity");
+      expect(plain.headers["content-encoding"], target).toBeUndefined();
+      expect(sha256(plain.body), target).toBe(hash);
+      // workerd, as Cloudflare's front line, hands the Worker `Accept-Encoding: br, gzip` whatever the client sent and
+      // decodes the gzip answer for a client that does not take it: the ETag stays the representation's it sent.
+      expect(plain.headers.etag, target).toBe(gzip.headers.etag);
+    }
+  } finally {
+    await worker.close();
+  }
+}, 120_000);
 
 it("a repeated request reads no shard and no body (edge cache, shards in memory); route-decided errors read nothing", async () => {
   const worker = await serving(distA, join(dir.path, "reads.r2"));

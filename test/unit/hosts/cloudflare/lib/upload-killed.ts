@@ -1,13 +1,15 @@
 // An upload of `dist` to the local R2 at `persist` (the real uploadToR2, over the uploader Worker in workerd) that
 // SIGKILLs its own process group, workerd included, at a chosen instant, as a crash or an out-of-memory kill would:
-//   bodies=N  once the bucket holds N bodies (counted when a put of bodies returns; more may be in flight)
+//   bodies=N  once the bucket's packs hold N bodies (counted when a put of a pack returns; more may be in flight)
 //   record    once the build's record is written: the build is complete, the switch is next
-// Puts carry 20 bodies, so the instant lands between many puts. Before the kill it prints
-// `killed: sent S bodies` (written synchronously, so the line survives the kill); if the upload ends first, `ended`.
+// Packs are sealed at 8 KB here (a dozen bodies or so), so the instant lands between many packs. Before the kill it
+// prints `killed: sent S bodies` (written synchronously, so the line survives the kill); if the upload ends first,
+// `ended`.
 import { writeSync } from "node:fs";
 import { startLocalWorker } from "../../../../../scripts/hosts/cloudflare/local-worker.ts";
-import { type UploadTarget, uploadToR2 } from "../../../../../scripts/hosts/cloudflare/upload-r2.ts";
-import { buildOfRecordKey, OBJECTS_PREFIX } from "../../../../../scripts/hosts/cloudflare/worker/r2-layout.ts";
+import { packIndexOf } from "../../../../../scripts/hosts/cloudflare/r2-packs.ts";
+import { bodiesInBucket, type UploadTarget, uploadToR2 } from "../../../../../scripts/hosts/cloudflare/upload-r2.ts";
+import { buildOfRecordKey, PACKS_PREFIX } from "../../../../../scripts/hosts/cloudflare/worker/r2-layout.ts";
 
 const [dist, persist, at] = process.argv.slice(2);
 if (!dist || !persist || !at || !/^(bodies=\d+|record)$/.test(at)) {
@@ -18,7 +20,7 @@ const bodiesAt = at.startsWith("bodies=") ? Number(at.slice("bodies=".length)) :
 
 const worker = await startLocalWorker({ distDir: dist, mode: "r2", r2Persist: persist, port: 0, uploader: true });
 const real = await worker.uploadTarget();
-let inBucket = (await real.list(OBJECTS_PREFIX)).length;
+let inBucket = (await bodiesInBucket(real)).size;
 let sent = 0;
 const kill = (): never => {
   writeSync(1, `killed: sent ${sent} bodies\n`);
@@ -27,15 +29,24 @@ const kill = (): never => {
 };
 if (inBucket >= bodiesAt) kill();
 
+const arrived = (key: string, body: Uint8Array) => {
+  if (!key.startsWith(PACKS_PREFIX)) return;
+  const bodies = packIndexOf(body).length;
+  sent += bodies;
+  inBucket += bodies;
+  if (inBucket >= bodiesAt) kill();
+};
 const target: UploadTarget = {
   ...real,
-  batch: { ...real.batch, objects: 20 },
+  packBytes: 8192,
   put: async (objects) => {
     await real.put(objects);
-    const bodies = objects.filter((o) => o.key.startsWith(OBJECTS_PREFIX)).length;
-    sent += bodies;
-    inBucket += bodies;
-    if (inBucket >= bodiesAt || (at === "record" && objects.some((o) => buildOfRecordKey(o.key)))) kill();
+    for (const o of objects) arrived(o.key, o.body);
+    if (at === "record" && objects.some((o) => buildOfRecordKey(o.key))) kill();
+  },
+  putParts: async (key, body) => {
+    await real.putParts(key, body);
+    arrived(key, body);
   },
 };
 await uploadToR2(dist, target);

@@ -1,0 +1,40 @@
+// What a build published, by its own record: every file's SHA-256 and size, without reading a body. Files other
+// than list pages come from the build manifest; pages (and every body served by URL) from the hash tree the build
+// writes under v1/sync/ (E2), each request target mapped to its file by the route table's resolver. The one reader
+// of those records for publication (the R2 upload): depend on this function, not on the manifest's shape.
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { loadRouteTable } from "../api/load-route-table.ts";
+import { createResolver } from "../api/resolve-request.ts";
+import { fill, layout } from "../api/route-table.ts";
+import { MANIFEST_FILE, readManifest } from "./manifest.ts";
+
+export interface BuildHash {
+  /** SHA-256 of the file's bytes, hex */
+  sha256: string;
+  size: number;
+}
+
+/** dist/ path (with `/`) → SHA-256 and size, for every file the build published. */
+export async function readBuildHashes(distDir: string): Promise<Map<string, BuildHash>> {
+  const manifest = await readManifest(distDir);
+  if (!manifest) throw new Error(`${join(distDir, MANIFEST_FILE)} is missing or old: build again (npm run build)`);
+  const hashes = new Map<string, BuildHash>();
+  for (const [path, sha256] of Object.entries(manifest.files))
+    hashes.set(path, { sha256, size: manifest.sizes[path]! });
+  const table = await loadRouteTable(distDir);
+  const paths = layout(table.basePath);
+  const resolver = createResolver(table);
+  const root = JSON.parse(await readFile(join(distDir, paths.syncRoot), "utf8")) as { data: Record<string, unknown> };
+  for (const shard of Object.keys(root.data)) {
+    const file = join(distDir, fill(paths.syncShard, { shard: `${shard}.json` }));
+    const { data } = JSON.parse(await readFile(file, "utf8")) as { data: Record<string, BuildHash> };
+    for (const [target, body] of Object.entries(data)) {
+      // The first file the route would try is the body's own (a page before its offset_out_of_range error).
+      const r = await resolver.resolve("GET", target, () => true);
+      if (r.kind !== "file") throw new Error(`${file}: ${target} resolves to no file (${r.kind})`);
+      if (!hashes.has(r.file)) hashes.set(r.file, { sha256: body.sha256, size: body.size });
+    }
+  }
+  return hashes;
+}
