@@ -6,16 +6,13 @@ import { scratchInMemory } from "./test/setup/scratch-in-memory.ts";
 
 scratchInMemory();
 
-/** The R2 tests start workerd: they belong in test/integration/, and stay here while the R2 branch is under way. */
-const SLOW = ["test/unit/hosts/cloudflare/r2-*.test.ts"];
-
 export default defineConfig({
   test: {
     testTimeout: 60_000,
     hookTimeout: 120_000,
     maxWorkers: 3,
     projects: [
-      { extends: true, test: { name: "quick", include: ["test/unit/**/*.test.ts"], exclude: SLOW } },
+      { extends: true, test: { name: "quick", include: ["test/unit/**/*.test.ts"] } },
       {
         extends: true,
         test: {

@@ -1,5 +1,5 @@
 // The content files' zod schemas (site.json, categories/, tools/), and the field rules response bodies share with them
-// (scripts/api/response-schemas.ts). schemas/content/*.json is generated from these (npm run schemas).
+// (scripts/api/contract/response-schemas.ts). schemas/content/*.json is generated from these (npm run schemas).
 import * as z from "zod";
 import { RATING_VALUES } from "../schemas/rating-values.ts";
 import { SLUG_PATTERN } from "../schemas/slug-pattern.ts";

@@ -5,8 +5,8 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { loadRouteTable } from "../api/load-route-table.ts";
-import { createResolver } from "../api/resolve-request.ts";
-import { fill, layout } from "../api/route-table.ts";
+import { createResolver } from "../api/runtime/resolve-request.ts";
+import { fill, layout } from "../api/runtime/route-table.ts";
 import { MANIFEST_FILE, readManifest } from "./manifest.ts";
 
 export interface BuildHash {

@@ -8,8 +8,8 @@ import {
   SearchResponse,
   SoftwareDetailResponse,
   SoftwareListResponse,
-} from "../api/response-schemas.ts";
-import { DEFAULT_LIMIT, MAX_LIMIT, MAX_SEARCH_PREFIX } from "../api/route-table.ts";
+} from "../api/contract/response-schemas.ts";
+import { DEFAULT_LIMIT, MAX_LIMIT, MAX_SEARCH_PREFIX } from "../api/runtime/route-table.ts";
 import { foldName } from "../content/fold-name.ts";
 import { SLUG_PATTERN } from "../schemas/slug-pattern.ts";
 import { successOrError } from "./output-schema.ts";

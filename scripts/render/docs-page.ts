@@ -2,7 +2,7 @@
 // our own files only (no CDN, no web fonts), and a short list of real requests to try against this catalog.
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { createResolver, type Resolution } from "../api/resolve-request.ts";
+import { createResolver, type Resolution } from "../api/runtime/resolve-request.ts";
 import {
   alignedLimitsFile,
   DOCS_ASSETS,
@@ -10,7 +10,7 @@ import {
   MAX_LIMIT,
   MAX_SEARCH_PREFIX,
   type RouteTable,
-} from "../api/route-table.ts";
+} from "../api/runtime/route-table.ts";
 import { hashOfFile } from "../cli/file-hashes.mjs";
 import type { Catalog } from "../model/derive.ts";
 import { nameWords } from "../model/search-words.ts";

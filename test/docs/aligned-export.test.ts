@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import fg from "fast-glob";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { alignedLimitsFile } from "../../scripts/api/route-table.ts";
+import { alignedLimitsFile } from "../../scripts/api/runtime/route-table.ts";
 import { build } from "../../scripts/build.ts";
 import { startServer } from "../../scripts/hosts/node/start-server.ts";
 import { exportBuild } from "../../scripts/hosts/static/export.ts";

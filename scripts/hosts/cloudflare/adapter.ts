@@ -3,8 +3,8 @@
 // the Worker runs first for every request), dist/wrangler.r2.jsonc (the same Worker over an R2 bucket, for trees
 // past the assets limits) and dist/.assetsignore (only what the resolver can answer with is uploaded).
 
-import { errorBodies } from "../../api/error-bodies.ts";
-import { answerTemplates, CODINGS, type RouteTable } from "../../api/route-table.ts";
+import { errorBodies } from "../../api/contract/error-bodies.ts";
+import { answerTemplates, CODINGS, type RouteTable } from "../../api/runtime/route-table.ts";
 import { cachedBundleTextSync } from "../../cli/bundle-cache.mjs";
 import type { OutputFile } from "../../render/output.ts";
 

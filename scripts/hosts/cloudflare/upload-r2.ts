@@ -9,8 +9,8 @@
 import { randomBytes } from "node:crypto";
 import { readFile, realpath } from "node:fs/promises";
 import { join } from "node:path";
-import { etagFromSha256Hex } from "../../api/etag.ts";
 import { loadRouteTable } from "../../api/load-route-table.ts";
+import { etagFromSha256Hex } from "../../api/runtime/etag.ts";
 import { sha256Hex } from "../../api/sha256-node.ts";
 import { UserError } from "../../cli/command.ts";
 import { type BuildHash, readBuildHashes } from "../../io/build-hashes.ts";

@@ -9,8 +9,14 @@
 import { existsSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { join } from "node:path";
-import { type AnswerHeaders, answerHeaders, type Plan, planAnswer, sendsBody } from "../../api/answer-policy.ts";
 import { loadRouteTable } from "../../api/load-route-table.ts";
+import {
+  type AnswerHeaders,
+  answerHeaders,
+  type Plan,
+  planAnswer,
+  sendsBody,
+} from "../../api/runtime/answer-policy.ts";
 import {
   createResolver,
   type Decision,

@@ -2,7 +2,7 @@
 // limit from 1 to 100 at every offset (the contract's queries), which on a file host, where queries are ignored and
 // clients fetch file paths, is tens of thousands of files no client asks for. Here a page is kept when its limit is
 // one of the chosen ones and its offset a multiple of it: 0, 20, 40… for limit 20.
-import { alignedLimitsFile, layout } from "../../api/route-table.ts";
+import { alignedLimitsFile, layout } from "../../api/runtime/route-table.ts";
 
 export { alignedLimitsFile };
 

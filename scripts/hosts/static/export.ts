@@ -6,7 +6,7 @@ import { constants } from "node:fs";
 import { copyFile, mkdir, readdir, readFile, realpath, stat, writeFile } from "node:fs/promises";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import fg from "fast-glob";
-import { layout, type RouteTable } from "../../api/route-table.ts";
+import { layout, type RouteTable } from "../../api/runtime/route-table.ts";
 import { type CommandSpec, formatCount, isMain, parseCommandArgs, runCommand, UserError } from "../../cli/command.ts";
 import {
   alignedLimitsBody,

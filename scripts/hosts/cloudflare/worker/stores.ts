@@ -1,10 +1,10 @@
 // Where the Worker reads dist/ files: Workers Static Assets (binding ASSETS), or builds in an R2 bucket (binding
 // BUCKET, r2-builds.ts). Both give a file's bytes and its ETag. Web APIs only (runs in workerd). Static Assets read no
 // precompressed sibling (the edge compresses JSON itself); R2 stores every body gzip-compressed, and gives it so.
-import { etagOfBytes } from "../../../api/etag.ts";
+import { etagOfBytes } from "../../../api/runtime/etag.ts";
 
 export interface FileMeta {
-  /** the strong ETag of these bytes (api/etag.ts), the same on every host */
+  /** the strong ETag of these bytes (api/runtime/etag.ts), the same on every host */
   etag: string;
   /** bytes of the body */
   size: number;

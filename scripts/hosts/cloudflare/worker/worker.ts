@@ -3,9 +3,20 @@
 // (binding BUCKET, r2-builds.ts: one build per request, named by X-Catalog-Build) and writes the answer. Bundled with
 // the table by scripts/hosts/cloudflare/adapter.ts.
 // Runs in workerd: Web APIs only, no node: imports.
-import { answerHeaders, type FileFacts, type HeaderPairs, planAnswer, sendsBody } from "../../../api/answer-policy.ts";
-import { createResolver } from "../../../api/resolve-request.ts";
-import { type ErrorId, type HostErrorId, RETRY_AFTER_SECONDS, type RouteTable } from "../../../api/route-table.ts";
+import {
+  answerHeaders,
+  type FileFacts,
+  type HeaderPairs,
+  planAnswer,
+  sendsBody,
+} from "../../../api/runtime/answer-policy.ts";
+import { createResolver } from "../../../api/runtime/resolve-request.ts";
+import {
+  type ErrorId,
+  type HostErrorId,
+  RETRY_AFTER_SECONDS,
+  type RouteTable,
+} from "../../../api/runtime/route-table.ts";
 import { type CacheLike, countedReads, gunzip, type R2Reads, r2Builds } from "./r2-builds.ts";
 import { assetsStore, type Env, type FileMeta, type FileStore, type Read } from "./stores.ts";
 

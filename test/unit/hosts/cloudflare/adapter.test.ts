@@ -10,10 +10,10 @@ import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import fg from "fast-glob";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { errorBodies } from "../../../../scripts/api/error-bodies.ts";
-import { etagFromSha256Hex } from "../../../../scripts/api/etag.ts";
+import { errorBodies } from "../../../../scripts/api/contract/error-bodies.ts";
 import { etagOf } from "../../../../scripts/api/etag-node.ts";
-import type { RouteTable } from "../../../../scripts/api/route-table.ts";
+import { etagFromSha256Hex } from "../../../../scripts/api/runtime/etag.ts";
+import type { RouteTable } from "../../../../scripts/api/runtime/route-table.ts";
 import { sha256Hex } from "../../../../scripts/api/sha256-node.ts";
 import { build } from "../../../../scripts/build.ts";
 import {
@@ -269,7 +269,7 @@ describe("the Worker module over fake bindings", () => {
 
   /** The file the resolver picks for a target (errors excluded). */
   async function createResolverFile(target: string): Promise<string> {
-    const { createResolver } = await import("../../../../scripts/api/resolve-request.ts");
+    const { createResolver } = await import("../../../../scripts/api/runtime/resolve-request.ts");
     const r = await createResolver(table).resolve(
       "GET",
       target,

@@ -4,8 +4,8 @@
 import { cp, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { errorBodies } from "../../../../scripts/api/error-bodies.ts";
-import type { RouteTable } from "../../../../scripts/api/route-table.ts";
+import { errorBodies } from "../../../../scripts/api/contract/error-bodies.ts";
+import type { RouteTable } from "../../../../scripts/api/runtime/route-table.ts";
 import { build } from "../../../../scripts/build.ts";
 import { prune } from "../../../../scripts/hosts/cloudflare/r2-prune.ts";
 import { readLive, readRecord, readShard, uploadToR2 } from "../../../../scripts/hosts/cloudflare/upload-r2.ts";

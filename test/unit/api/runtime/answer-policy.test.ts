@@ -1,6 +1,7 @@
 // The answer policy alone, without a server: what each kind of decision is answered with. The conformance suite checks
 // the same rules over HTTP on every host; this names the rule that broke.
 import { describe, expect, it } from "vitest";
+import { buildRouteTable } from "../../../../scripts/api/contract/build-route-table.ts";
 import {
   answerHeaders,
   codedEtag,
@@ -9,9 +10,8 @@ import {
   pickCoding,
   planAnswer,
   sendsBody,
-} from "../../../scripts/api/answer-policy.ts";
-import { buildRouteTable } from "../../../scripts/api/contract/build-route-table.ts";
-import type { Decision } from "../../../scripts/api/runtime/resolve-request.ts";
+} from "../../../../scripts/api/runtime/answer-policy.ts";
+import type { Decision } from "../../../../scripts/api/runtime/resolve-request.ts";
 
 const table = buildRouteTable({
   siteUrl: "https://site.example",

@@ -93,7 +93,7 @@ function uploadCommand(dist: string, persist: string): { done: Promise<number | 
 async function killedUpload(dist: string, persist: string, at: string): Promise<string> {
   const child = spawn(
     process.execPath,
-    ["--import", "tsx", "test/unit/hosts/cloudflare/lib/upload-killed.ts", dist, persist, at],
+    ["--import", "tsx", "test/integration/hosts/cloudflare/lib/upload-killed.ts", dist, persist, at],
     { cwd: repoRoot, stdio: ["ignore", "pipe", "pipe"], detached: true },
   );
   let output = "";

@@ -1,2 +1,0 @@
-// moved: kept until the branches under way are merged
-export * from "./contract/error-bodies.ts";
