@@ -1,5 +1,6 @@
 // The route table and openapi.json are both generated from scripts/api/operations.ts: this test fails when they name
 // different paths, parameters or error codes for any operation. Built in memory from the tiny fixture (no dist/).
+
 import { beforeAll, describe, expect, it } from "vitest";
 import { buildRouteTable } from "../../../scripts/api/contract/build-route-table.ts";
 import { ERRORS, errorStatus, OPERATIONS } from "../../../scripts/api/operations.ts";
@@ -10,9 +11,8 @@ import { type Catalog, deriveCatalog } from "../../../scripts/model/derive.ts";
 import { renderErrors } from "../../../scripts/render/errors.ts";
 import { buildOpenApi } from "../../../scripts/render/openapi.ts";
 import { fixture } from "../../helpers/dirs.ts";
+import { derefIn, type Json } from "../../helpers/openapi-refs.ts";
 
-// A parsed JSON document, walked by key: `any` keeps the walking readable.
-type Json = Record<string, any>;
 
 /** One operation as a document names it: path, parameters (name, where, pattern, required), `status code` pairs. */
 interface Named {
@@ -50,15 +50,7 @@ function namedByTable(table: RouteTable, catalog: Catalog): Record<string, Named
 
 /** What openapi.json says of each operation. */
 function namedByOpenApi(doc: Json): Record<string, Named> {
-  const deref = (node: Json): Json =>
-    typeof node.$ref === "string"
-      ? deref(
-          node.$ref
-            .slice(2)
-            .split("/")
-            .reduce((n: Json, k: string) => n[k], doc),
-        )
-      : node;
+  const deref = (node: Json): Json => derefIn(doc)(node);
   return Object.fromEntries(
     Object.entries(doc.paths as Record<string, Json>).map(([path, item]) => {
       const op = item.get as Json;

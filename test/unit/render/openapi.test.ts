@@ -10,10 +10,9 @@ import fg from "fast-glob";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_LIMIT, type ErrorId, fill, layout, MAX_LIMIT } from "../../../scripts/api/runtime/route-table.ts";
 import { repoRoot } from "../../helpers/dirs.ts";
+import { derefIn, type Json } from "../../helpers/openapi-refs.ts";
 import { type BuiltSite, buildSite } from "../../openapi/support/built-site.ts";
 
-// A parsed JSON document, walked by key: `any` keeps the walking readable.
-type Json = Record<string, any>;
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 
@@ -22,15 +21,7 @@ describe("OpenAPI description of the built catalog", () => {
   let text: string;
   let doc: Json;
   const readDist = async (path: string) => JSON.parse(await readFile(join(site.distDir, path), "utf8")) as Json;
-  const deref = (node: Json): Json =>
-    typeof node.$ref === "string"
-      ? deref(
-          node.$ref
-            .slice(2)
-            .split("/")
-            .reduce((n: Json, k: string) => n[k], doc),
-        )
-      : node;
+  const deref = (node: Json): Json => derefIn(doc)(node);
   const operations = (): [string, string, Json][] =>
     Object.entries(doc.paths as Record<string, Json>).map(([path, item]) => [
       item.get.operationId as string,
