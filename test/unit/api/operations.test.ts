@@ -13,7 +13,6 @@ import { buildOpenApi } from "../../../scripts/render/openapi.ts";
 import { fixture } from "../../helpers/dirs.ts";
 import { derefIn, type Json } from "../../helpers/openapi-refs.ts";
 
-
 /** One operation as a document names it: path, parameters (name, where, pattern, required), `status code` pairs. */
 interface Named {
   path: string;

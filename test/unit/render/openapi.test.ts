@@ -13,7 +13,6 @@ import { repoRoot } from "../../helpers/dirs.ts";
 import { derefIn, type Json } from "../../helpers/openapi-refs.ts";
 import { type BuiltSite, buildSite } from "../../openapi/support/built-site.ts";
 
-
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 
 describe("OpenAPI description of the built catalog", () => {
