@@ -5,7 +5,7 @@ import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { join } from "node:path";
-import { type Browser, chromium } from "playwright-core";
+import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../../scripts/hosts/free-port.ts";
 import { startServer } from "../../scripts/hosts/node/start-server.ts";
@@ -196,6 +196,18 @@ describe("docs page (dist/index.html + Redoc bundle)", () => {
       }
     });
 
+    /** Types "Mäil" (an accent and a capital: the box folds it as names are folded) and waits for search's first 20. */
+    const searchMail = async (page: Page) => {
+      await page.locator("#search-q").fill("Mäil");
+      const expected = bruteForceSearch(site.catalog.tools, "mail");
+      await expect
+        .poll(() => page.locator("#search-results a").evaluateAll((els) => els.map((e) => e.textContent)), {
+          timeout: 10_000,
+        })
+        .toEqual(expected.slice(0, 20).map((t) => t.name));
+      return expected;
+    };
+
     it("the search box lists what search answers, on the API and on an export served as plain files", async () => {
       const exported = await tempDir("msapi-docs-search-");
       const files = await servePlainFiles(exported.path, site.distDir);
@@ -206,14 +218,7 @@ describe("docs page (dist/index.html + Redoc bundle)", () => {
           [files.url, ".json"],
         ] as const) {
           await page.goto(`${origin}/`, { waitUntil: "load", timeout: 30_000 });
-          // Typed with an accent and a capital: the box folds it as names are folded.
-          await page.locator("#search-q").fill("Mäil");
-          const expected = bruteForceSearch(site.catalog.tools, "mail");
-          await expect
-            .poll(() => page.locator("#search-results a").evaluateAll((els) => els.map((e) => e.textContent)), {
-              timeout: 10_000,
-            })
-            .toEqual(expected.slice(0, 20).map((t) => t.name));
+          const expected = await searchMail(page);
           expect(await page.locator("#search-status").textContent()).toContain(`${expected.length} tools`);
           const href = await page.locator("#search-results a").first().getAttribute("href");
           expect(href).toBe(`./v1/software/${expected[0]!.slug}${suffix}`);
@@ -255,13 +260,7 @@ describe("docs page (dist/index.html + Redoc bundle)", () => {
           expect(await res!.text(), href).toBe(await readFile(join(site.distDir, href), "utf8"));
         }
         await page.goto(`${files.url}/`, { waitUntil: "load", timeout: 30_000 });
-        await page.locator("#search-q").fill("Mäil");
-        const expected = bruteForceSearch(site.catalog.tools, "mail");
-        await expect
-          .poll(() => page.locator("#search-results a").evaluateAll((els) => els.map((e) => e.textContent)), {
-            timeout: 10_000,
-          })
-          .toEqual(expected.slice(0, 20).map((t) => t.name));
+        await searchMail(page);
         for (const href of await page
           .locator("#search-results a")
           .evaluateAll((els) => els.map((e) => e.getAttribute("href")!))) {

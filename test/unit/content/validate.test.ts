@@ -152,26 +152,8 @@ describe("authoring slips: what was probably meant is named", () => {
     data,
   });
   const site = file("", "site", { siteUrl: "https://site.test", apiBaseUrl: "https://api.site.test" });
-  const tool = (slug: string, extra: Record<string, unknown> = {}) => ({
-    name: slug.toUpperCase(),
-    slug,
-    shortDescription: "",
-    websiteUrl: "https://x.test",
-    logoUrl: null,
-    rating: null,
-    freeTrialDays: null,
-    moneyBackDays: null,
-    pricingPlans: [{ name: "Pro", price: 5, billing: "monthly", features: [] }],
-    hasApi: false,
-    hasMcpServer: false,
-    hasZapier: false,
-    hasMake: false,
-    pros: [],
-    cons: [],
-    pricingLastVerified: null,
-    categories: ["email-marketing"],
-    ...extra,
-  });
+  const tool = (slug: string, extra: Record<string, unknown> = {}) =>
+    toolContent(slug, slug.toUpperCase(), { categories: ["email-marketing"], ...extra });
   const errors = (tools: ReturnType<typeof file>[]) => {
     const result = validateContent({
       site,
