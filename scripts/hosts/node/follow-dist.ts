@@ -16,7 +16,8 @@ export interface FollowedDist {
   current(): ApiHandler;
   /**
    * Looks at the link now, swapping in a new handler when it points elsewhere (or, with `force`, always: for
-   * callers that just rebuilt a plain folder in place). Concurrent calls share one look.
+   * callers that just rebuilt a plain folder in place). Resolves with a look started after the call; concurrent calls
+   * share one look.
    */
   refresh(force?: boolean): Promise<ApiHandler>;
   close(): void;
@@ -39,6 +40,7 @@ export async function followDist(
   let published = await identify(distDir).catch(() => ({ root: distDir, id: "" }));
   let handler = await load(published.root);
   let looking: Promise<ApiHandler> | undefined;
+  let queued: Promise<ApiHandler> | undefined;
   let forceNext = false;
   let closed = false;
 
@@ -67,9 +69,17 @@ export async function followDist(
 
   function refresh(force = false): Promise<ApiHandler> {
     if (force) forceNext = true;
-    if (!looking) looking = look().finally(() => (looking = undefined));
-    else if (force) return looking.then(() => refresh(true));
-    return looking;
+    if (!looking) {
+      looking = look().finally(() => (looking = undefined));
+      return looking;
+    }
+    // The look under way may have read the link before this call (a publication in between would go unseen):
+    // every call made meanwhile shares one more look, started once that one ends.
+    queued ??= looking.then(() => {
+      queued = undefined;
+      return refresh();
+    });
+    return queued;
   }
 
   // The link lives in dist/'s parent folder: a rename over it is an event there, named after the link.
