@@ -61,12 +61,14 @@ export interface BuildResult extends WriteSummary {
 /** Every file of dist/: the small ones whole, the list pages as lists of pre-serialized, validated items. */
 export function renderSite(catalog: Catalog, table: RouteTable): SiteOutput {
   const summaries = serializeSummaries(catalog);
+  const tools = renderToolFiles(catalog);
   const files: OutputFile[] = [
-    ...renderToolFiles(catalog),
+    // before the export, whose check asks which details were rendered
+    ...tools.files,
     renderCategories(catalog),
     ...renderRankings(catalog),
     ...renderSearch(catalog, summaries),
-    renderExport(catalog),
+    renderExport(catalog, tools.details),
     ...renderErrors(catalog),
     renderOpenApi(catalog, table),
     ...renderDocsPage(catalog, table),

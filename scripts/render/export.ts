@@ -5,20 +5,25 @@ import type { Catalog } from "../model/derive.ts";
 import { assertValid } from "../schemas/check.ts";
 import { toCategory } from "./categories.ts";
 import { lazyJsonFile, type OutputFile } from "./output.ts";
-import { toDetail } from "./tools.ts";
+import { type RenderedDetails, toExported } from "./tools.ts";
 
-export function renderExport(catalog: Catalog): OutputFile {
-  const file = lazyJsonFile(
-    layout(catalog.site.basePath).export,
-    undefined,
-    (): ExportResponse => ({
-      data: {
-        software: catalog.tools.map((t) => ({ ...toDetail(t), categories: t.categorySlugs })),
-        categories: catalog.categories.map(toCategory),
-      },
-      meta: { softwareCount: catalog.tools.length, categoryCount: catalog.categories.length },
-    }),
-    (body) => void assertValid("responses/export-response.schema.json", body, "export"),
-  );
+/**
+ * The export's check validates its envelope and categories whole, and the items of the tools whose detail this build
+ * renders (`details`): an item is its tool's detail and categories, which the detail's key names, so every other item
+ * is one an earlier build of the same code checked. The tool files come before the export in a build's files.
+ */
+export function renderExport(catalog: Catalog, details: RenderedDetails): OutputFile {
+  const made = (): ExportResponse => ({
+    data: { software: catalog.tools.map(toExported), categories: catalog.categories.map(toCategory) },
+    meta: { softwareCount: catalog.tools.length, categoryCount: catalog.categories.length },
+  });
+  const file = lazyJsonFile(layout(catalog.site.basePath).export, undefined, made, (body) => {
+    const envelope = { ...body, data: { ...body.data, software: [] } };
+    assertValid("responses/export-response.schema.json", envelope, "export");
+    body.data.software.forEach((item, i) => {
+      if (details.rendered(catalog.tools[i]!.slug))
+        assertValid("items/exported-software.schema.json", item, `export of ${item.slug}`);
+    });
+  });
   return Object.assign(file, { target: `${catalog.site.basePath}/export/catalog.json` });
 }

@@ -10,12 +10,12 @@ import {
 } from "../api/operations.ts";
 import { ALL_FILTER, fill, layout, SEARCH_LIMIT } from "../api/runtime/route-table.ts";
 import type { Catalog } from "../model/derive.ts";
-import { nameWords, prefixIndex } from "../model/search-words.ts";
+import { nameWords, toolPrefixIndex } from "../model/search-words.ts";
 import { renderCategories } from "./categories.ts";
 import { renderErrors } from "./errors.ts";
 import { json } from "./output.ts";
 import { renderRankings } from "./rankings.ts";
-import { renderToolFiles, toSummary } from "./tools.ts";
+import { toDetail, toSummary } from "./tools.ts";
 
 export interface Example {
   summary: string;
@@ -65,9 +65,9 @@ export function buildExamples(catalog: Catalog): ApiExamples {
   }
 
   const getSoftware: Record<string, Example> = {};
-  const tool = renderToolFiles(catalog).next();
-  if (!tool.done) {
-    const value = bodyOf(tool.value.body) as { data: { slug: string } };
+  const first = catalog.tools[0];
+  if (first) {
+    const value = bodyOf(json({ data: toDetail(first) })) as { data: { slug: string } };
     getSoftware.firstTool = { summary: `GET ${base}/software/${value.data.slug}`, value };
   }
 
@@ -95,7 +95,7 @@ export function buildExamples(catalog: Catalog): ApiExamples {
   const word = catalog.tools.map((t) => nameWords(t.name)[0]).find((w) => w !== undefined);
   if (word) {
     const q = word.slice(0, 4);
-    const matches = prefixIndex(catalog.tools.map((t) => t.name)).get(q)!;
+    const matches = toolPrefixIndex(catalog.tools).get(q)!;
     const n = Math.min(LIST_EXAMPLE_ITEMS, matches.length);
     search.prefix = {
       summary: `GET ${base}/search?q=${q} (first ${n} of ${matches.length} tools shown)`,

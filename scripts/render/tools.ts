@@ -69,20 +69,34 @@ export function serializeSummaries(catalog: Catalog): Summaries {
   };
 }
 
+/** The tools whose detail a build renders (its key changed, or there is no previous build): see renderExport. */
+export interface RenderedDetails {
+  rendered: (slug: string) => boolean;
+}
+
+/** An export item: the tool's detail and its categories. */
+export const toExported = (t: Tool) => ({ ...toDetail(t), categories: t.categorySlugs });
+
 /**
  * A detail body is made from its tool's content file and the site's base address alone (url), so those two are its
- * key: a rebuild renders the details of the tools whose files changed, not a thousand.
+ * key: a rebuild renders the details of the tools whose files changed, not a thousand. The key also names the tool's
+ * categories in catalog order, which its export item holds (renderExport).
  */
-export function* renderToolFiles(catalog: Catalog): Generator<OutputFile> {
+export function renderToolFiles(catalog: Catalog): { files: OutputFile[]; details: RenderedDetails } {
   const { tool } = layout(catalog.site.basePath);
   const site = JSON.stringify(catalog.site.siteUrl);
-  for (const t of catalog.tools) {
+  const rendered = new Set<string>();
+  const files = catalog.tools.map((t) => {
     const file = lazyJsonFile(
       fill(tool, { slug: t.slug }),
-      t.source && `${t.source} ${site}`,
-      () => ({ data: toDetail(t) }),
+      t.source && `${t.source} ${site} ${t.categorySlugs.join(",")}`,
+      () => {
+        rendered.add(t.slug);
+        return { data: toDetail(t) };
+      },
       (body) => void assertValid("responses/software-detail-response.schema.json", body, `tool ${t.slug}`),
     );
-    yield Object.assign(file, { target: `${catalog.site.basePath}/software/${t.slug}` });
-  }
+    return Object.assign(file, { target: `${catalog.site.basePath}/software/${t.slug}` });
+  });
+  return { files, details: { rendered: (slug) => rendered.has(slug) } };
 }

@@ -1,0 +1,36 @@
+// The export's check validates its envelope and categories whole, and the items of the tools whose detail the build
+// renders: an item whose detail was kept by its key was checked by the build that rendered it.
+import { describe, expect, it } from "vitest";
+import { loadContent } from "../../../scripts/content/load.ts";
+import { validateContent } from "../../../scripts/content/validate.ts";
+import { deriveCatalog } from "../../../scripts/model/derive.ts";
+import { renderExport } from "../../../scripts/render/export.ts";
+import { renderToolFiles } from "../../../scripts/render/tools.ts";
+import { fixture } from "../../helpers/dirs.ts";
+
+async function tinyCatalog() {
+  const validation = validateContent(await loadContent(fixture("tiny")));
+  if (!validation.ok) throw new Error("the tiny fixture does not validate");
+  return deriveCatalog(validation.content);
+}
+
+describe("the export's check", () => {
+  it("checks the item of a tool whose detail this build renders, and fails on a bad one", async () => {
+    const catalog = await tinyCatalog();
+    const bad = catalog.tools[1]!;
+    Object.assign(bad, { rating: 99 }); // the schemas cap a rating at 5
+    const tools = renderToolFiles(catalog);
+    const exported = renderExport(catalog, tools.details);
+    expect(() => exported.check?.()).not.toThrow(); // no detail rendered yet: only the envelope
+    void tools.files[1]!.body; // the writer renders this tool's detail (its key changed)
+    expect(tools.details.rendered(bad.slug)).toBe(true);
+    expect(() => exported.check?.()).toThrow(/export of .* breaks items\/exported-software/);
+  });
+
+  it("always checks the envelope and every category", async () => {
+    const catalog = await tinyCatalog();
+    Object.assign(catalog.categories[0]!, { name: "" });
+    const exported = renderExport(catalog, renderToolFiles(catalog).details);
+    expect(() => exported.check?.()).toThrow(/built export breaks responses\/export-response/);
+  });
+});
