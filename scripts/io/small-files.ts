@@ -15,12 +15,32 @@ export interface SmallStats {
   writtenBytes: number;
   removedBytes: number;
   deleted: number;
-  hashes: Record<string, string>;
-  sizes: Record<string, number>;
-  keys: Record<string, string>;
+  // Maps, not records: a record of thousands of paths set one by one cost a rebuild ~20 ms.
+  hashes: Map<string, string>;
+  sizes: Map<string, number>;
+  keys: Map<string, string>;
   /** the request target of each body served by URL */
-  targets: Record<string, string>;
+  targets: Map<string, string>;
 }
+
+/** The part of the previous build's manifest one writer pass owns: the files it removes when it does not write them. */
+export interface PreviousPart {
+  manifest: Manifest;
+  owns: (path: string) => boolean;
+}
+
+/** No files yet: what a pass starts from, and what passes are summed onto. */
+export const emptySmallStats = (): SmallStats => ({
+  written: 0,
+  created: 0,
+  writtenBytes: 0,
+  removedBytes: 0,
+  deleted: 0,
+  hashes: new Map(),
+  sizes: new Map(),
+  keys: new Map(),
+  targets: new Map(),
+});
 
 /**
  * Writes the files whose hash differs from `previous` (all, when there is none) and removes those gone. Over a
@@ -29,20 +49,11 @@ export interface SmallStats {
 export async function writeSmallFiles(
   root: string,
   files: OutputFile[],
-  manifest: Manifest | undefined,
+  part: PreviousPart | undefined,
   compressUnder: string | false,
 ): Promise<SmallStats> {
-  const stats: SmallStats = {
-    written: 0,
-    created: 0,
-    writtenBytes: 0,
-    removedBytes: 0,
-    deleted: 0,
-    hashes: {},
-    sizes: {},
-    keys: {},
-    targets: {},
-  };
+  const stats = emptySmallStats();
+  const manifest = part?.manifest;
   const previous = manifest?.files;
   const inPlace = previous !== undefined;
   const madeDirs = new Set<string>();
@@ -71,15 +82,15 @@ export async function writeSmallFiles(
   };
 
   for (const file of files) {
-    if (file.path in stats.hashes) throw new Error(`two outputs write ${file.path}`);
-    if (file.target !== undefined) stats.targets[file.path] = file.target;
+    if (stats.hashes.has(file.path)) throw new Error(`two outputs write ${file.path}`);
+    if (file.target !== undefined) stats.targets.set(file.path, file.target);
     if (file.key !== undefined) {
-      stats.keys[file.path] = file.key;
+      stats.keys.set(file.path, file.key);
       // Made from the same inputs as the file there: kept without rendering it.
       const kept = manifest?.keys?.[file.path] === file.key ? previous?.[file.path] : undefined;
       if (kept !== undefined) {
-        stats.hashes[file.path] = kept;
-        stats.sizes[file.path] = manifest!.sizes[file.path]!;
+        stats.hashes.set(file.path, kept);
+        stats.sizes.set(file.path, manifest!.sizes[file.path]!);
         continue;
       }
     }
@@ -87,8 +98,8 @@ export async function writeSmallFiles(
     const read = file.body;
     const body = typeof read === "string" ? Buffer.from(read) : read;
     const hash = sha256Hex(body);
-    stats.hashes[file.path] = hash;
-    stats.sizes[file.path] = body.byteLength;
+    stats.hashes.set(file.path, hash);
+    stats.sizes.set(file.path, body.byteLength);
     if (previous?.[file.path] === hash) continue;
     file.check?.();
     await put(file.path, body);
@@ -98,18 +109,31 @@ export async function writeSmallFiles(
     if (inPlace) for (const path of siblings.remove) await remove(path);
   }
   for (const path of Object.keys(previous ?? {})) {
-    if (path in stats.hashes) continue;
+    if (stats.hashes.has(path) || !part!.owns(path)) continue;
     for (const p of [path, ...siblingPaths(path)]) await remove(p);
   }
   return stats;
 }
 
-export /** The manifest's record of only the files `keep` accepts (a writer pass removes what its part lists and it does not write). */
-function manifestPart(manifest: Manifest | undefined, keep: (path: string) => boolean): Manifest | undefined {
-  if (!manifest) return undefined;
-  const part = <T>(record: Record<string, T> | undefined) =>
-    Object.fromEntries(Object.entries(record ?? {}).filter(([path]) => keep(path)));
-  return { ...manifest, files: part(manifest.files), sizes: part(manifest.sizes), keys: part(manifest.keys) };
+/** The part of `manifest` whose paths `owns` accepts (none without a manifest). */
+export const manifestPart = (
+  manifest: Manifest | undefined,
+  owns: (path: string) => boolean,
+): PreviousPart | undefined => manifest && { manifest, owns };
+
+/** Passes summed, as the manifest records them. */
+export function sumSmallStats(passes: SmallStats[]): SmallStats {
+  const sum = emptySmallStats();
+  for (const s of passes) {
+    sum.written += s.written;
+    sum.created += s.created;
+    sum.writtenBytes += s.writtenBytes;
+    sum.removedBytes += s.removedBytes;
+    sum.deleted += s.deleted;
+    for (const field of ["hashes", "sizes", "keys", "targets"] as const)
+      for (const [path, value] of s[field]) (sum[field] as Map<string, unknown>).set(path, value);
+  }
+  return sum;
 }
 
 const sizeOf = (path: string) =>

@@ -15,7 +15,7 @@ import { countChangedLists, countWrittenLists } from "./list-accounting.ts";
 import { type Manifest, manifestLists, type OffsetPlan, planList, writeManifest } from "./manifest.ts";
 import type { PageUnit } from "./page-units.ts";
 import { writePages } from "./page-writers.ts";
-import { manifestPart, type SmallStats, writeSmallFiles } from "./small-files.ts";
+import { manifestPart, type SmallStats, sumSmallStats, writeSmallFiles } from "./small-files.ts";
 import type { Trash } from "./store.ts";
 
 export interface SiteOutput {
@@ -192,20 +192,7 @@ async function writeSyncTree(
     manifestPart(previous, (path) => path === site.sync.rootFile),
     compress,
   );
-  return [shardStats, rootStats].reduce(
-    (sum, s) => ({
-      written: sum.written + s.written,
-      created: sum.created + s.created,
-      writtenBytes: sum.writtenBytes + s.writtenBytes,
-      removedBytes: sum.removedBytes + s.removedBytes,
-      deleted: sum.deleted + s.deleted,
-      hashes: { ...sum.hashes, ...s.hashes },
-      sizes: { ...sum.sizes, ...s.sizes },
-      keys: { ...sum.keys, ...s.keys },
-      targets: { ...sum.targets, ...s.targets },
-    }),
-    bodies,
-  );
+  return sumSmallStats([bodies, shardStats, rootStats]);
 }
 
 /**
