@@ -24,7 +24,9 @@ const TODO = /\bTODO\b/;
 
 /** Whether a string is an http(s) address on a reserved .example domain (what the scaffold writes). */
 function isExampleAddress(text: string): boolean {
-  if (!/^https?:\/\//i.test(text)) return false;
+  // Parsed only when it could name such a host (a percent sign may encode its letters): a thousand tools have two
+  // addresses each.
+  if (!/^https?:\/\//i.test(text) || !/example|%/i.test(text)) return false;
   try {
     const host = new URL(text).hostname;
     return host === "example" || host.endsWith(".example");
@@ -33,12 +35,25 @@ function isExampleAddress(text: string): boolean {
   }
 }
 
-/** Every string of a JSON value with its path (`pricingPlans[1].features[0]`). `$schema` is the editor's, not content. */
-function* strings(value: unknown, path: (string | number)[] = []): Generator<[string, string]> {
-  if (typeof value === "string") yield [fieldPath(path), value];
-  else if (Array.isArray(value)) for (const [i, v] of value.entries()) yield* strings(v, [...path, i]);
+/**
+ * Calls `visit` with every string of a JSON value and its path (`pricingPlans[1].features[0]`), written out only when
+ * asked, during the call. `$schema` is the editor's, not content.
+ */
+function eachString(value: unknown, visit: (text: string, path: () => string) => void, at: (string | number)[] = []) {
+  if (typeof value === "string") visit(value, () => fieldPath(at));
+  else if (Array.isArray(value))
+    value.forEach((v, i) => {
+      at.push(i);
+      eachString(v, visit, at);
+      at.pop();
+    });
   else if (value !== null && typeof value === "object")
-    for (const [k, v] of Object.entries(value)) if (k !== "$schema") yield* strings(v, [...path, k]);
+    for (const [k, v] of Object.entries(value)) {
+      if (k === "$schema") continue;
+      at.push(k);
+      eachString(v, visit, at);
+      at.pop();
+    }
 }
 
 /** The placeholders of content that passed validation (every file parsed, every field of the right type). */
@@ -49,17 +64,22 @@ export function findPlaceholders(
 ): ContentWarning[] {
   const warnings: ContentWarning[] = [];
   for (const f of [...(site ? [site] : []), ...categories, ...tools]) {
-    for (const [path, text] of strings(f.data)) {
+    eachString(f.data, (text, path) => {
       if (TODO.test(text))
-        warnings.push({ file: f.file, path, kind: "todo", message: "still holds TODO text: write the real one" });
+        warnings.push({
+          file: f.file,
+          path: path(),
+          kind: "todo",
+          message: "still holds TODO text: write the real one",
+        });
       else if (isExampleAddress(text))
         warnings.push({
           file: f.file,
-          path,
+          path: path(),
           kind: "example-address",
           message: `${JSON.stringify(text)} is a placeholder address: give the real one`,
         });
-    }
+    });
   }
   const inUse = new Set<string>();
   for (const f of tools) {

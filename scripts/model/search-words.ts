@@ -33,3 +33,12 @@ export function prefixIndex(names: readonly string[]): Map<string, number[]> {
   });
   return index;
 }
+
+const indexes = new WeakMap<readonly { name: string }[], Map<string, number[]>>();
+
+/** The prefix index of these tools' names, made once per array: the search bodies and the description's examples share it. */
+export function toolPrefixIndex(tools: readonly { name: string }[]): Map<string, number[]> {
+  let index = indexes.get(tools);
+  if (!index) indexes.set(tools, (index = prefixIndex(tools.map((t) => t.name))));
+  return index;
+}

@@ -3,7 +3,7 @@
 // file whose matches did not change keeps its bytes (a price edit rewrites none: summaries carry no price).
 import { fill, layout, SEARCH_LIMIT } from "../api/runtime/route-table.ts";
 import type { Catalog } from "../model/derive.ts";
-import { prefixIndex } from "../model/search-words.ts";
+import { toolPrefixIndex } from "../model/search-words.ts";
 import { assertValid } from "../schemas/check.ts";
 import { lazyFile, type OutputFile } from "./output.ts";
 import type { Summaries } from "./tools.ts";
@@ -16,7 +16,7 @@ const searchBody = (items: string[], total: number) =>
 export function* renderSearch(catalog: Catalog, summaries: Summaries): Generator<OutputFile> {
   const files = layout(catalog.site.basePath);
   const tools = catalog.tools;
-  for (const [q, matches] of prefixIndex(tools.map((t) => t.name))) {
+  for (const [q, matches] of toolPrefixIndex(tools)) {
     const first = matches.slice(0, SEARCH_LIMIT).map((i) => tools[i]!.slug);
     const file = lazyFile(
       fill(files.search, { q }),

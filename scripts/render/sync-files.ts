@@ -30,9 +30,9 @@ export interface SyncLayout {
 
 /** What the small files' writer knows of each body with a target. */
 export interface SmallBodies {
-  hashes: Record<string, string>;
-  sizes: Record<string, number>;
-  targets: Record<string, string>;
+  hashes: ReadonlyMap<string, string>;
+  sizes: ReadonlyMap<string, number>;
+  targets: ReadonlyMap<string, string>;
 }
 
 const shardPath = (layout: SyncLayout, name: string) => fill(layout.shardFile, { shard: `${name}.json` });
@@ -99,7 +99,7 @@ export function syncShardFiles(args: {
     });
   });
 
-  const bodies = Object.entries(small.targets).map(([path, target]) => ({ path, target }));
+  const bodies = [...small.targets].map(([path, target]) => ({ path, target }));
   const counts: Record<string, number> = {};
   for (const { target } of bodies) {
     const kind = kindOf(layout.basePath, target);
@@ -108,7 +108,7 @@ export function syncShardFiles(args: {
   const groups = new Map<string, [string, BodyHash][]>();
   for (const { path, target } of bodies) {
     const name = shardOf(layout.basePath, target, counts);
-    const entry: [string, BodyHash] = [target, { sha256: small.hashes[path]!, size: small.sizes[path]! }];
+    const entry: [string, BodyHash] = [target, { sha256: small.hashes.get(path)!, size: small.sizes.get(path)! }];
     const group = groups.get(name);
     if (group) group.push(entry);
     else groups.set(name, [entry]);
@@ -132,6 +132,6 @@ export function syncRootFile(
 ): OutputFile {
   const rows = new Map<string, BodyHash & { targets: number }>();
   for (const { name, file, targets } of shards)
-    rows.set(name, { sha256: written.hashes[file.path]!, size: written.sizes[file.path]!, targets });
+    rows.set(name, { sha256: written.hashes.get(file.path)!, size: written.sizes.get(file.path)!, targets });
   return { path: layout.rootFile, body: rootBody(rows) };
 }

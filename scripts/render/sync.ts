@@ -37,20 +37,22 @@ export function listShardNames(filter: string, total: number, maxLimit = MAX_LIM
 const bucketOf = (target: string, buckets: number) => Number.parseInt(sha256Hex(target).slice(0, 8), 16) % buckets;
 const powerOfTwoAtLeast = (n: number) => 2 ** Math.ceil(Math.log2(Math.max(1, n)));
 
-/** The shard of a body that is no list page, by its target; `counts` holds how many targets each kind has. */
-export function shardOf(basePath: string, target: string, counts: Record<string, number>): string {
-  const kind = target.startsWith(`${basePath}/software/`)
-    ? "software"
-    : target.startsWith(`${basePath}/best/`)
-      ? "best"
-      : target.startsWith(`${basePath}/search?`)
-        ? "search"
-        : undefined;
-  if (!kind) return "catalog";
-  return `${kind}-${bucketOf(target, powerOfTwoAtLeast(Math.ceil((counts[kind] ?? 0) / PER_BUCKET[kind])))}`;
+type BucketedKind = keyof typeof PER_BUCKET;
+
+/** What kind of body a target names: a bucketed kind, or "catalog" for the catalog-wide bodies. No hashing. */
+export function kindOf(basePath: string, target: string): BucketedKind | "catalog" {
+  if (target.startsWith(`${basePath}/software/`)) return "software";
+  if (target.startsWith(`${basePath}/best/`)) return "best";
+  if (target.startsWith(`${basePath}/search?`)) return "search";
+  return "catalog";
 }
 
-export const kindOf = (basePath: string, target: string) => shardOf(basePath, target, {}).replace(/-\d+$/, "");
+/** The shard of a body that is no list page, by its target; `counts` holds how many targets each kind has. */
+export function shardOf(basePath: string, target: string, counts: Record<string, number>): string {
+  const kind = kindOf(basePath, target);
+  if (kind === "catalog") return kind;
+  return `${kind}-${bucketOf(target, powerOfTwoAtLeast(Math.ceil((counts[kind] ?? 0) / PER_BUCKET[kind])))}`;
+}
 
 /** `{"data":{target:{sha256,size},…},"meta":{…}}`, targets in the order given. */
 export function shardBody(name: string, entries: Iterable<[target: string, body: BodyHash]>): Uint8Array {
