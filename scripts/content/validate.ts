@@ -93,13 +93,14 @@ function crossFileErrors(categories: ContentFile[], tools: ContentFile[]): Conte
     slugMatchesName(f, toolFiles);
     const seen = new Set<string>();
     for (const [i, slug] of asStrings(asObject(f.data).categories)) {
-      const path = fieldPath(["categories", i]);
-      if (seen.has(slug)) errors.push({ file: f.file, path, message: `category "${slug}" is listed twice` });
+      // Written out only for an error: a thousand tools list a few categories each.
+      const path = () => fieldPath(["categories", i]);
+      if (seen.has(slug)) errors.push({ file: f.file, path: path(), message: `category "${slug}" is listed twice` });
       else if (!categoryNames.has(slug)) {
         const guess = nearestName(slug, categoryNames);
         errors.push({
           file: f.file,
-          path,
+          path: path(),
           message: `unknown category "${slug}"${guess ? ` (did you mean "${guess}"?)` : ": no category has this slug"}`,
         });
       }

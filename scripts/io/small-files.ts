@@ -121,19 +121,18 @@ export const manifestPart = (
   owns: (path: string) => boolean,
 ): PreviousPart | undefined => manifest && { manifest, owns };
 
-/** Passes summed, as the manifest records them. */
-export function sumSmallStats(passes: SmallStats[]): SmallStats {
-  const sum = emptySmallStats();
+/** Adds the later passes' stats into the first pass's (its maps hold thousands of paths: copying them cost ~20 ms). */
+export function addSmallStats(into: SmallStats, ...passes: SmallStats[]): SmallStats {
   for (const s of passes) {
-    sum.written += s.written;
-    sum.created += s.created;
-    sum.writtenBytes += s.writtenBytes;
-    sum.removedBytes += s.removedBytes;
-    sum.deleted += s.deleted;
+    into.written += s.written;
+    into.created += s.created;
+    into.writtenBytes += s.writtenBytes;
+    into.removedBytes += s.removedBytes;
+    into.deleted += s.deleted;
     for (const field of ["hashes", "sizes", "keys", "targets"] as const)
-      for (const [path, value] of s[field]) (sum[field] as Map<string, unknown>).set(path, value);
+      for (const [path, value] of s[field]) (into[field] as Map<string, unknown>).set(path, value);
   }
-  return sum;
+  return into;
 }
 
 const sizeOf = (path: string) =>

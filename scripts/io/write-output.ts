@@ -15,7 +15,7 @@ import { countChangedLists, countWrittenLists } from "./list-accounting.ts";
 import { type Manifest, manifestLists, type OffsetPlan, planList, writeManifest } from "./manifest.ts";
 import type { PageUnit } from "./page-units.ts";
 import { writePages } from "./page-writers.ts";
-import { manifestPart, type SmallStats, sumSmallStats, writeSmallFiles } from "./small-files.ts";
+import { addSmallStats, manifestPart, type SmallStats, writeSmallFiles } from "./small-files.ts";
 import type { Trash } from "./store.ts";
 
 export interface SiteOutput {
@@ -192,7 +192,7 @@ async function writeSyncTree(
     manifestPart(previous, (path) => path === site.sync.rootFile),
     compress,
   );
-  return sumSmallStats([bodies, shardStats, rootStats]);
+  return addSmallStats(bodies, shardStats, rootStats);
 }
 
 /**

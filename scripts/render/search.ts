@@ -1,7 +1,9 @@
 // GET /search?q=PREFIX (S1–S3): one body per prefix some name has, and the one empty answer every other valid q shares.
-// A body is its matches' pre-serialized summaries joined, so a rebuild hashes it without re-encoding a tool, and a
-// file whose matches did not change keeps its bytes (a price edit rewrites none: summaries carry no price).
+// A body is its matches' pre-serialized summaries joined, and its key is their hashes and its total: a rebuild keeps
+// the answers whose matches did not change without joining or hashing them (a price edit changes none: summaries
+// carry no price).
 import { fill, layout, SEARCH_LIMIT } from "../api/runtime/route-table.ts";
+import { sha1 } from "../cli/file-hashes.mjs";
 import type { Catalog } from "../model/derive.ts";
 import { toolPrefixIndex } from "../model/search-words.ts";
 import { assertValid } from "../schemas/check.ts";
@@ -20,7 +22,7 @@ export function* renderSearch(catalog: Catalog, summaries: Summaries): Generator
     const first = matches.slice(0, SEARCH_LIMIT).map((i) => tools[i]!.slug);
     const file = lazyFile(
       fill(files.search, { q }),
-      undefined,
+      sha1(`${matches.length} ${first.map(summaries.hash).join(" ")}`),
       () =>
         searchBody(
           first.map((slug) => summaries.json.get(slug)!),

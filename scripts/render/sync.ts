@@ -5,8 +5,9 @@
 // by a hash of the target into buckets of about 32 (a price edit touches one tool and its rankings), search answers
 // into buckets of about 1,024 (no price is in them), each list's pages in runs of 16,384 in (limit, offset) order
 // (a list changes only when a summary in it does), and the catalog-wide bodies in one.
+
+import { createHash } from "node:crypto";
 import { ALL_FILTER, MAX_LIMIT } from "../api/runtime/route-table.ts";
-import { sha256Hex } from "../api/sha256-node.ts";
 import { pageCount } from "./software-pages.ts";
 
 /** A body as the tree lists it. */
@@ -34,7 +35,9 @@ export function listShardNames(filter: string, total: number, maxLimit = MAX_LIM
   return Array.from({ length: Math.ceil(pageCount(total, maxLimit) / PAGES_PER_SHARD) }, (_, k) => `${prefix}-${k}`);
 }
 
-const bucketOf = (target: string, buckets: number) => Number.parseInt(sha256Hex(target).slice(0, 8), 16) % buckets;
+/** The SHA-256 of the target, its first four bytes as a number, modulo `buckets`. */
+const bucketOf = (target: string, buckets: number) =>
+  createHash("sha256").update(target).digest().readUInt32BE(0) % buckets;
 const powerOfTwoAtLeast = (n: number) => 2 ** Math.ceil(Math.log2(Math.max(1, n)));
 
 type BucketedKind = keyof typeof PER_BUCKET;
@@ -54,11 +57,13 @@ export function shardOf(basePath: string, target: string, counts: Record<string,
   return `${kind}-${bucketOf(target, powerOfTwoAtLeast(Math.ceil((counts[kind] ?? 0) / PER_BUCKET[kind])))}`;
 }
 
-/** `{"data":{target:{sha256,size},…},"meta":{…}}`, targets in the order given. */
-export function shardBody(name: string, entries: Iterable<[target: string, body: BodyHash]>): Uint8Array {
-  const shard = new ShardBody(name);
-  for (const [target, { sha256, size }] of entries) shard.add(JSON.stringify(target), sha256, size);
-  return shard.finish();
+/** `{"data":{target:{sha256,size},…},"meta":{…}}`, targets in the order given: a small shard, as one string. */
+export function shardBody(name: string, entries: Iterable<[target: string, body: BodyHash]>): string {
+  let data = "";
+  let count = 0;
+  for (const [target, { sha256, size }] of entries)
+    data += `${count++ === 0 ? "" : ","}${JSON.stringify(target)}:{"sha256":"${sha256}","size":${size}}`;
+  return `{"data":{${data}},"meta":{"shard":${JSON.stringify(name)},"targets":${count}}}`;
 }
 
 const HEX = Buffer.from("0123456789abcdef");

@@ -1,6 +1,7 @@
 // GET /software/{slug} bodies, and the SoftwareSummary items the list pages are made of.
 import type { SoftwareDetail, SoftwareSummary } from "../api/contract/response-schemas.ts";
 import { fill, layout } from "../api/runtime/route-table.ts";
+import { sha1 } from "../cli/file-hashes.mjs";
 import type { Catalog, Tool } from "../model/derive.ts";
 import { assertValid } from "../schemas/check.ts";
 import { json, lazyJsonFile, type OutputFile } from "./output.ts";
@@ -50,17 +51,22 @@ export function toDetail(t: Tool): SoftwareDetail {
   };
 }
 
-/** Each tool's summary serialized once (list pages only join these strings), and its check, run at most once. */
+/** Each tool's summary serialized once (list pages only join these strings), its hash and its check, each made once. */
 export interface Summaries {
   json: Map<string, string>;
+  /** SHA-1 of the summary's JSON: what keys a body made of summaries */
+  hash: (slug: string) => string;
   check: (slug: string) => void;
 }
 
 export function serializeSummaries(catalog: Catalog): Summaries {
   const values = new Map(catalog.tools.map((t) => [t.slug, toSummary(t)]));
   const checked = new Set<string>();
+  const serialized = new Map([...values].map(([slug, value]) => [slug, json(value)]));
+  const hashes = new Map<string, string>();
   return {
-    json: new Map([...values].map(([slug, value]) => [slug, json(value)])),
+    json: serialized,
+    hash: (slug) => hashes.get(slug) ?? hashes.set(slug, sha1(serialized.get(slug)!)).get(slug)!,
     check: (slug) => {
       if (checked.has(slug)) return;
       assertValid("items/software-summary.schema.json", values.get(slug), `summary of ${slug}`);

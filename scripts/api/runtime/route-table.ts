@@ -155,8 +155,14 @@ export function compileTemplate(template: string, known?: readonly string[]): Te
 }
 
 /** Fills `{name}` placeholders once. Throws on a missing variable: a template and its caller must agree. */
-export const fill = (template: string, vars: Record<string, string | number>): string =>
-  compileTemplate(template)(vars);
+const compiled = new Map<string, Template>();
+
+/** Fills a template once: compiled on its first use (a build fills a few templates thousands of times). */
+export const fill = (template: string, vars: Record<string, string | number>): string => {
+  let compiledTemplate = compiled.get(template);
+  if (!compiledTemplate) compiled.set(template, (compiledTemplate = compileTemplate(template)));
+  return compiledTemplate(vars);
+};
 
 /** Every error the route table answers with one fixed body, by id, with its status (H4). */
 export const ERROR_STATUS: Readonly<Record<ErrorId, 400 | 404 | 405>> = ROUTE_ERROR_STATUS;
