@@ -2,11 +2,12 @@
 // than list pages come from the build manifest; pages (and every body served by URL) from the hash tree the build
 // writes under v1/sync/ (E2), each request target mapped to its file by the route table's resolver. The one reader
 // of those records for publication (the R2 upload): depend on this function, not on the manifest's shape.
-import { readFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { loadRouteTable } from "../api/load-route-table.ts";
 import { createResolver } from "../api/runtime/resolve-request.ts";
 import { fill, layout } from "../api/runtime/route-table.ts";
+import { eachShardEntry } from "../render/sync.ts";
 import { MANIFEST_FILE, readManifest } from "./manifest.ts";
 
 export interface BuildHash {
@@ -25,16 +26,17 @@ export async function readBuildHashes(distDir: string): Promise<Map<string, Buil
   const table = await loadRouteTable(distDir);
   const paths = layout(table.basePath);
   const resolver = createResolver(table);
-  const root = JSON.parse(await readFile(join(distDir, paths.syncRoot), "utf8")) as { data: Record<string, unknown> };
+  const root = JSON.parse(readFileSync(join(distDir, paths.syncRoot), "utf8")) as { data: Record<string, unknown> };
   for (const shard of Object.keys(root.data)) {
     const file = join(distDir, fill(paths.syncShard, { shard: `${shard}.json` }));
-    const { data } = JSON.parse(await readFile(file, "utf8")) as { data: Record<string, BuildHash> };
-    for (const [target, body] of Object.entries(data)) {
+    // Read as text, entry by entry, each target resolved synchronously (the probe answers at once): 280,000 targets
+    // through JSON objects and awaited resolutions took a one-price upload 3.5 s.
+    eachShardEntry(readFileSync(file, "utf8"), (target, sha256, size) => {
       // The first file the route would try is the body's own (a page before its offset_out_of_range error).
-      const r = await resolver.resolve("GET", target, () => true);
-      if (r.kind !== "file") throw new Error(`${file}: ${target} resolves to no file (${r.kind})`);
-      if (!hashes.has(r.file)) hashes.set(r.file, { sha256: body.sha256, size: body.size });
-    }
+      const r = resolver.resolve("GET", target, () => true);
+      if (r instanceof Promise || r.kind !== "file") throw new Error(`${file}: ${target} resolves to no file`);
+      if (!hashes.has(r.file)) hashes.set(r.file, { sha256, size });
+    });
   }
   return hashes;
 }

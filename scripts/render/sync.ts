@@ -131,9 +131,31 @@ export function pageTargetJson(basePath: string, category: string | null): (limi
   return (limit, offset) => `${head}${limit}${middle}${offset}${tail}`;
 }
 
+/** One entry of a shard as this module writes it: the target as JSON, its body's SHA-256 and size. */
+const SHARD_ENTRY = /"((?:[^"\\]|\\.)*)":\{"sha256":"([0-9a-f]{64})","size":(\d+)\}/g;
+
+/**
+ * Calls `visit` with each target of a shard body this module wrote, in order, and its body's hash and size: read
+ * straight from the text, without an object per entry (a build's shards hold 280,000 targets at n = 1,000).
+ */
+export function eachShardEntry(body: string, visit: (target: string, sha256: string, size: number) => void): void {
+  const metaAt = body.lastIndexOf(',"meta":');
+  let count = 0;
+  for (const m of body.slice(0, metaAt).matchAll(SHARD_ENTRY)) {
+    const quoted = m[1]!;
+    visit(quoted.includes("\\") ? (JSON.parse(`"${quoted}"`) as string) : quoted, m[2]!, Number(m[3]));
+    count++;
+  }
+  // Its meta counts the entries: a body this module did not write cannot pass for one with fewer targets.
+  const meta = metaAt < 0 ? undefined : (JSON.parse(body.slice(metaAt + 8, -1)) as { targets?: unknown });
+  if (meta?.targets !== count) throw new Error(`a hash tree shard not as the build writes it (${count} entries read)`);
+}
+
 /** The targets and hashes of a shard body (the writer reads an older build's to patch it). */
 export function parseShard(body: string): Map<string, BodyHash> {
-  return new Map(Object.entries((JSON.parse(body) as { data: Record<string, BodyHash> }).data));
+  const entries = new Map<string, BodyHash>();
+  eachShardEntry(body, (target, sha256, size) => entries.set(target, { sha256, size }));
+  return entries;
 }
 
 /** The root: every shard by name, sorted, with the hash and size of its body. */
