@@ -4,7 +4,7 @@
 import { mkdir, rename, rm, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { acquireLock } from "./lock.ts";
-import { MANIFEST_FILE, type Manifest, readManifest } from "./manifest.ts";
+import { MANIFEST_FILE, type Manifest, readFingerprint, readManifest } from "./manifest.ts";
 import {
   cloneByLinks,
   inspectOutput,
@@ -88,18 +88,15 @@ export async function writeGeneration<Summary>(
  */
 async function prepareWorkingCopy(store: Store, work: string, options: GenerationOptions, trash: Trash): Promise<Base> {
   const generations = await listGenerations(store);
-  const published =
-    store.published && generations.includes(store.published)
-      ? await readManifest(join(store.dir, store.published))
-      : undefined;
-  const usable = (m: Manifest | undefined): m is Manifest =>
-    !options.full && m !== undefined && m.fingerprint === options.fingerprint;
+  const publishedDir = store.published && generations.includes(store.published) && join(store.dir, store.published);
+  const usable = (fingerprint: string | undefined) => !options.full && fingerprint === options.fingerprint;
+  const publishedUsable = publishedDir ? usable(await readFingerprint(publishedDir)) : false;
   let base: Base = { kind: "fresh" };
   for (const name of generations) {
     if (name === store.published) continue;
     const path = join(store.dir, name);
-    const manifest = base.kind === "fresh" && usable(published) ? await readManifest(path) : undefined;
-    if (usable(manifest)) {
+    const manifest = base.kind === "fresh" && publishedUsable ? await readManifest(path) : undefined;
+    if (manifest && usable(manifest.fingerprint)) {
       await rename(path, work);
       // Without a manifest a working copy is never a base: a build killed half-way is not trusted.
       await unlink(join(work, MANIFEST_FILE));
@@ -107,8 +104,9 @@ async function prepareWorkingCopy(store: Store, work: string, options: Generatio
     } else await trash.discard(path);
   }
   if (base.kind === "recycled") return base;
-  if (usable(published)) {
-    await cloneByLinks(join(store.dir, store.published!), work);
+  const published = publishedDir && publishedUsable ? await readManifest(publishedDir) : undefined;
+  if (publishedDir && published && usable(published.fingerprint)) {
+    await cloneByLinks(publishedDir, work);
     await unlink(join(work, MANIFEST_FILE));
     return { kind: "cloned", manifest: published };
   }

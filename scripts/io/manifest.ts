@@ -1,6 +1,6 @@
 // What the previous build wrote, so the next one writes only what changed (and removes what went away).
 // Pages are not listed one by one: a list's item hashes say which pages an edit touches.
-import { readFile, writeFile } from "node:fs/promises";
+import { type FileHandle, open, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { sha1 } from "../cli/file-hashes.mjs";
 import type { PageList, PageOffsets } from "../render/software-pages.ts";
@@ -50,6 +50,24 @@ export async function readManifest(outDir: string): Promise<Manifest | undefined
     return manifest.format === 3 ? manifest : undefined;
   } catch {
     return undefined;
+  }
+}
+
+/**
+ * The fingerprint of the manifest in `outDir`, from the first bytes of the file (its format and fingerprint come
+ * first), without reading the rest: a rebuild asks it of the published build and reads one manifest whole, not two.
+ */
+export async function readFingerprint(outDir: string): Promise<string | undefined> {
+  let file: FileHandle | undefined;
+  try {
+    file = await open(join(outDir, MANIFEST_FILE));
+    const { buffer, bytesRead } = await file.read(Buffer.alloc(256), 0, 256, 0);
+    const start = /^\{"format":3,"fingerprint":"([\w-]*)"/.exec(buffer.toString("latin1", 0, bytesRead));
+    return start ? start[1] : (await readManifest(outDir))?.fingerprint;
+  } catch {
+    return undefined;
+  } finally {
+    await file?.close();
   }
 }
 
