@@ -1,3 +1,6 @@
+import type { RouteTable } from "../api/runtime/route-table.ts";
+import { sha1 } from "../cli/file-hashes.mjs";
+
 /** One file of dist/: a path relative to dist/ and its exact bytes. Render functions return these; only io/ writes them. */
 export interface OutputFile {
   path: string;
@@ -15,6 +18,18 @@ export interface OutputFile {
   check?: () => void;
   /** the request target a client sends for this body (`/v1/software/x`), when a full host serves it by URL (E2) */
   target?: string;
+}
+
+const tableKeys = new WeakMap<RouteTable, string>();
+
+/**
+ * The key of a file made from the route table alone (and the build's code, whose change rebuilds everything): the
+ * table's own hash, made once per table. A rebuild keeps the host configs without rendering them.
+ */
+export function routeTableKey(table: RouteTable): string {
+  let key = tableKeys.get(table);
+  if (!key) tableKeys.set(table, (key = `routes ${sha1(JSON.stringify(table))}`));
+  return key;
 }
 
 /** Response bodies are compact JSON: no whitespace, no trailing newline, keys in insertion (contract) order. */

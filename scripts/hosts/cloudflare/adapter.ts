@@ -6,7 +6,7 @@
 import { errorBodies } from "../../api/contract/error-bodies.ts";
 import { answerTemplates, CODINGS, type RouteTable } from "../../api/runtime/route-table.ts";
 import { cachedBundleTextSync } from "../../cli/bundle-cache.mjs";
-import type { OutputFile } from "../../render/output.ts";
+import { lazyFile, type OutputFile, routeTableKey } from "../../render/output.ts";
 
 export const WORKER_FILE = "cloudflare/worker.js";
 export const WRANGLER_ASSETS_CONFIG = "wrangler.jsonc";
@@ -102,7 +102,7 @@ const jsonc = (comment: string, value: object) => `// ${comment}\n${JSON.stringi
 
 export function cloudflareAdapter(table: RouteTable): OutputFile[] {
   return [
-    { path: WORKER_FILE, body: bundleWorker(table) },
+    lazyFile(WORKER_FILE, routeTableKey(table), () => bundleWorker(table)),
     {
       path: WRANGLER_ASSETS_CONFIG,
       body: jsonc(
@@ -117,6 +117,6 @@ export function cloudflareAdapter(table: RouteTable): OutputFile[] {
         wranglerR2Config(),
       ),
     },
-    { path: ASSETS_IGNORE, body: assetsIgnore(table) },
+    lazyFile(ASSETS_IGNORE, routeTableKey(table), () => assetsIgnore(table)),
   ];
 }

@@ -10,7 +10,7 @@
 
 import { errorBodies } from "../../api/contract/error-bodies.ts";
 import type { Route, RouteTable } from "../../api/runtime/route-table.ts";
-import type { OutputFile } from "../../render/output.ts";
+import { lazyFile, type OutputFile, routeTableKey } from "../../render/output.ts";
 import { block, mapBlock, quote, word } from "./conf.ts";
 import { assetName, decisionMaps, fileTemplate, headerMaps } from "./maps.ts";
 
@@ -216,7 +216,7 @@ export function nginxMainConf(): string {
 
 export function nginxAdapter(table: RouteTable): OutputFile[] {
   return [
-    { path: NGINX_SERVER_CONF, body: nginxServerConf(table) },
+    lazyFile(NGINX_SERVER_CONF, routeTableKey(table), () => nginxServerConf(table)),
     { path: NGINX_MAIN_CONF, body: nginxMainConf() },
   ];
 }

@@ -11,7 +11,7 @@
 
 import { errorBodies } from "../../api/contract/error-bodies.ts";
 import type { RouteTable } from "../../api/runtime/route-table.ts";
-import type { OutputFile } from "../../render/output.ts";
+import { lazyFile, type OutputFile, routeTableKey } from "../../render/output.ts";
 import { errorUrl, querySubsets, staticTarget, successTemplates } from "./static-routes.ts";
 
 export const NETLIFY_REDIRECTS = "_redirects";
@@ -108,8 +108,8 @@ export function netlifyHeaders(table: RouteTable): string {
 
 export function netlifyAdapter(table: RouteTable): OutputFile[] {
   return [
-    { path: NETLIFY_REDIRECTS, body: netlifyRedirects(table) },
-    { path: NETLIFY_HEADERS, body: netlifyHeaders(table) },
+    lazyFile(NETLIFY_REDIRECTS, routeTableKey(table), () => netlifyRedirects(table)),
+    lazyFile(NETLIFY_HEADERS, routeTableKey(table), () => netlifyHeaders(table)),
     { path: NETLIFY_404_PAGE, body: errorBodies(table.basePath).not_found },
   ];
 }
