@@ -14,20 +14,14 @@ import {
   uploadToR2,
 } from "../../../../scripts/hosts/cloudflare/upload-r2.ts";
 import { seeded } from "../../../helpers/seeded.ts";
-import { ab, answersOf, buildsAB, killedUpload, serving, uploadCommand } from "./lib/builds-ab.ts";
+import { ab, answersOf, buildsAB, killedUpload, serving, uploadCommand, uploaderOver } from "./lib/builds-ab.ts";
 
 buildsAB();
 
 it("uploads killed at 10 seeded instants leave A live; the next upload completes B without re-sending what arrived", async () => {
   const persist = join(ab.dir, "killed.r2");
   const worker = await serving(ab.distA, persist);
-  const uploader = await startLocalWorker({
-    distDir: ab.distA,
-    mode: "r2",
-    r2Persist: persist,
-    port: 0,
-    uploader: true,
-  });
+  const uploader = await uploaderOver(ab.distA, persist);
   try {
     const target = await uploader.uploadTarget();
     const idA = (await readLive(target))!.pointer.build;

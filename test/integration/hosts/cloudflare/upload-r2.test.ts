@@ -12,7 +12,17 @@ import { expect, it } from "vitest";
 import { startLocalWorker } from "../../../../scripts/hosts/cloudflare/local-worker.ts";
 import { listBuilds, rollback } from "../../../../scripts/hosts/cloudflare/upload-r2.ts";
 import { repoRoot } from "../../../helpers/dirs.ts";
-import { type Answer, ab, answersOf, ask, buildsAB, serving, TARGETS, uploadCommand } from "./lib/builds-ab.ts";
+import {
+  type Answer,
+  ab,
+  answersOf,
+  ask,
+  buildsAB,
+  serving,
+  TARGETS,
+  uploadCommand,
+  uploaderOver,
+} from "./lib/builds-ab.ts";
 
 buildsAB();
 
@@ -58,13 +68,7 @@ it("a reader during the upload of B over A sees whole A answers, then whole B an
     ).toBe(true);
 
     // Rollback in one step: A's answers, byte for byte, from the running Worker.
-    const uploader = await startLocalWorker({
-      distDir: ab.distA,
-      mode: "r2",
-      r2Persist: persist,
-      port: 0,
-      uploader: true,
-    });
+    const uploader = await uploaderOver(ab.distA, persist);
     try {
       const target = await uploader.uploadTarget();
       expect(await rollback(target)).toEqual({ build: idA, previous: b![0]!.build });

@@ -95,9 +95,13 @@ export async function killedUpload(dist: string, persist: string, at: string): P
   return output;
 }
 
+/** The uploader Worker over the local bucket at `persist` (its R2 binding, to upload `dist` to or act on). */
+export const uploaderOver = (dist: string, persist: string): Promise<LocalWorker> =>
+  startLocalWorker({ distDir: dist, mode: "r2", r2Persist: persist, port: 0, uploader: true });
+
 /** Serves the bucket's live build (after publishing `dist` there) on a port of its own, counting R2 reads. */
 export async function serving(dist: string, persist: string): Promise<LocalWorker> {
-  const uploader = await startLocalWorker({ distDir: dist, mode: "r2", r2Persist: persist, port: 0, uploader: true });
+  const uploader = await uploaderOver(dist, persist);
   await uploadToR2(dist, await uploader.uploadTarget());
   await uploader.close();
   return startLocalWorker({ distDir: dist, mode: "r2", r2Persist: persist, port: 0, countReads: true });
