@@ -5,7 +5,6 @@ import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { expect, it } from "vitest";
-import { startLocalWorker } from "../../../../scripts/hosts/cloudflare/local-worker.ts";
 import {
   bodiesInBucket,
   listBuilds,

@@ -9,7 +9,6 @@ import { request } from "node:http";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { expect, it } from "vitest";
-import { startLocalWorker } from "../../../../scripts/hosts/cloudflare/local-worker.ts";
 import { listBuilds, rollback } from "../../../../scripts/hosts/cloudflare/upload-r2.ts";
 import { repoRoot } from "../../../helpers/dirs.ts";
 import {
