@@ -39,7 +39,8 @@ function cacheEntry(entry, options) {
   let fresh = false;
   try {
     const inputs = JSON.parse(readFileSync(inputsPath, "utf8"));
-    fresh = Object.entries(inputs).every(([file, hash]) => hashOf(file) === hash);
+    // The bundle itself too: a cache folder cleaned by hand may keep one file of the pair.
+    fresh = Object.entries(inputs).every(([file, hash]) => hashOf(file) === hash) && statSync(path).isFile();
     saveFileHashes();
   } catch {
     // no bundle yet, or an unreadable one

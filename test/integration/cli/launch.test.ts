@@ -1,7 +1,7 @@
 // scripts/cli/launch.mjs runs a command from a bundle cached in node_modules/.cache/msapi/: tested in a scratch
 // project (the launcher and its cache copied in, esbuild and tsx linked), so the repository's cache is never touched.
 import { execFile } from "node:child_process";
-import { copyFile, mkdir, readdir, readFile, symlink, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -62,6 +62,15 @@ describe("the command launcher", () => {
   it("rebuilds the bundle when a source it was built from changed", async () => {
     await writeGreeting("changed");
     expect(JSON.parse((await launch()).stdout).greeting).toBe("changed");
+  });
+
+  it("rebuilds a bundle whose file is gone though its record of inputs stayed (a cache cleaned by hand)", async () => {
+    const cache = join(project, "node_modules/.cache/msapi");
+    const bundles = (await readdir(cache)).filter((f) => f.endsWith(".mjs"));
+    expect(bundles).toHaveLength(1);
+    await rm(join(cache, bundles[0]!));
+    const run = await launch();
+    expect([run.code, run.stderr, JSON.parse(run.stdout).greeting]).toEqual([0, "", "changed"]);
   });
 
   it("remembers source hashes of this project only: entries of a copy sharing its node_modules are dropped", async () => {
