@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { deserialize, serialize } from "node:v8";
 import { writeCacheFile } from "../cli/project-cache.mjs";
 import type { KnownFiles } from "./load.ts";
+import type { FilePlaceholder } from "./placeholders.ts";
 
 export const CONTENT_CACHE_FILE = ".content-cache.v8";
 export const CONTENT_CHANGES_FILE = ".content-cache-changes.v8";
@@ -25,8 +26,8 @@ export const REWRITE_AFTER = 64;
 interface CacheFile {
   /** the code and schemas that read and judged these files: any change there and none is trusted */
   key: string;
-  /** [absolute path, signature, parsed value, sha1 of its text] */
-  files: [string, string, unknown, string][];
+  /** [absolute path, signature, parsed value, sha1 of its text, the placeholders in its strings] */
+  files: [string, string, unknown, string, FilePlaceholder[] | undefined][];
 }
 
 export interface ContentCache {
@@ -45,7 +46,9 @@ const readCacheFile = (path: string, key: string): KnownFiles => {
   try {
     const cache = deserialize(readFileSync(path)) as CacheFile;
     if (cache.key !== key) return new Map();
-    return new Map(cache.files.map(([path, signature, data, hash]) => [path, { signature, data, hash }]));
+    return new Map(
+      cache.files.map(([path, signature, data, hash, placeholders]) => [path, { signature, data, hash, placeholders }]),
+    );
   } catch {
     return new Map();
   }
@@ -54,7 +57,10 @@ const readCacheFile = (path: string, key: string): KnownFiles => {
 const writeCache = (path: string, key: string, files: KnownFiles) =>
   writeCacheFile(
     path,
-    serialize({ key, files: [...files].map(([path, f]) => [path, f.signature, f.data, f.hash]) } satisfies CacheFile),
+    serialize({
+      key,
+      files: [...files].map(([path, f]) => [path, f.signature, f.data, f.hash, f.placeholders]),
+    } satisfies CacheFile),
   );
 
 export function readContentCache(storeDir: string, key: string): ContentCache {

@@ -4,6 +4,7 @@ import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, read
 import { join, relative, resolve } from "node:path";
 import { sha1, signatureOf } from "../cli/file-hashes.mjs";
 import type { ContentError } from "./errors.ts";
+import type { FilePlaceholder } from "./placeholders.ts";
 
 export interface ContentFile {
   /** path as the user sees it, relative to the working directory: content/tools/acme.json */
@@ -15,6 +16,8 @@ export interface ContentFile {
   source?: string;
   /** recalled from a previous good build: it passed its schema then, and its bytes are the same */
   valid?: true;
+  /** what was read (or recalled), where its signature is settled: what is found in it once is remembered there */
+  known?: KnownFile;
 }
 
 /** A file read whole and parsed, with a signature that proves it unchanged since (content-cache.ts). */
@@ -24,6 +27,8 @@ export interface KnownFile {
   data: unknown;
   /** sha1 of its text (ContentFile.source) */
   hash: string;
+  /** the placeholders in its strings (placeholders.ts), once looked for: a file recalled unchanged holds the same */
+  placeholders?: FilePlaceholder[];
 }
 
 /** absolute path → what was read */
@@ -92,7 +97,7 @@ export async function loadContent(contentDir: string, remembered: KnownFiles = n
         if (stats.isFile() && signatureOf(stats, now) === before.signature) {
           known.set(absolute, before);
           recalled++;
-          return { file, name, data: before.data, source: before.hash, valid: true };
+          return { file, name, data: before.data, source: before.hash, valid: true, known: before };
         }
       } catch {
         // gone or unreadable: the read below says which
@@ -124,8 +129,9 @@ export async function loadContent(contentDir: string, remembered: KnownFiles = n
     try {
       const data = JSON.parse(text) as unknown;
       const source = sha1(text);
-      if (signature) known.set(absolute, { signature, data, hash: source });
-      return { file, name, data, source };
+      const read: KnownFile | undefined = signature ? { signature, data, hash: source } : undefined;
+      if (read) known.set(absolute, read);
+      return { file, name, data, source, known: read };
     } catch (e) {
       errors.push({ file, path: "", message: `invalid JSON: ${withLineAndColumn(text, (e as Error).message)}` });
       return undefined;

@@ -35,25 +35,52 @@ function isExampleAddress(text: string): boolean {
   }
 }
 
+/** A placeholder in one file's strings: the same wherever the file is, so a file recalled unchanged keeps its own. */
+export interface FilePlaceholder {
+  path: string;
+  kind: "todo" | "example-address";
+  message: string;
+}
+
 /**
- * Calls `visit` with every string of a JSON value and its path (`pricingPlans[1].features[0]`), written out only when
- * asked, during the call. `$schema` is the editor's, not content.
+ * Calls `visit` with every string of a JSON value and where it is (`at`, valid during the call only). `$schema` is
+ * the editor's, not content. No closure or entry array per value: a thousand tools hold tens of thousands of strings.
  */
-function eachString(value: unknown, visit: (text: string, path: () => string) => void, at: (string | number)[] = []) {
-  if (typeof value === "string") visit(value, () => fieldPath(at));
+function eachString(value: unknown, visit: (text: string, at: (string | number)[]) => void, at: (string | number)[]) {
+  if (typeof value === "string") visit(value, at);
   else if (Array.isArray(value))
-    value.forEach((v, i) => {
+    for (let i = 0; i < value.length; i++) {
       at.push(i);
-      eachString(v, visit, at);
-      at.pop();
-    });
-  else if (value !== null && typeof value === "object")
-    for (const [k, v] of Object.entries(value)) {
-      if (k === "$schema") continue;
-      at.push(k);
-      eachString(v, visit, at);
+      eachString(value[i], visit, at);
       at.pop();
     }
+  else if (value !== null && typeof value === "object")
+    for (const k in value) {
+      if (k === "$schema" || !Object.hasOwn(value, k)) continue;
+      at.push(k);
+      eachString((value as Record<string, unknown>)[k], visit, at);
+      at.pop();
+    }
+}
+
+/** TODO text and .example addresses in one file's strings. */
+function placeholdersIn(data: unknown): FilePlaceholder[] {
+  const found: FilePlaceholder[] = [];
+  eachString(
+    data,
+    (text, at) => {
+      if (TODO.test(text))
+        found.push({ path: fieldPath(at), kind: "todo", message: "still holds TODO text: write the real one" });
+      else if (isExampleAddress(text))
+        found.push({
+          path: fieldPath(at),
+          kind: "example-address",
+          message: `${JSON.stringify(text)} is a placeholder address: give the real one`,
+        });
+    },
+    [],
+  );
+  return found;
 }
 
 /** The placeholders of content that passed validation (every file parsed, every field of the right type). */
@@ -64,22 +91,9 @@ export function findPlaceholders(
 ): ContentWarning[] {
   const warnings: ContentWarning[] = [];
   for (const f of [...(site ? [site] : []), ...categories, ...tools]) {
-    eachString(f.data, (text, path) => {
-      if (TODO.test(text))
-        warnings.push({
-          file: f.file,
-          path: path(),
-          kind: "todo",
-          message: "still holds TODO text: write the real one",
-        });
-      else if (isExampleAddress(text))
-        warnings.push({
-          file: f.file,
-          path: path(),
-          kind: "example-address",
-          message: `${JSON.stringify(text)} is a placeholder address: give the real one`,
-        });
-    });
+    // Remembered with the file's text in the content cache: a rebuild looks only in the files read anew.
+    const found = f.known ? (f.known.placeholders ??= placeholdersIn(f.data)) : placeholdersIn(f.data);
+    for (const p of found) warnings.push({ file: f.file, ...p });
   }
   const inUse = new Set<string>();
   for (const f of tools) {

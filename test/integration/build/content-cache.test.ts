@@ -138,6 +138,28 @@ describe("the content cache", () => {
     await writeFile(quill, text);
   });
 
+  it("warns of the placeholders a recalled file holds, as a full build does, and forgets them once edited away", async () => {
+    const quill = join(content, "tools/quill.json");
+    const text = await readFile(quill, "utf8");
+    const todo = text.replace(/"shortDescription": "[^"]*"/, '"shortDescription": "TODO: say what Quill does"');
+    expect(todo).not.toBe(text);
+    await writeFile(quill, todo);
+    await sleep(SETTLE_MS);
+    const quillTodo = expect.objectContaining({ file: expect.stringMatching(/tools\/quill\.json$/), kind: "todo" });
+    const read = await build({ contentDir: content, outDir: dist });
+    expect(read.contentWarnings).toContainEqual(quillTodo);
+    const remembered = readContentCache(`${dist}.builds`, codeKeyOf(`${dist}.builds`)).files.get(quill);
+    expect(remembered?.placeholders).toContainEqual(expect.objectContaining({ path: "shortDescription", kind: "todo" }));
+    // Recalled, not read: the same warnings, in the same order, as a build that reads everything.
+    const recalled = await build({ contentDir: content, outDir: dist });
+    expect(recalled.contentRecalled).toBe(recalled.contentFiles);
+    const full = await build({ contentDir: content, outDir: join(dir.path, "full"), full: true });
+    expect(recalled.contentWarnings).toEqual(full.contentWarnings);
+    expect(recalled.contentWarnings).toEqual(read.contentWarnings);
+    await writeFile(quill, text);
+    expect((await build({ contentDir: content, outDir: dist })).contentWarnings).not.toContainEqual(quillTodo);
+  });
+
   it("is not used by a --full build, nor by other code or schemas", async () => {
     expect(await build({ contentDir: content, outDir: dist, full: true })).toMatchObject({ contentRecalled: 0 });
     expect(readContentCache(`${dist}.builds`, "another code hash").files.size).toBe(0);
