@@ -149,7 +149,9 @@ describe("the content cache", () => {
     const read = await build({ contentDir: content, outDir: dist });
     expect(read.contentWarnings).toContainEqual(quillTodo);
     const remembered = readContentCache(`${dist}.builds`, codeKeyOf(`${dist}.builds`)).files.get(quill);
-    expect(remembered?.placeholders).toContainEqual(expect.objectContaining({ path: "shortDescription", kind: "todo" }));
+    expect(remembered?.placeholders).toContainEqual(
+      expect.objectContaining({ path: "shortDescription", kind: "todo" }),
+    );
     // Recalled, not read: the same warnings, in the same order, as a build that reads everything.
     const recalled = await build({ contentDir: content, outDir: dist });
     expect(recalled.contentRecalled).toBe(recalled.contentFiles);
