@@ -51,11 +51,11 @@ export function toDetail(t: Tool): SoftwareDetail {
   };
 }
 
-/** Each tool's summary serialized once (list pages only join these strings), its hash and its check, each made once. */
+/** Each tool's summary serialized once (list pages only join these strings), and its check, made once. */
 export interface Summaries {
   json: Map<string, string>;
-  /** SHA-1 of the summary's JSON: what keys a body made of summaries */
-  hash: (slug: string) => string;
+  /** SHA-1 of every summary's JSON in catalog order: what keys the bodies made from all of them (search) */
+  all: () => string;
   check: (slug: string) => void;
 }
 
@@ -63,10 +63,10 @@ export function serializeSummaries(catalog: Catalog): Summaries {
   const values = new Map(catalog.tools.map((t) => [t.slug, toSummary(t)]));
   const checked = new Set<string>();
   const serialized = new Map([...values].map(([slug, value]) => [slug, json(value)]));
-  const hashes = new Map<string, string>();
+  let all: string | undefined;
   return {
     json: serialized,
-    hash: (slug) => hashes.get(slug) ?? hashes.set(slug, sha1(serialized.get(slug)!)).get(slug)!,
+    all: () => (all ??= sha1([...serialized.values()].join("\n"))),
     check: (slug) => {
       if (checked.has(slug)) return;
       assertValid("items/software-summary.schema.json", values.get(slug), `summary of ${slug}`);
