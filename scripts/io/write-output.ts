@@ -179,10 +179,16 @@ async function writeSyncTree(
     maxLimit: site.maxLimit,
     pages,
     small: bodies,
+    // No small body created or removed: the same targets in the same buckets, so unchanged shards are kept.
+    previous: previous && {
+      files: previous.files,
+      keys: previous.keys,
+      samePaths: bodies.created === 0 && bodies.deleted === 0,
+    },
   });
   const shardStats = await writeSmallFiles(
     work,
-    shards.map((s) => s.file),
+    shards.files.map((s) => s.file),
     manifestPart(previous, (path) => path.startsWith(inSync) && path !== site.sync.rootFile),
     compress,
   );

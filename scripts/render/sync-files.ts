@@ -8,6 +8,7 @@ import type { OutputFile } from "./output.ts";
 import { type PageDigests, type PageList, pageAt, pageCount } from "./software-pages.ts";
 import {
   type BodyHash,
+  isSmallShard,
   kindOf,
   listShardNames,
   PAGES_PER_SHARD,
@@ -37,14 +38,25 @@ export interface SmallBodies {
 
 const shardPath = (layout: SyncLayout, name: string) => fill(layout.shardFile, { shard: `${name}.json` });
 
-/** A shard's file and how many targets it holds. */
+/** A shard's name and file. */
 export interface ShardFile {
   name: string;
   file: OutputFile;
-  targets: number;
 }
 
-/** Every shard file of the build (the root comes after, from their hashes: syncRootFile). */
+/** What a rebuild knows of the build before's hash tree (its manifest), to keep what did not change. */
+export interface PreviousShards {
+  /** every file but the list pages, with its SHA-256 */
+  files: Readonly<Record<string, string>>;
+  keys?: Readonly<Record<string, string>>;
+  /** whether this build's small bodies are at the same paths as the build before's (none added, none removed) */
+  samePaths: boolean;
+}
+
+/**
+ * Every shard file of the build, and how many targets they hold (the root comes after, from their hashes:
+ * syncRootFile).
+ */
 export function syncShardFiles(args: {
   layout: SyncLayout;
   /** a file of the working copy, as the build before wrote it (a shard this build patches) */
@@ -54,9 +66,11 @@ export function syncShardFiles(args: {
   /** per list: the pages this build hashed (its others are in the shards of the build before) */
   pages: (PageDigests | undefined)[];
   small: SmallBodies;
-}): ShardFile[] {
+  previous?: PreviousShards;
+}): { files: ShardFile[]; targets: number } {
   const { layout, lists, small } = args;
   const files: ShardFile[] = [];
+  let targets = small.targets.size;
   lists.forEach((list, i) => {
     const total = list.items.length;
     const count = pageCount(total, args.maxLimit);
@@ -95,43 +109,115 @@ export function syncShardFiles(args: {
           return render();
         },
       };
-      files.push({ name, file, targets: end - first });
+      files.push({ name, file });
+      targets += end - first;
     });
   });
 
-  const bodies = [...small.targets].map(([path, target]) => ({ path, target }));
+  return { files: [...files, ...smallShardFiles(layout, small, args.readPrevious, args.previous)], targets };
+}
+
+/**
+ * The shards of the bodies that are no list page. When the build before had the same small bodies (none added, none
+ * removed: every target stays in its bucket), only the shards holding a body that changed are rendered, each its
+ * old body with those entries replaced; the others are kept by their key. Else every one is rendered from the
+ * writer's hashes. A shard's key is the SHA-1 of its body.
+ */
+function smallShardFiles(
+  layout: SyncLayout,
+  small: SmallBodies,
+  readPrevious: (path: string) => string,
+  previous: PreviousShards | undefined,
+): ShardFile[] {
   const counts: Record<string, number> = {};
-  for (const { target } of bodies) {
+  for (const target of small.targets.values()) {
     const kind = kindOf(layout.basePath, target);
     counts[kind] = (counts[kind] ?? 0) + 1;
   }
+  if (previous?.samePaths) {
+    const patched = patchSmallShards(layout, small, readPrevious, previous, counts);
+    if (patched) return patched;
+  }
   const groups = new Map<string, [string, BodyHash][]>();
-  for (const { path, target } of bodies) {
+  for (const [path, target] of small.targets) {
     const name = shardOf(layout.basePath, target, counts);
     const entry: [string, BodyHash] = [target, { sha256: small.hashes.get(path)!, size: small.sizes.get(path)! }];
     const group = groups.get(name);
     if (group) group.push(entry);
     else groups.set(name, [entry]);
   }
-  for (const [name, entries] of groups) {
+  return Array.from(groups, ([name, entries]) => {
     entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    files.push({
+    return smallShard(layout, name, shardBody(name, entries));
+  });
+}
+
+const smallShard = (layout: SyncLayout, name: string, body: string): ShardFile => ({
+  name,
+  file: { path: shardPath(layout, name), body, key: `shard ${sha1(body)}` },
+});
+
+/** The small shards patched (see smallShardFiles), or undefined when the build before's cannot be (no key for one). */
+function patchSmallShards(
+  layout: SyncLayout,
+  small: SmallBodies,
+  readPrevious: (path: string) => string,
+  previous: PreviousShards,
+  counts: Record<string, number>,
+): ShardFile[] | undefined {
+  const changed = new Map<string, [target: string, body: BodyHash][]>();
+  for (const [path, target] of small.targets) {
+    const sha256 = small.hashes.get(path)!;
+    if (previous.files[path] === sha256) continue;
+    const name = shardOf(layout.basePath, target, counts);
+    const entry: [string, BodyHash] = [target, { sha256, size: small.sizes.get(path)! }];
+    const group = changed.get(name);
+    if (group) group.push(entry);
+    else changed.set(name, [entry]);
+  }
+  const [before, after] = shardPath(layout, "\u0000").split("\u0000") as [string, string];
+  const shards: ShardFile[] = [];
+  for (const path of Object.keys(previous.files)) {
+    if (!path.startsWith(before) || !path.endsWith(after)) continue;
+    const name = path.slice(before.length, path.length - after.length);
+    if (!isSmallShard(name)) continue;
+    const entries = changed.get(name);
+    if (entries) {
+      const old = parseShard(readPrevious(path));
+      for (const [target, body] of entries) {
+        if (!old.has(target)) return undefined;
+        old.set(target, body);
+      }
+      shards.push(smallShard(layout, name, shardBody(name, old)));
+      changed.delete(name);
+      continue;
+    }
+    const key = previous.keys?.[path];
+    if (key === undefined) return undefined;
+    // Kept by the writer by its key, never read.
+    shards.push({
       name,
-      file: { path: shardPath(layout, name), body: shardBody(name, entries) },
-      targets: entries.length,
+      file: {
+        path,
+        key,
+        get body(): string {
+          throw new Error(`hash tree: ${path} is kept, not rendered`);
+        },
+      },
     });
   }
-  return files;
+  // A changed body in a shard the build before did not have: not the same paths after all.
+  return changed.size === 0 ? shards : undefined;
 }
 
 /** The root over the shards written: each by name, with the hash and size its writer recorded. */
 export function syncRootFile(
   layout: SyncLayout,
-  shards: ShardFile[],
+  shards: { files: ShardFile[]; targets: number },
   written: Omit<SmallBodies, "targets">,
 ): OutputFile {
-  const rows = new Map<string, BodyHash & { targets: number }>();
-  for (const { name, file, targets } of shards)
-    rows.set(name, { sha256: written.hashes.get(file.path)!, size: written.sizes.get(file.path)!, targets });
-  return { path: layout.rootFile, body: rootBody(rows) };
+  const rows = new Map<string, BodyHash>();
+  for (const { name, file } of shards.files)
+    rows.set(name, { sha256: written.hashes.get(file.path)!, size: written.sizes.get(file.path)! });
+  return { path: layout.rootFile, body: rootBody(rows, shards.targets) };
 }

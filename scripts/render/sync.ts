@@ -42,6 +42,9 @@ const powerOfTwoAtLeast = (n: number) => 2 ** Math.ceil(Math.log2(Math.max(1, n)
 
 type BucketedKind = keyof typeof PER_BUCKET;
 
+/** Whether a shard holds bodies that are no list page (`software-3`, `search-0`, `catalog`), by its name. */
+export const isSmallShard = (name: string): boolean => name === "catalog" || /^(software|best|search)-\d+$/.test(name);
+
 /** What kind of body a target names: a bucketed kind, or "catalog" for the catalog-wide bodies. No hashing. */
 export function kindOf(basePath: string, target: string): BucketedKind | "catalog" {
   if (target.startsWith(`${basePath}/software/`)) return "software";
@@ -158,12 +161,11 @@ export function parseShard(body: string): Map<string, BodyHash> {
   return entries;
 }
 
-/** The root: every shard by name, sorted, with the hash and size of its body. */
-export function rootBody(shards: Map<string, BodyHash & { targets: number }>): string {
+/** The root: every shard by name, sorted, with the hash and size of its body; `targets` in them all. */
+export function rootBody(shards: Map<string, BodyHash>, targets: number): string {
   const names = [...shards.keys()].sort();
   const data = names.map(
     (n) => `${JSON.stringify(n)}:{"sha256":"${shards.get(n)!.sha256}","size":${shards.get(n)!.size}}`,
   );
-  const targets = names.reduce((sum, n) => sum + shards.get(n)!.targets, 0);
   return `{"data":{${data.join(",")}},"meta":{"shards":${names.length},"targets":${targets}}}`;
 }
