@@ -12,6 +12,15 @@ export function nameWords(name: string): string[] {
     .filter((word) => word !== "");
 }
 
+/** The first word of the first tool name that has one: what the examples search for (its first four letters). */
+export function firstNameWord(tools: readonly { name: string }[]): string | undefined {
+  for (const t of tools) {
+    const word = nameWords(t.name)[0];
+    if (word !== undefined) return word;
+  }
+  return undefined;
+}
+
 /**
  * Every prefix search answers for these tools (a word of length L gives L prefixes, at most 32), each with the
  * indexes of the tools that have it, in the order the tools came (O1 for the catalog's).

@@ -13,7 +13,7 @@ import {
 } from "../api/runtime/route-table.ts";
 import { hashOfFile } from "../cli/file-hashes.mjs";
 import type { Catalog } from "../model/derive.ts";
-import { nameWords } from "../model/search-words.ts";
+import { firstNameWord } from "../model/search-words.ts";
 import { lazyFile, type OutputFile } from "./output.ts";
 
 /** Where the page files live in dist/ and the URL path each is served at: the route table's assets. */
@@ -215,11 +215,7 @@ function tryCard(r: TryRequest): string {
 }
 
 /** A word start the search box suggests: the first word of the first tool's name, cut to four letters. */
-const searchExample = (catalog: Catalog) =>
-  catalog.tools
-    .map((t) => nameWords(t.name)[0])
-    .find((w) => w !== undefined)
-    ?.slice(0, 4) ?? "mail";
+const searchExample = (catalog: Catalog) => firstNameWord(catalog.tools)?.slice(0, 4) ?? "mail";
 
 export function docsPageHtml(catalog: Catalog, table: RouteTable): string {
   const specUrl = `./${layout(table.basePath).openapi}`;

@@ -10,7 +10,7 @@ import {
 } from "../api/operations.ts";
 import { ALL_FILTER, fill, layout, SEARCH_LIMIT } from "../api/runtime/route-table.ts";
 import type { Catalog } from "../model/derive.ts";
-import { nameWords, toolPrefixIndex } from "../model/search-words.ts";
+import { firstNameWord, toolPrefixIndex } from "../model/search-words.ts";
 import { renderCategories } from "./categories.ts";
 import { renderErrors } from "./errors.ts";
 import { json } from "./output.ts";
@@ -92,7 +92,7 @@ export function buildExamples(catalog: Catalog): ApiExamples {
   }
 
   const search: Record<string, Example> = {};
-  const word = catalog.tools.map((t) => nameWords(t.name)[0]).find((w) => w !== undefined);
+  const word = firstNameWord(catalog.tools);
   if (word) {
     const q = word.slice(0, 4);
     const matches = toolPrefixIndex(catalog.tools).get(q)!;
