@@ -58,10 +58,11 @@ export function validateContent(raw: Pick<RawContent, "site" | "categories" | "t
 const asObject = (data: unknown) =>
   data !== null && typeof data === "object" && !Array.isArray(data) ? (data as Record<string, unknown>) : {};
 const asString = (value: unknown) => (typeof value === "string" ? value : undefined);
-const asStrings = (value: unknown) =>
-  (Array.isArray(value) ? value : [])
-    .map((v, i) => [i, v] as const)
-    .filter((e): e is readonly [number, string] => typeof e[1] === "string");
+/** The strings of an array field with their indexes, in order (a value of the wrong type is the schema's error). */
+function eachStringOf(value: unknown, visit: (text: string, index: number) => void): void {
+  if (!Array.isArray(value)) return;
+  for (let i = 0; i < value.length; i++) if (typeof value[i] === "string") visit(value[i] as string, i);
+}
 
 /**
  * Slugs against file names, a tool's categories (each known, none twice) and each category's top tool pick (a tool of
@@ -85,35 +86,38 @@ function crossFileErrors(categories: ContentFile[], tools: ContentFile[]): Conte
   const byName = (files: ContentFile[]) => new Map(files.map((f) => [f.name, f]));
   const [categoryFiles, toolFiles] = [byName(categories), byName(tools)];
   const categoryNames = new Set(categories.map((f) => f.name));
-  const toolCategories = new Map(
-    tools.map((f) => [f.name, asStrings(asObject(f.data).categories).map(([, slug]) => slug)]),
-  );
   for (const f of categories) slugMatchesName(f, categoryFiles);
   for (const f of tools) {
     slugMatchesName(f, toolFiles);
     const seen = new Set<string>();
-    for (const [i, slug] of asStrings(asObject(f.data).categories)) {
-      // Written out only for an error: a thousand tools list a few categories each.
-      const path = () => fieldPath(["categories", i]);
-      if (seen.has(slug)) errors.push({ file: f.file, path: path(), message: `category "${slug}" is listed twice` });
+    // No entry or path per category unless it is an error: a thousand tools list a few categories each.
+    eachStringOf(asObject(f.data).categories, (slug, i) => {
+      if (seen.has(slug))
+        errors.push({
+          file: f.file,
+          path: fieldPath(["categories", i]),
+          message: `category "${slug}" is listed twice`,
+        });
       else if (!categoryNames.has(slug)) {
         const guess = nearestName(slug, categoryNames);
         errors.push({
           file: f.file,
-          path: path(),
+          path: fieldPath(["categories", i]),
           message: `unknown category "${slug}"${guess ? ` (did you mean "${guess}"?)` : ": no category has this slug"}`,
         });
       }
       seen.add(slug);
-    }
+    });
   }
   for (const f of categories) {
     const raw = asObject(f.data);
     const pick = asString(raw.topToolPick);
     if (pick === undefined) continue;
     const slug = asString(raw.slug) ?? f.name;
-    const pickCategories = toolCategories.get(pick);
-    if (!pickCategories) errors.push({ file: f.file, path: "topToolPick", message: `unknown tool "${pick}"` });
+    const pickFile = toolFiles.get(pick);
+    const pickCategories: string[] = [];
+    if (pickFile) eachStringOf(asObject(pickFile.data).categories, (category) => pickCategories.push(category));
+    if (!pickFile) errors.push({ file: f.file, path: "topToolPick", message: `unknown tool "${pick}"` });
     else if (!pickCategories.includes(slug))
       errors.push({ file: f.file, path: "topToolPick", message: `tool "${pick}" is not in category "${slug}"` });
   }
