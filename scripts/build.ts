@@ -22,7 +22,7 @@ import { renderDocsPage } from "./render/docs-page.ts";
 import { renderErrors } from "./render/errors.ts";
 import { renderExport } from "./render/export.ts";
 import { renderOpenApi } from "./render/openapi.ts";
-import type { OutputFile } from "./render/output.ts";
+import { lazyFile, type OutputFile, routeTableKey } from "./render/output.ts";
 import { renderRankings } from "./render/rankings.ts";
 import { renderSchemaTable } from "./render/schema-table.ts";
 import { renderSearch } from "./render/search.ts";
@@ -72,7 +72,7 @@ export function renderSite(catalog: Catalog, table: RouteTable): SiteOutput {
     ...renderErrors(catalog),
     renderOpenApi(catalog, table),
     ...renderDocsPage(catalog, table),
-    { path: layout(table.basePath).routeTable, body: `${JSON.stringify(table, null, 2)}\n` },
+    lazyFile(layout(table.basePath).routeTable, routeTableKey(table), () => `${JSON.stringify(table, null, 2)}\n`),
     renderSchemaTable(table),
     ...Object.values(adapters).flatMap((adapt) => adapt(table)),
   ];

@@ -9,7 +9,7 @@ import {
   type RouteTable,
 } from "../api/runtime/route-table.ts";
 import type { SchemaFile } from "../schemas/schema-files.ts";
-import type { OutputFile } from "./output.ts";
+import { lazyFile, type OutputFile, routeTableKey } from "./output.ts";
 
 export const SCHEMA_MAP_FILE = "schema-map.json";
 
@@ -99,8 +99,9 @@ export function buildSchemaMap(table: RouteTable): SchemaMap {
   };
 }
 
+/** Made from the route table alone: kept by its key, as the host configs are. */
 export function renderSchemaTable(table: RouteTable): OutputFile {
-  return { path: SCHEMA_MAP_FILE, body: `${JSON.stringify(buildSchemaMap(table), null, 2)}\n` };
+  return lazyFile(SCHEMA_MAP_FILE, routeTableKey(table), () => `${JSON.stringify(buildSchemaMap(table), null, 2)}\n`);
 }
 
 /** A pattern of the map as a regular expression over paths relative to dist/. */
