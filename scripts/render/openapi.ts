@@ -9,11 +9,12 @@ import {
   type QueryParameter,
 } from "../api/operations.ts";
 import { layout, type RouteTable } from "../api/runtime/route-table.ts";
+import { sha1 } from "../cli/file-hashes.mjs";
 import type { Catalog } from "../model/derive.ts";
 import { componentSchemas, errorSchemaWithCodes, type JsonObject, schemaRef } from "./openapi-components.ts";
 import { buildExamples, type Example } from "./openapi-examples.ts";
 import { API_DESCRIPTION, TAGS } from "./openapi-text.ts";
-import type { OutputFile } from "./output.ts";
+import { lazyFile, type OutputFile, routeTableKey } from "./output.ts";
 
 export const OPENAPI_VERSION = "3.1.0";
 export { API_VERSION };
@@ -33,9 +34,8 @@ function queryParameter(p: QueryParameter): JsonObject {
   };
 }
 
-export function buildOpenApi(catalog: Catalog, table: RouteTable): JsonObject {
+export function buildOpenApi(catalog: Catalog, table: RouteTable, examples = buildExamples(catalog)): JsonObject {
   const { site } = catalog;
-  const examples = buildExamples(catalog);
   const schemas = componentSchemas();
   // Header objects from the route table, so the description states exactly what every host sends.
   const constHeader = (name: string, value: string, description: string) =>
@@ -200,11 +200,17 @@ export function buildOpenApi(catalog: Catalog, table: RouteTable): JsonObject {
   };
 }
 
-/** Pretty-printed: people read this file. Deterministic for the same catalog (H6). */
+/**
+ * Pretty-printed: people read this file. Deterministic for the same catalog (H6). Made from the code, the route
+ * table, the site settings and the examples alone, so those are its key: a price edit outside the examples keeps it.
+ */
 export function renderOpenApi(catalog: Catalog, table: RouteTable): OutputFile {
-  return {
-    path: layout(table.basePath).openapi,
-    target: `${table.basePath}/openapi.json`,
-    body: `${JSON.stringify(buildOpenApi(catalog, table), null, 2)}\n`,
-  };
+  const examples = buildExamples(catalog);
+  const key = `openapi ${routeTableKey(table)} ${sha1(JSON.stringify({ site: catalog.site, examples }))}`;
+  const file = lazyFile(
+    layout(table.basePath).openapi,
+    key,
+    () => `${JSON.stringify(buildOpenApi(catalog, table, examples), null, 2)}\n`,
+  );
+  return Object.assign(file, { target: `${table.basePath}/openapi.json` });
 }

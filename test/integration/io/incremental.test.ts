@@ -50,6 +50,22 @@ describe("incremental builds", () => {
     await expectSameAsFullBuild();
   });
 
+  it("the OpenAPI description is rewritten when an edit changes its examples, and kept when not", async () => {
+    const openapi = () => readFile(join(dist, "v1/openapi.json"), "utf8");
+    const before = await openapi();
+    // alpha-mail is the first tool: its detail is the description's example of GET /software/{slug}.
+    await edit("tools/alpha-mail.json", (t) => ((t.pricingPlans as { price: number }[]).at(-1)!.price = 977));
+    await build({ contentDir: content, outDir: dist });
+    const after = await openapi();
+    expect(after).not.toBe(before);
+    expect(after).toContain('"price": 977');
+    await expectSameAsFullBuild();
+    await edit("tools/beta-mail.json", (t) => ((t.pricingPlans as { price: number }[])[0]!.price = 25));
+    await build({ contentDir: content, outDir: dist });
+    expect(await openapi()).toBe(after);
+    await expectSameAsFullBuild();
+  });
+
   it("an edit that changes no published field (an editorial note) renders that tool's detail again and writes nothing", async () => {
     await edit("tools/quill.json", (t) => (t.internalNotes = "Ask about the agency plan."));
     expect(await build({ contentDir: content, outDir: dist })).toMatchObject({ mode: "incremental", written: 0 });
