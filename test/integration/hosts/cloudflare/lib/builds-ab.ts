@@ -80,11 +80,14 @@ export function uploadCommand(dist: string, persist: string): { done: Promise<nu
   };
 }
 
-/** lib/upload-killed.ts: the real upload, killed with its workerd at an instant of its own (`bodies=N` or `record`). */
+/**
+ * lib/upload-killed.ts: the real upload, killed with its workerd at an instant of its own (`bodies=N` or `record`).
+ * Run from its bundle, as the upload command is: through tsx's loader, importing Miniflare cost ~3 s of CPU a run.
+ */
 export async function killedUpload(dist: string, persist: string, at: string): Promise<string> {
   const child = spawn(
     process.execPath,
-    ["--import", "tsx", "test/integration/hosts/cloudflare/lib/upload-killed.ts", dist, persist, at],
+    ["scripts/cli/launch.mjs", "test/integration/hosts/cloudflare/lib/upload-killed.ts", dist, persist, at],
     { cwd: repoRoot, stdio: ["ignore", "pipe", "pipe"], detached: true },
   );
   let output = "";
