@@ -12,14 +12,15 @@ import { build } from "../../scripts/build.ts";
 import { startServer } from "../../scripts/hosts/node/start-server.ts";
 import { exportBuild } from "../../scripts/hosts/static/export.ts";
 import { repoRoot, sampleContent, tempDir } from "../helpers/dirs.ts";
+import { launchArgs } from "../helpers/launch.ts";
 import { type RunningServe, startServe } from "../helpers/serve-package.ts";
 import { hashTree } from "../helpers/tree.ts";
 import { allToolsOf, createCatalogClient } from "../openapi/client/catalog-client.ts";
 import { createFileHostClient } from "../openapi/client/file-host.ts";
 
 const run = promisify(execFile);
-const tsx = join(repoRoot, "node_modules/.bin/tsx");
-const exportScript = join(repoRoot, "scripts/hosts/static/export.ts");
+const exportCommand = (args: string[]) =>
+  run(process.execPath, launchArgs("scripts/hosts/static/export.ts", ...args), { cwd: repoRoot });
 
 let tmp: Awaited<ReturnType<typeof tempDir>>;
 let dist: string;
@@ -48,7 +49,7 @@ describe.each([
     out = join(tmp.path, `aligned-${kept.join("-")}`);
     const args = ["--dist", dist, "--out", out, "--pages", "aligned", "--json"];
     if (limits) args.push("--limits", limits.join(","));
-    const { stdout } = await run(tsx, [exportScript, ...args], { cwd: repoRoot });
+    const { stdout } = await exportCommand(args);
     const summary = JSON.parse(stdout);
     files = (await fg("**", { cwd: out, dot: true, onlyFiles: true })).sort();
     expect(summary).toMatchObject({ ok: true, files: files.length, alignedLimits: kept });
@@ -116,7 +117,7 @@ describe.each([
 describe("npm run export flags of aligned pages", () => {
   const refused = async (args: string[]) => {
     try {
-      await run(tsx, [exportScript, "--dist", dist, "--out", join(tmp.path, "never"), ...args], { cwd: repoRoot });
+      await exportCommand(["--dist", dist, "--out", join(tmp.path, "never"), ...args]);
     } catch (e) {
       const err = e as { code: number; stderr: string };
       return { code: err.code, stderr: err.stderr };

@@ -10,6 +10,7 @@ import { build } from "../../../scripts/build.ts";
 import type { SchemaFile } from "../../../scripts/schemas/schema-files.ts";
 import { validatorFor } from "../../../scripts/schemas/validators.ts";
 import { fixture, repoRoot, sampleContent, tempDir } from "../../helpers/dirs.ts";
+import { launchArgs } from "../../helpers/launch.ts";
 import { hashTree } from "../../helpers/tree.ts";
 
 const run = promisify(execFile);
@@ -58,8 +59,8 @@ describe("the sample catalog", () => {
   it("a bad content file exits 1, prints every error, and leaves the previous dist/ byte-identical", async () => {
     const out = join(dir.path, "a");
     const result = await run(
-      "npx",
-      ["tsx", "scripts/build.ts", "--content", fixture("bad/many-errors"), "--out", out],
+      process.execPath,
+      launchArgs("scripts/build.ts", "--content", fixture("bad/many-errors"), "--out", out),
       { cwd: repoRoot },
     ).then(
       () => ({ code: 0, stderr: "" }),
@@ -74,8 +75,8 @@ describe("the sample catalog", () => {
 
   it("--json prints the summary as one JSON object for CI", async () => {
     const { stdout } = await run(
-      "npx",
-      ["tsx", "scripts/build.ts", "--content", fixture("tiny"), "--out", join(dir.path, "c"), "--json"],
+      process.execPath,
+      launchArgs("scripts/build.ts", "--content", fixture("tiny"), "--out", join(dir.path, "c"), "--json"),
       { cwd: repoRoot },
     );
     const summary = JSON.parse(stdout);
