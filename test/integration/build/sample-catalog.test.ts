@@ -1,7 +1,7 @@
 // The sample catalog in content/, built for real: every file valid, reproducible, and safe to rebuild.
 
 import { execFile } from "node:child_process";
-import { readFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import fg from "fast-glob";
@@ -42,7 +42,8 @@ describe("the sample catalog", () => {
       const schema = schemaOf(f);
       if (!schema) continue; // openapi.json is checked by the OpenAPI tests
       const validate = validatorFor(schema);
-      const body = JSON.parse(await readFile(join(dir.path, "a", f), "utf8"));
+      // Read synchronously: one after another anyway, and fs/promises costs ~3x the CPU for 20,000 small files.
+      const body = JSON.parse(readFileSync(join(dir.path, "a", f), "utf8"));
       if (!validate(body)) throw new Error(`${f}: ${JSON.stringify(validate.errors)}`);
       checked++;
     }
