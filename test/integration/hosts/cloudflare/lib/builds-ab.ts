@@ -98,14 +98,10 @@ export async function killedUpload(dist: string, persist: string, at: string): P
   return output;
 }
 
-/** The uploader Worker over the local bucket at `persist` (its R2 binding, to upload `dist` to or act on). */
-export const uploaderOver = (dist: string, persist: string): Promise<LocalWorker> =>
-  startLocalWorker({ distDir: dist, mode: "r2", r2Persist: persist, port: 0, uploader: true });
-
 /**
- * Serves the bucket's live build (after publishing `dist` there) on a port of its own, counting R2 reads. One workerd
- * both publishes (its uploader Worker) and serves (the API Worker, which no request reaches before that): a second
- * workerd only to serve cost ~1.5 s of CPU to start.
+ * Serves the bucket's live build (after publishing `dist` there) on a port of its own, counting R2 reads; its uploader
+ * Worker (`uploadTarget()`) acts on the same bucket. One workerd both publishes and serves (the API Worker, which no
+ * request reaches before that): one started to upload and another to serve cost ~1.5 s of CPU each.
  */
 export async function serving(dist: string, persist: string): Promise<LocalWorker> {
   const worker = await startLocalWorker({
