@@ -257,7 +257,9 @@ export async function runInScratch(command: DocCommand, scratch: string): Promis
     if (out) await rm(join(scratch, out), { recursive: true, force: true });
   }
   try {
-    await run("bash", ["-c", command.text], {
+    // --norc: not the user's ~/.bashrc, which bash reads even for -c when its input is a socket (as Node's pipes
+    // are) and SHLVL is unset or 0: a pyenv init there cost ~0.7 s of CPU a command, and a file the docs never name.
+    await run("bash", ["--norc", "-c", command.text], {
       cwd: scratch,
       env: { ...process.env, ...command.env },
       maxBuffer: 16 << 20,
