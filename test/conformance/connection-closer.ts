@@ -20,8 +20,9 @@ export interface Relay {
 export async function startClosingRelay(upstream: string): Promise<Relay> {
   const { hostname, port } = new URL(upstream);
   const sockets = new Set<Socket>();
-  const server = createServer((client) => {
-    const server = connect({ host: hostname, port: Number(port) });
+  // No Nagle on either leg: a relayed request or answer waited ~30 ms for the peer's delayed ACK before it went on.
+  const server = createServer({ noDelay: true }, (client) => {
+    const server = connect({ host: hostname, port: Number(port), noDelay: true });
     sockets.add(client).add(server);
     const pending: Pending[] = [];
     let requestHead = "";

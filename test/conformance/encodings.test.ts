@@ -7,7 +7,7 @@ import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build } from "../../scripts/build.ts";
 import { fixture, tempDir } from "../helpers/dirs.ts";
-import { hosts, type RunningHost } from "./hosts.ts";
+import { hosts, type RunningHost, selectedHosts } from "./hosts.ts";
 
 interface RawResponse {
   status: number;
@@ -38,7 +38,7 @@ const decode = (r: RawResponse) =>
 // Bodies of 1 KB and more: smaller ones are not worth compressing and have no precompressed file.
 const PATHS = ["/v1/software?limit=100", "/v1/software?limit=4&offset=0", "/v1/openapi.json"];
 
-const selected = process.env.CONFORMANCE_HOSTS?.split(",").map((h) => h.trim());
+const selected = selectedHosts();
 
 describe.each(hosts.filter((h) => h.encodings && (!selected || selected.includes(h.name))))(
   "host $name, precompressed build",

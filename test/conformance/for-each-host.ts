@@ -1,6 +1,6 @@
 // Registers a block of tests once per host: starts the host on the built dist/ before, stops it after.
 import { afterAll, beforeAll, describe, inject, it } from "vitest";
-import { type Host, hosts, type RunningHost } from "./hosts.ts";
+import { type Host, hosts, type RunningHost, selectedHosts } from "./hosts.ts";
 import { Client } from "./lib/http.ts";
 
 export interface HostSuite {
@@ -12,7 +12,7 @@ export interface HostSuite {
 }
 
 /** CONFORMANCE_HOSTS=node,nginx runs only those hosts */
-const selected = process.env.CONFORMANCE_HOSTS?.split(",").map((h) => h.trim());
+const selected = selectedHosts();
 
 export function forEachHost(register: (suite: HostSuite) => void): void {
   describe.each(hosts.filter((h) => !selected || selected.includes(h.name)))("host $name", (host) => {
@@ -33,7 +33,9 @@ export function forEachHost(register: (suite: HostSuite) => void): void {
     }
     let running: RunningHost | undefined;
     beforeAll(async () => {
-      running = await host.start(inject("distDir"));
+      // Started once by the project's setup (shared-hosts.ts), or here for this file alone.
+      const origin = inject("hostOrigins")?.[host.name];
+      running = origin ? { origin, stop: async () => {} } : await host.start(inject("distDir"));
     });
     afterAll(async () => {
       await running?.stop();

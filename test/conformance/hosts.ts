@@ -25,6 +25,11 @@ export interface Host {
   optional?: boolean;
   /** content codings it serves from the build's precompressed files (build --compress) */
   encodings?: ("br" | "gzip")[];
+  /**
+   * Its own process (or workerd), seconds of CPU to start: the project's setup starts it once for every file of the
+   * suite (shared-hosts.ts) rather than each file its own.
+   */
+  startOnce?: boolean;
 }
 
 const node: Host = {
@@ -60,6 +65,7 @@ const nodeWorkers: Host = {
     };
   },
   encodings: ["br", "gzip"],
+  startOnce: true,
 };
 
 // Measured on the sample catalog (README "Hosts", serve row): serve ignores the query and the method and has one
@@ -215,6 +221,7 @@ const serve: Host = {
     return startServe(distDir);
   },
   knownGaps: SERVE_GAPS,
+  startOnce: true,
 };
 
 // The real nginx over dist/nginx/*.conf (scripts/hosts/nginx/adapter.ts, scripts/hosts/nginx/start.ts); gaps: tmp/readme-nginx.md.
@@ -229,6 +236,7 @@ const nginx: Host = {
   knownGaps: [],
   // gzip_static is in Debian's nginx; brotli needs a module it does not ship
   encodings: ["gzip"],
+  startOnce: true,
 };
 
 // The generated Cloudflare Worker (dist/cloudflare/worker.js, scripts/hosts/cloudflare/adapter.ts) in workerd through
@@ -269,6 +277,7 @@ const cloudflareAssets: Host = {
     return { origin: relay.origin, stop: () => relay.close().finally(() => worker.close()) };
   },
   knownGaps: CLOUDFLARE_GAPS,
+  startOnce: true,
 };
 
 // R2 on a local bucket Miniflare persists in a temporary folder, brought up to date by the upload command's code.
@@ -293,6 +302,7 @@ const cloudflareR2: Host = {
     };
   },
   knownGaps: CLOUDFLARE_GAPS,
+  startOnce: true,
 };
 
 // CONFORMANCE_ORIGIN=http://127.0.0.1:8080: a host started elsewhere, serving a build of the same catalog
@@ -303,16 +313,19 @@ const external: Host = {
   start: async () => ({ origin: process.env.CONFORMANCE_ORIGIN!.replace(/\/$/, ""), stop: async () => {} }),
 };
 
-/** Hosts run only when CONFORMANCE_HOSTS names them (the conformance-r2 project does). */
-const onRequest = (host: Host) =>
-  process.env.CONFORMANCE_HOSTS?.split(",").some((h) => h.trim() === host.name) ? [host] : [];
+/** The hosts CONFORMANCE_HOSTS names (a comma-separated list), or undefined when it names none: all of them. */
+export const selectedHosts = (env: NodeJS.ProcessEnv = process.env): string[] | undefined =>
+  env.CONFORMANCE_HOSTS?.split(",").map((h) => h.trim());
 
-export const hosts: Host[] = [
+/** Every host for an environment: cloudflare-r2 only when CONFORMANCE_HOSTS names it (the conformance-r2 project). */
+export const hostsOf = (env: NodeJS.ProcessEnv): Host[] => [
   node,
   nodeWorkers,
   serve,
   nginx,
   cloudflareAssets,
-  ...onRequest(cloudflareR2),
-  ...(process.env.CONFORMANCE_ORIGIN ? [external] : []),
+  ...(selectedHosts(env)?.includes(cloudflareR2.name) ? [cloudflareR2] : []),
+  ...(env.CONFORMANCE_ORIGIN ? [external] : []),
 ];
+
+export const hosts: Host[] = hostsOf(process.env);

@@ -12,14 +12,15 @@ import { build } from "../../scripts/build.ts";
 import { startServer } from "../../scripts/hosts/node/start-server.ts";
 import { exportBuild } from "../../scripts/hosts/static/export.ts";
 import { repoRoot, sampleContent, tempDir } from "../helpers/dirs.ts";
+import { launchArgs } from "../helpers/launch.ts";
 import { type RunningServe, startServe } from "../helpers/serve-package.ts";
 import { hashTree } from "../helpers/tree.ts";
 import { allToolsOf, createCatalogClient } from "../openapi/client/catalog-client.ts";
 import { createFileHostClient } from "../openapi/client/file-host.ts";
 
 const run = promisify(execFile);
-const tsx = join(repoRoot, "node_modules/.bin/tsx");
-const exportScript = join(repoRoot, "scripts/hosts/static/export.ts");
+const exportCommand = (args: string[]) =>
+  run(process.execPath, launchArgs("scripts/hosts/static/export.ts", ...args), { cwd: repoRoot });
 
 let tmp: Awaited<ReturnType<typeof tempDir>>;
 let dist: string;
@@ -33,6 +34,16 @@ beforeAll(async () => {
   categories = body.data.categories.map((c: { slug: string }) => c.slug);
 }, 300_000);
 afterAll(() => tmp?.remove(), 120_000);
+
+/** The full static export's files, made once: both limit sets compare with the same one. */
+let fullExport: Promise<string[]> | undefined;
+const fullExportFiles = () =>
+  (fullExport ??= exportBuild(dist, join(tmp.path, "full"), "static").then(async () =>
+    (await fg("**", { cwd: join(tmp.path, "full"), dot: true, onlyFiles: true })).sort(),
+  ));
+/** The build's files and their hashes, read once for both limit sets. */
+let builtTree: Promise<Map<string, string>> | undefined;
+const builtHashes = () => (builtTree ??= hashTree(dist));
 
 /** A list page of the build: v1/software/pages/{all|category/slug}/{limit}/{offset}.json */
 const PAGE = /^v1\/software\/pages\/(?:all|category\/[^/]+)\/(\d+)\/(\d+)\.json$/;
@@ -48,16 +59,14 @@ describe.each([
     out = join(tmp.path, `aligned-${kept.join("-")}`);
     const args = ["--dist", dist, "--out", out, "--pages", "aligned", "--json"];
     if (limits) args.push("--limits", limits.join(","));
-    const { stdout } = await run(tsx, [exportScript, ...args], { cwd: repoRoot });
+    const { stdout } = await exportCommand(args);
     const summary = JSON.parse(stdout);
     files = (await fg("**", { cwd: out, dot: true, onlyFiles: true })).sort();
     expect(summary).toMatchObject({ ok: true, files: files.length, alignedLimits: kept });
   });
 
   it("holds every file of the full export but the pages off the chosen limits' boundaries, and a limits file", async () => {
-    const full = join(tmp.path, `full-${kept.join("-")}`);
-    await exportBuild(dist, full, "static");
-    const all = (await fg("**", { cwd: full, dot: true, onlyFiles: true })).sort();
+    const all = await fullExportFiles();
     const aligned = (f: string) => {
       const page = PAGE.exec(f);
       return !page || (kept.includes(Number(page[1])) && Number(page[2]) % Number(page[1]) === 0);
@@ -71,7 +80,7 @@ describe.each([
   });
 
   it("every file is the full build's file of the same path, byte for byte", async () => {
-    const built = await hashTree(dist);
+    const built = await builtHashes();
     const exported = await hashTree(out);
     exported.delete(alignedLimitsFile("/v1"));
     for (const [file, hash] of exported) expect(built.get(file), file).toBe(hash);
@@ -116,7 +125,7 @@ describe.each([
 describe("npm run export flags of aligned pages", () => {
   const refused = async (args: string[]) => {
     try {
-      await run(tsx, [exportScript, "--dist", dist, "--out", join(tmp.path, "never"), ...args], { cwd: repoRoot });
+      await exportCommand(["--dist", dist, "--out", join(tmp.path, "never"), ...args]);
     } catch (e) {
       const err = e as { code: number; stderr: string };
       return { code: err.code, stderr: err.stderr };

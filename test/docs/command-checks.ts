@@ -91,22 +91,24 @@ export async function makeScratch(): Promise<{ path: string; remove: () => Promi
   return { path, remove: () => rm(path, { recursive: true, force: true }) };
 }
 
+/** --help texts by command (`npm run serve`, `npx serve`: the script and the package are not one program). */
 const helps = new Map<string, Promise<string>>();
 
 /** `--help` of an npm script, run once (it is cheap and read-only). */
 function scriptHelp(script: string): Promise<string> {
-  if (!helps.has(script)) {
+  const key = `npm run ${script}`;
+  if (!helps.has(key)) {
     helps.set(
-      script,
+      key,
       run("npm", ["run", "--silent", script, "--", "--help"], { cwd: repoRoot }).then(({ stdout }) => stdout),
     );
   }
-  return helps.get(script)!;
+  return helps.get(key)!;
 }
 
 /** `--help` of an installed npx binary, with the subcommand words the doc gives. */
 function binHelp(bin: string, words: string[]): Promise<string> {
-  const key = [bin, ...words].join(" ");
+  const key = ["npx", bin, ...words].join(" ");
   if (!helps.has(key)) {
     helps.set(
       key,
@@ -173,6 +175,48 @@ export function plan(command: DocCommand): Plan {
   );
 }
 
+/** An npx command's arguments (without --yes) and its package. */
+function npxPackage(argv: string[]): { args: string[]; pkg: string } | undefined {
+  const [program, ...rest] = argv;
+  if (program !== "npx") return undefined;
+  const args = rest.filter((a) => a !== "--yes" && a !== "-y");
+  return { args, pkg: args[0]!.replace(/(.)@.*$/, "$1") };
+}
+
+/** The npx binary and subcommand words whose --help lists an npx command's flags; undefined when none is read. */
+async function npxHelpSource(argv: string[]): Promise<{ bin: string; words: string[] } | undefined> {
+  const npx = npxPackage(argv);
+  // tsx and vitest run files (checked to exist); a command that runs proves its own flags.
+  if (!npx || npx.pkg === "tsx" || npx.pkg === "vitest" || RUN_NPX.has(npx.pkg)) return undefined;
+  // Subcommands: the leading plain words that are not paths of the repository (`wrangler pages deploy DIR`).
+  const words: string[] = [];
+  for (const a of npx.args.slice(1)) {
+    if (!/^[a-z][a-z-]*$/.test(a) || (await exists(join(repoRoot, a))) || a === "dist") break;
+    words.push(a);
+  }
+  return { bin: npx.pkg, words };
+}
+
+/**
+ * Starts the --help runs check() will read for these commands, `width` at a time, and waits for them: each waits
+ * mostly on a start-up (npm, Node, wrangler), and one after another they were most of docs-commands' time. A failed
+ * run is kept as it is, for check() to report against its command.
+ */
+export async function prefetchHelp(commands: DocCommand[], width = 3): Promise<void> {
+  const runs = new Map<string, () => Promise<unknown>>();
+  for (const command of commands) {
+    const npm = npmRun(command.argv);
+    if (npm && scripts[npm.script] !== undefined) runs.set(`npm run ${npm.script}`, () => scriptHelp(npm.script));
+    const npx = npm ? undefined : await npxHelpSource(command.argv);
+    if (npx) runs.set(["npx", npx.bin, ...npx.words].join(" "), () => binHelp(npx.bin, npx.words));
+  }
+  const queue = [...runs.values()];
+  const next = async (): Promise<void> => {
+    for (let run = queue.shift(); run; run = queue.shift()) await run().catch(() => {});
+  };
+  await Promise.all(Array.from({ length: width }, next));
+}
+
 /** What can be checked without running: the script exists, its flags are real, the package or file exists. */
 export async function check(command: DocCommand): Promise<void> {
   const npm = npmRun(command.argv);
@@ -184,10 +228,9 @@ export async function check(command: DocCommand): Promise<void> {
       expect(help, `${command.where}: npm run ${npm.script} has no --${flag}`).toContain(`--${flag}`);
     return;
   }
-  const [program, ...rest] = command.argv;
-  if (program !== "npx") return;
-  const args = rest.filter((a) => a !== "--yes" && a !== "-y");
-  const pkg = args[0]!.replace(/(.)@.*$/, "$1");
+  const npx = npxPackage(command.argv);
+  if (!npx) return;
+  const { args, pkg } = npx;
   const installed =
     (await exists(join(repoRoot, "node_modules", pkg, "package.json"))) ||
     (await exists(join(repoRoot, "node_modules/.bin", pkg)));
@@ -197,18 +240,13 @@ export async function check(command: DocCommand): Promise<void> {
       expect(await exists(join(repoRoot, path)), `${command.where}: ${path} does not exist`).toBe(true);
     return;
   }
-  // A command that runs proves its own flags.
-  if (RUN_NPX.has(pkg)) return;
-  const bin = pkg;
-  // Subcommands: the leading plain words that are not paths of the repository (`wrangler pages deploy DIR`).
-  const words: string[] = [];
-  for (const a of args.slice(1)) {
-    if (!/^[a-z][a-z-]*$/.test(a) || (await exists(join(repoRoot, a))) || a === "dist") break;
-    words.push(a);
-  }
-  const help = await binHelp(bin, words);
+  const source = await npxHelpSource(command.argv);
+  if (!source) return;
+  const help = await binHelp(source.bin, source.words);
   for (const flag of longFlags(args))
-    expect(help, `${command.where}: ${[bin, ...words].join(" ")} has no --${flag}`).toContain(`--${flag}`);
+    expect(help, `${command.where}: ${[source.bin, ...source.words].join(" ")} has no --${flag}`).toContain(
+      `--${flag}`,
+    );
 }
 
 /** Runs a command as written, in the scratch copy; an export first removes its --out there (it never overwrites). */
@@ -219,7 +257,9 @@ export async function runInScratch(command: DocCommand, scratch: string): Promis
     if (out) await rm(join(scratch, out), { recursive: true, force: true });
   }
   try {
-    await run("bash", ["-c", command.text], {
+    // --norc: not the user's ~/.bashrc, which bash reads even for -c when its input is a socket (as Node's pipes
+    // are) and SHLVL is unset or 0: a pyenv init there cost ~0.7 s of CPU a command, and a file the docs never name.
+    await run("bash", ["--norc", "-c", command.text], {
       cwd: scratch,
       env: { ...process.env, ...command.env },
       maxBuffer: 16 << 20,

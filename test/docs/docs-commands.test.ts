@@ -7,7 +7,7 @@ import { dirname, join } from "node:path";
 import fg from "fast-glob";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../helpers/dirs.ts";
-import { check, makeScratch, plan, runInScratch } from "./command-checks.ts";
+import { check, makeScratch, plan, prefetchHelp, runInScratch } from "./command-checks.ts";
 import { type DocCommand, docCommands, inlineCommands } from "./shell-commands.ts";
 
 const DOC_FILES = ["README.md", ...fg.sync("docs/*.md", { cwd: repoRoot }).sort()];
@@ -20,8 +20,8 @@ const inline: DocCommand[] = DOC_FILES.flatMap((file) =>
 
 let scratch: Awaited<ReturnType<typeof makeScratch>>;
 beforeAll(async () => {
-  scratch = await makeScratch();
-});
+  [scratch] = await Promise.all([makeScratch(), prefetchHelp([...inline, ...commands])]);
+}, 300_000);
 afterAll(() => scratch?.remove());
 
 describe("the README and docs/ commands", () => {

@@ -8,14 +8,15 @@ import fg from "fast-glob";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build } from "../../scripts/build.ts";
 import { fixture, repoRoot, tempDir } from "../helpers/dirs.ts";
+import { launchArgs } from "../helpers/launch.ts";
 
 const run = promisify(execFile);
-const tsx = join(repoRoot, "node_modules/.bin/tsx");
-const exportScript = join(repoRoot, "scripts/hosts/static/export.ts");
 
 async function exportCli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(tsx, [exportScript, ...args], { cwd: repoRoot });
+    const { stdout, stderr } = await run(process.execPath, launchArgs("scripts/hosts/static/export.ts", ...args), {
+      cwd: repoRoot,
+    });
     return { code: 0, stdout, stderr };
   } catch (e) {
     const err = e as { code: number; stdout: string; stderr: string };

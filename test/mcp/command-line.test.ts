@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { sourceFromFlags } from "../../scripts/mcp/server.ts";
 import { repoRoot } from "../helpers/dirs.ts";
+import { launchArgs } from "../helpers/launch.ts";
 
 interface Run {
   code: number;
@@ -16,7 +17,7 @@ function run(args: string[]): Promise<Run> {
   return new Promise((resolveRun) => {
     const child = execFile(
       process.execPath,
-      ["--import", "tsx", "scripts/mcp/server.ts", ...args],
+      launchArgs("scripts/mcp/server.ts", ...args),
       { cwd: repoRoot, timeout: 30_000 },
       (error, stdout, stderr) =>
         resolveRun({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { repoRoot } from "../helpers/dirs.ts";
+import { launchArgs } from "../helpers/launch.ts";
 
 export interface McpSession {
   client: Client;
@@ -16,8 +17,7 @@ export interface McpSession {
 export async function startMcp(args: string[], via: "npm" | "node" = "npm"): Promise<McpSession> {
   const transport = new StdioClientTransport({
     command: via === "npm" ? "npm" : process.execPath,
-    args:
-      via === "npm" ? ["run", "--silent", "mcp", "--", ...args] : ["--import", "tsx", "scripts/mcp/server.ts", ...args],
+    args: via === "npm" ? ["run", "--silent", "mcp", "--", ...args] : launchArgs("scripts/mcp/server.ts", ...args),
     cwd: repoRoot,
     stderr: "pipe",
   });

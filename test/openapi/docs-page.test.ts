@@ -91,27 +91,39 @@ describe("docs page (dist/index.html + Redoc bundle)", () => {
     });
     // biome-ignore lint/suspicious/noDuplicateTestHooks: as above
     afterAll(async () => {
+      await (await desktop)?.page.close();
       await browser?.close();
       await server?.close();
     });
 
+    /**
+     * The page served by the API at 1280 × 900, opened once for the tests that only read it (each Redoc render costs
+     * ~5 s of CPU here), with what went wrong recorded from its first request.
+     */
+    let desktop: Promise<{ page: Page; status?: number; problems: string[]; offOrigin: string[] }> | undefined;
+    const desktopPage = () =>
+      (desktop ??= (async () => {
+        const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+        const problems: string[] = [];
+        const offOrigin: string[] = [];
+        page.on("console", (m) => {
+          if (m.type() === "error") problems.push(`console error: ${m.text()}`);
+        });
+        page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
+        page.on("requestfailed", (r) => problems.push(`request failed: ${r.url()} ${r.failure()?.errorText}`));
+        page.on("response", (r) => {
+          if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`);
+        });
+        page.on("request", (r) => {
+          if (!r.url().startsWith(server.url) && !/^(data|blob):/.test(r.url())) offOrigin.push(r.url());
+        });
+        const res = await page.goto(`${server.url}/`, { waitUntil: "load", timeout: 30_000 });
+        return { page, status: res?.status(), problems, offOrigin };
+      })());
+
     it("renders every operation, with no console error, no failed request, nothing off-origin", async () => {
-      const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-      const problems: string[] = [];
-      const offOrigin: string[] = [];
-      page.on("console", (m) => {
-        if (m.type() === "error") problems.push(`console error: ${m.text()}`);
-      });
-      page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
-      page.on("requestfailed", (r) => problems.push(`request failed: ${r.url()} ${r.failure()?.errorText}`));
-      page.on("response", (r) => {
-        if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`);
-      });
-      page.on("request", (r) => {
-        if (!r.url().startsWith(server.url) && !/^(data|blob):/.test(r.url())) offOrigin.push(r.url());
-      });
-      const res = await page.goto(`${server.url}/`, { waitUntil: "load", timeout: 30_000 });
-      expect(res?.status()).toBe(200);
+      const { page, status, problems, offOrigin } = await desktopPage();
+      expect(status).toBe(200);
       for (const [operationId, { summary }] of Object.entries(OPERATIONS)) {
         // Redoc gives each operation a section whose id ends with operation/<operationId>, headed by its summary.
         const section = page.locator(`[id$="operation/${operationId}"]`).first();
@@ -130,12 +142,10 @@ describe("docs page (dist/index.html + Redoc bundle)", () => {
       await page.screenshot({ path: shot("desktop-1280-operation") });
       expect(problems).toEqual([]);
       expect(offOrigin).toEqual([]);
-      await page.close();
     });
 
     it("try-it box: one card per request (method, path, what it shows), in the page's fonts", async () => {
-      const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-      await page.goto(`${server.url}/`, { waitUntil: "load", timeout: 30_000 });
+      const { page } = await desktopPage();
       const cards = page.locator("#try li a");
       const requests = tryRequests(site.catalog, site.table);
       await expect.poll(() => cards.count()).toBe(requests.length);
@@ -155,7 +165,6 @@ describe("docs page (dist/index.html + Redoc bundle)", () => {
       // On a wide screen the cards sit side by side in rows, not in one long column.
       const tops = await cards.evaluateAll((els) => els.map((e) => e.getBoundingClientRect().top));
       expect(new Set(tops).size).toBeLessThan(tops.length);
-      await page.close();
     });
 
     it("opens with the API's name and what it is, above the try-it box, at desktop and phone widths", async () => {
@@ -275,13 +284,12 @@ describe("docs page (dist/index.html + Redoc bundle)", () => {
     });
 
     it("served by the API, the cards keep their request addresses", async () => {
-      const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-      await page.goto(`${server.url}/`, { waitUntil: "networkidle", timeout: 30_000 });
+      const { page } = await desktopPage();
+      await page.waitForLoadState("networkidle", { timeout: 30_000 });
       const requests = tryRequests(site.catalog, site.table);
       const hrefs = await page.locator("#try li a").evaluateAll((els) => els.map((e) => e.getAttribute("href")));
       expect(hrefs).toEqual(requests.map((r) => `.${r.target}`));
       expect(await page.locator("#try.files").count()).toBe(0);
-      await page.close();
     });
 
     for (const width of [375, 420]) {

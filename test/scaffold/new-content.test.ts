@@ -10,9 +10,10 @@ import { SLUG_PATTERN } from "../../scripts/content/schema.ts";
 import { slugFromName } from "../../scripts/scaffold/slug.ts";
 import { validatorFor } from "../../scripts/schemas/validators.ts";
 import { fixture, repoRoot, tempDir } from "../helpers/dirs.ts";
+import { launchArgs } from "../helpers/launch.ts";
 
 function run(command: "new-tool" | "new-category", args: string[]) {
-  const r = spawnSync(process.execPath, ["--import", "tsx", `scripts/scaffold/${command}.ts`, ...args], {
+  const r = spawnSync(process.execPath, launchArgs(`scripts/scaffold/${command}.ts`, ...args), {
     cwd: repoRoot,
     encoding: "utf8",
     timeout: 30_000,

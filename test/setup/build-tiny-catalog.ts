@@ -8,6 +8,7 @@ import { dirname, join, resolve } from "node:path";
 import type { TestProject } from "vitest/node";
 import { build } from "../../scripts/build.ts";
 import { CANARY, CANARY_FILES } from "../conformance/lib/canary.ts";
+import { startSharedHosts } from "../conformance/shared-hosts.ts";
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const contentDir = resolve(import.meta.dirname, "../fixtures/tiny");
@@ -28,5 +29,6 @@ export default async function setup(project: TestProject): Promise<() => Promise
   }
   project.provide("distDir", distDir);
   project.provide("contentDir", contentDir);
-  return () => rm(workDir, { recursive: true, force: true });
+  const stopHosts = await startSharedHosts(project, distDir);
+  return () => stopHosts().finally(() => rm(workDir, { recursive: true, force: true }));
 }

@@ -7,6 +7,7 @@ import fg from "fast-glob";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { patternRegex, SCHEMA_MAP_FILE, type SchemaMap } from "../../scripts/render/schema-table.ts";
 import { fixture, repoRoot, tempDir } from "../helpers/dirs.ts";
+import { launchArgs } from "../helpers/launch.ts";
 import { builtDist, run, tamperPage } from "./support.ts";
 
 /** The system Python first (Debian's package lands there), then whatever python3 is on PATH. */
@@ -185,12 +186,7 @@ describe("outside validators take the schemas as they are", () => {
           expect(py.stdout).toContain(field);
       }
 
-      const own = run([
-        join(repoRoot, "node_modules/.bin/tsx"),
-        join(repoRoot, "scripts/check-dist/command.ts"),
-        "--dist",
-        copy,
-      ]);
+      const own = run([process.execPath, ...launchArgs("scripts/check-dist/command.ts", "--dist", copy)]);
       expect(own.status).toBe(1);
       expect(own.stderr.trim().split("\n")).toHaveLength(4);
     } finally {

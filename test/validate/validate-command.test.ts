@@ -4,10 +4,11 @@ import { join, relative } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildSchemaMap, SCHEMA_MAP_FILE } from "../../scripts/render/schema-table.ts";
 import { fixture, repoRoot, tempDir } from "../helpers/dirs.ts";
+import { launchArgs } from "../helpers/launch.ts";
 import { builtDist, run, TAMPERED_PROBLEMS, tamperPage } from "./support.ts";
 
 const validate = (...args: string[]) =>
-  run([join(repoRoot, "node_modules/.bin/tsx"), join(repoRoot, "scripts/check-dist/command.ts"), ...args]);
+  run([process.execPath, ...launchArgs("scripts/check-dist/command.ts", ...args)]);
 
 describe("npm run validate", () => {
   let built: Awaited<ReturnType<typeof builtDist>>;

@@ -1,7 +1,7 @@
 // The sample catalog in content/, built for real: every file valid, reproducible, and safe to rebuild.
 
 import { execFile } from "node:child_process";
-import { readFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import fg from "fast-glob";
@@ -10,6 +10,7 @@ import { build } from "../../../scripts/build.ts";
 import type { SchemaFile } from "../../../scripts/schemas/schema-files.ts";
 import { validatorFor } from "../../../scripts/schemas/validators.ts";
 import { fixture, repoRoot, sampleContent, tempDir } from "../../helpers/dirs.ts";
+import { launchArgs } from "../../helpers/launch.ts";
 import { hashTree } from "../../helpers/tree.ts";
 
 const run = promisify(execFile);
@@ -41,7 +42,8 @@ describe("the sample catalog", () => {
       const schema = schemaOf(f);
       if (!schema) continue; // openapi.json is checked by the OpenAPI tests
       const validate = validatorFor(schema);
-      const body = JSON.parse(await readFile(join(dir.path, "a", f), "utf8"));
+      // Read synchronously: one after another anyway, and fs/promises costs ~3x the CPU for 20,000 small files.
+      const body = JSON.parse(readFileSync(join(dir.path, "a", f), "utf8"));
       if (!validate(body)) throw new Error(`${f}: ${JSON.stringify(validate.errors)}`);
       checked++;
     }
@@ -58,8 +60,8 @@ describe("the sample catalog", () => {
   it("a bad content file exits 1, prints every error, and leaves the previous dist/ byte-identical", async () => {
     const out = join(dir.path, "a");
     const result = await run(
-      "npx",
-      ["tsx", "scripts/build.ts", "--content", fixture("bad/many-errors"), "--out", out],
+      process.execPath,
+      launchArgs("scripts/build.ts", "--content", fixture("bad/many-errors"), "--out", out),
       { cwd: repoRoot },
     ).then(
       () => ({ code: 0, stderr: "" }),
@@ -74,8 +76,8 @@ describe("the sample catalog", () => {
 
   it("--json prints the summary as one JSON object for CI", async () => {
     const { stdout } = await run(
-      "npx",
-      ["tsx", "scripts/build.ts", "--content", fixture("tiny"), "--out", join(dir.path, "c"), "--json"],
+      process.execPath,
+      launchArgs("scripts/build.ts", "--content", fixture("tiny"), "--out", join(dir.path, "c"), "--json"),
       { cwd: repoRoot },
     );
     const summary = JSON.parse(stdout);

@@ -27,6 +27,7 @@ import {
 } from "../../../../scripts/hosts/cloudflare/upload-r2.ts";
 import { LIVE_KEY, packKey } from "../../../../scripts/hosts/cloudflare/worker/r2-layout.ts";
 import { fixture, tempDir } from "../../../helpers/dirs.ts";
+import { launchArgs } from "../../../helpers/launch.ts";
 
 const KEY_ID = "AKIDEXAMPLE0123";
 const SECRET = "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY";
@@ -330,7 +331,7 @@ it("turns an S3 error answer into one line, and a missing credential into one li
   const env = { ...process.env, R2_ACCOUNT_ID: "", R2_ACCESS_KEY_ID: "", R2_SECRET_ACCESS_KEY: "" };
   const run = await promisify(execFile)(
     process.execPath,
-    ["--import", "tsx", "scripts/hosts/cloudflare/upload.ts", "--remote", "--dist", dist],
+    launchArgs("scripts/hosts/cloudflare/upload.ts", "--remote", "--dist", dist),
     { env },
   ).then(
     () => ({ code: 0, stderr: "" }),

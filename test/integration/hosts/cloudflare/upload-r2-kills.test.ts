@@ -13,16 +13,16 @@ import {
   uploadToR2,
 } from "../../../../scripts/hosts/cloudflare/upload-r2.ts";
 import { seeded } from "../../../helpers/seeded.ts";
-import { ab, answersOf, buildsAB, killedUpload, serving, uploadCommand, uploaderOver } from "./lib/builds-ab.ts";
+import { ab, answersOf, buildsAB, killedUpload, serving, uploadCommand } from "./lib/builds-ab.ts";
 
 buildsAB();
 
 it("uploads killed at 10 seeded instants leave A live; the next upload completes B without re-sending what arrived", async () => {
   const persist = join(ab.dir, "killed.r2");
   const worker = await serving(ab.distA, persist);
-  const uploader = await uploaderOver(ab.distA, persist);
   try {
-    const target = await uploader.uploadTarget();
+    // The bucket as the serving workerd's uploader Worker sees it
+    const target = await worker.uploadTarget();
     const idA = (await readLive(target))!.pointer.build;
     const a = await answersOf(worker.url);
     const hashes = async (dist: string) =>
@@ -79,7 +79,6 @@ it("uploads killed at 10 seeded instants leave A live; the next upload completes
     await new Promise((r) => setTimeout(r, 1100));
     expect((await answersOf(worker.url)).every((x) => x.build === done.build)).toBe(true);
   } finally {
-    await uploader.close();
     await worker.close();
   }
 }, 180_000);

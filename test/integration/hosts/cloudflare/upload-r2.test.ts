@@ -11,17 +11,7 @@ import { gunzipSync } from "node:zlib";
 import { expect, it } from "vitest";
 import { listBuilds, rollback } from "../../../../scripts/hosts/cloudflare/upload-r2.ts";
 import { repoRoot } from "../../../helpers/dirs.ts";
-import {
-  type Answer,
-  ab,
-  answersOf,
-  ask,
-  buildsAB,
-  serving,
-  TARGETS,
-  uploadCommand,
-  uploaderOver,
-} from "./lib/builds-ab.ts";
+import { type Answer, ab, answersOf, ask, buildsAB, serving, TARGETS, uploadCommand } from "./lib/builds-ab.ts";
 
 buildsAB();
 
@@ -66,15 +56,11 @@ it("a reader during the upload of B over A sees whole A answers, then whole B an
       "every target tells A from B",
     ).toBe(true);
 
-    // Rollback in one step: A's answers, byte for byte, from the running Worker.
-    const uploader = await uploaderOver(ab.distA, persist);
-    try {
-      const target = await uploader.uploadTarget();
-      expect(await rollback(target)).toEqual({ build: idA, previous: b![0]!.build });
-      expect((await listBuilds(target)).map((x) => x.live)).toEqual([false, true]);
-    } finally {
-      await uploader.close();
-    }
+    // Rollback in one step (through the serving workerd's uploader Worker): A's answers, byte for byte, from the
+    // running Worker.
+    const target = await worker.uploadTarget();
+    expect(await rollback(target)).toEqual({ build: idA, previous: b![0]!.build });
+    expect((await listBuilds(target)).map((x) => x.live)).toEqual([false, true]);
     await new Promise((r) => setTimeout(r, 1100));
     expect(await answersOf(worker.url)).toEqual(a);
   } finally {

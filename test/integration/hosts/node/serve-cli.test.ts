@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build } from "../../../../scripts/build.ts";
 import { fixture, repoRoot, tempDir } from "../../../helpers/dirs.ts";
+import { launchArgs } from "../../../helpers/launch.ts";
 import { serveProcess, waitFor } from "../../../helpers/serve-process.ts";
 
 const serve = (dist: string, env: Record<string, string>) => serveProcess(["--dist", dist], env);
@@ -49,7 +50,7 @@ describe("npm run serve", () => {
   });
 
   it("an unknown flag is one line and exit 2", async () => {
-    const child = spawn(process.execPath, ["--import", "tsx", "scripts/hosts/node/serve.ts", "--nope"], {
+    const child = spawn(process.execPath, launchArgs("scripts/hosts/node/serve.ts", "--nope"), {
       cwd: repoRoot,
     });
     let stderr = "";

@@ -80,11 +80,14 @@ export function uploadCommand(dist: string, persist: string): { done: Promise<nu
   };
 }
 
-/** lib/upload-killed.ts: the real upload, killed with its workerd at an instant of its own (`bodies=N` or `record`). */
+/**
+ * lib/upload-killed.ts: the real upload, killed with its workerd at an instant of its own (`bodies=N` or `record`).
+ * Run from its bundle, as the upload command is: through tsx's loader, importing Miniflare cost ~3 s of CPU a run.
+ */
 export async function killedUpload(dist: string, persist: string, at: string): Promise<string> {
   const child = spawn(
     process.execPath,
-    ["--import", "tsx", "test/integration/hosts/cloudflare/lib/upload-killed.ts", dist, persist, at],
+    ["scripts/cli/launch.mjs", "test/integration/hosts/cloudflare/lib/upload-killed.ts", dist, persist, at],
     { cwd: repoRoot, stdio: ["ignore", "pipe", "pipe"], detached: true },
   );
   let output = "";
@@ -95,14 +98,25 @@ export async function killedUpload(dist: string, persist: string, at: string): P
   return output;
 }
 
-/** The uploader Worker over the local bucket at `persist` (its R2 binding, to upload `dist` to or act on). */
-export const uploaderOver = (dist: string, persist: string): Promise<LocalWorker> =>
-  startLocalWorker({ distDir: dist, mode: "r2", r2Persist: persist, port: 0, uploader: true });
-
-/** Serves the bucket's live build (after publishing `dist` there) on a port of its own, counting R2 reads. */
+/**
+ * Serves the bucket's live build (after publishing `dist` there) on a port of its own, counting R2 reads; its uploader
+ * Worker (`uploadTarget()`) acts on the same bucket. One workerd both publishes and serves (the API Worker, which no
+ * request reaches before that): one started to upload and another to serve cost ~1.5 s of CPU each.
+ */
 export async function serving(dist: string, persist: string): Promise<LocalWorker> {
-  const uploader = await uploaderOver(dist, persist);
-  await uploadToR2(dist, await uploader.uploadTarget());
-  await uploader.close();
-  return startLocalWorker({ distDir: dist, mode: "r2", r2Persist: persist, port: 0, countReads: true });
+  const worker = await startLocalWorker({
+    distDir: dist,
+    mode: "r2",
+    r2Persist: persist,
+    port: 0,
+    uploader: true,
+    countReads: true,
+  });
+  try {
+    await uploadToR2(dist, await worker.uploadTarget());
+  } catch (e) {
+    await worker.close();
+    throw e;
+  }
+  return worker;
 }

@@ -11,14 +11,17 @@ export interface Child {
   stop(): Promise<void>;
 }
 
-/** `node --import tsx <script> …args` under `ulimit -n <nofile>` (or as high as the hard limit allows). */
+/**
+ * `node scripts/cli/launch.mjs <script> …args` (the script from its cached bundle, as the commands run; through tsx
+ * each start cost ~1 s more CPU) under `ulimit -n <nofile>` (or as high as the hard limit allows).
+ */
 export function spawnWithLimit(script: string, args: string[], nofile: number): Child {
   const quoted = [script, ...args].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(" ");
   const child = spawn(
     "sh",
     [
       "-c",
-      `ulimit -n ${nofile} 2>/dev/null || ulimit -n "$(ulimit -Hn)"; exec "${process.execPath}" --import tsx ${quoted}`,
+      `ulimit -n ${nofile} 2>/dev/null || ulimit -n "$(ulimit -Hn)"; exec "${process.execPath}" scripts/cli/launch.mjs ${quoted}`,
     ],
     {
       cwd: repoRoot,
