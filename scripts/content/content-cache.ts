@@ -10,8 +10,8 @@ import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { deserialize, serialize } from "node:v8";
 import { writeCacheFile } from "../cli/project-cache.mjs";
+import type { FilePlaceholder } from "./errors.ts";
 import type { KnownFiles } from "./load.ts";
-import type { FilePlaceholder } from "./placeholders.ts";
 
 export const CONTENT_CACHE_FILE = ".content-cache.v8";
 export const CONTENT_CHANGES_FILE = ".content-cache-changes.v8";

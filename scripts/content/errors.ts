@@ -5,6 +5,14 @@ export interface ContentError {
   message: string;
 }
 
+/**
+ * A placeholder in one file's strings (TODO text, a .example address: placeholders.ts), without the file's name: the
+ * same wherever the file is, so the content cache keeps it with the file.
+ */
+export interface FilePlaceholder extends Omit<ContentError, "file"> {
+  kind: "todo" | "example-address";
+}
+
 export function formatContentError({ file, path, message }: ContentError): string {
   return path ? `${file}: ${path}: ${message}` : `${file}: ${message}`;
 }

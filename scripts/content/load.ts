@@ -3,8 +3,7 @@
 import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readFileSync, type Stats } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { sha1, signatureOf } from "../cli/file-hashes.mjs";
-import type { ContentError } from "./errors.ts";
-import type { FilePlaceholder } from "./placeholders.ts";
+import type { ContentError, FilePlaceholder } from "./errors.ts";
 
 export interface ContentFile {
   /** path as the user sees it, relative to the working directory: content/tools/acme.json */

@@ -1,7 +1,7 @@
 // What `npm run new:tool` and `npm run new:category` leave for a person to replace, found in valid content: a build
 // warns about it (and fails under --strict) instead of publishing it silently.
 
-import { type ContentError, fieldPath, formatContentError } from "./errors.ts";
+import { type ContentError, type FilePlaceholder, fieldPath, formatContentError } from "./errors.ts";
 import { foldName } from "./fold-name.ts";
 import type { ContentFile } from "./load.ts";
 
@@ -33,13 +33,6 @@ function isExampleAddress(text: string): boolean {
   } catch {
     return false;
   }
-}
-
-/** A placeholder in one file's strings: the same wherever the file is, so a file recalled unchanged keeps its own. */
-export interface FilePlaceholder {
-  path: string;
-  kind: "todo" | "example-address";
-  message: string;
 }
 
 /**
