@@ -138,18 +138,23 @@ function smallShardFiles(
     const patched = patchSmallShards(layout, small, readPrevious, previous, counts);
     if (patched) return patched;
   }
-  const groups = new Map<string, [string, BodyHash][]>();
-  for (const [path, target] of small.targets) {
-    const name = shardOf(layout.basePath, target, counts);
-    const entry: [string, BodyHash] = [target, { sha256: small.hashes.get(path)!, size: small.sizes.get(path)! }];
-    const group = groups.get(name);
-    if (group) group.push(entry);
-    else groups.set(name, [entry]);
-  }
+  const groups: ShardEntries = new Map();
+  for (const [path, target] of small.targets)
+    addEntry(groups, shardOf(layout.basePath, target, counts), target, small.hashes.get(path)!, small.sizes.get(path)!);
   return Array.from(groups, ([name, entries]) => {
     entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     return smallShard(layout, name, shardBody(name, entries));
   });
+}
+
+/** Shard name → its entries: a target and its body's hash and size. */
+type ShardEntries = Map<string, [target: string, body: BodyHash][]>;
+
+function addEntry(shards: ShardEntries, name: string, target: string, sha256: string, size: number): void {
+  const entry: [string, BodyHash] = [target, { sha256, size }];
+  const entries = shards.get(name);
+  if (entries) entries.push(entry);
+  else shards.set(name, [entry]);
 }
 
 const smallShard = (layout: SyncLayout, name: string, body: string): ShardFile => ({
@@ -165,15 +170,11 @@ function patchSmallShards(
   previous: PreviousShards,
   counts: Record<string, number>,
 ): ShardFile[] | undefined {
-  const changed = new Map<string, [target: string, body: BodyHash][]>();
+  const changed: ShardEntries = new Map();
   for (const [path, target] of small.targets) {
     const sha256 = small.hashes.get(path)!;
-    if (previous.files[path] === sha256) continue;
-    const name = shardOf(layout.basePath, target, counts);
-    const entry: [string, BodyHash] = [target, { sha256, size: small.sizes.get(path)! }];
-    const group = changed.get(name);
-    if (group) group.push(entry);
-    else changed.set(name, [entry]);
+    if (previous.files[path] !== sha256)
+      addEntry(changed, shardOf(layout.basePath, target, counts), target, sha256, small.sizes.get(path)!);
   }
   const [before, after] = shardPath(layout, "\u0000").split("\u0000") as [string, string];
   const shards: ShardFile[] = [];
