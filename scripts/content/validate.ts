@@ -115,10 +115,9 @@ function crossFileErrors(categories: ContentFile[], tools: ContentFile[]): Conte
     if (pick === undefined) continue;
     const slug = asString(raw.slug) ?? f.name;
     const pickFile = toolFiles.get(pick);
-    const pickCategories: string[] = [];
-    if (pickFile) eachStringOf(asObject(pickFile.data).categories, (category) => pickCategories.push(category));
+    const listed = pickFile && asObject(pickFile.data).categories;
     if (!pickFile) errors.push({ file: f.file, path: "topToolPick", message: `unknown tool "${pick}"` });
-    else if (!pickCategories.includes(slug))
+    else if (!(Array.isArray(listed) && listed.includes(slug)))
       errors.push({ file: f.file, path: "topToolPick", message: `tool "${pick}" is not in category "${slug}"` });
   }
   return errors;
