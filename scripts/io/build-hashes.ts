@@ -21,8 +21,7 @@ export async function readBuildHashes(distDir: string): Promise<Map<string, Buil
   const manifest = await readManifest(distDir);
   if (!manifest) throw new Error(`${join(distDir, MANIFEST_FILE)} is missing or old: build again (npm run build)`);
   const hashes = new Map<string, BuildHash>();
-  for (const [path, sha256] of Object.entries(manifest.files))
-    hashes.set(path, { sha256, size: manifest.sizes[path]! });
+  for (const [path, sha256] of manifest.files) hashes.set(path, { sha256, size: manifest.sizes.get(path)! });
   const table = await loadRouteTable(distDir);
   const paths = layout(table.basePath);
   const resolver = createResolver(table);

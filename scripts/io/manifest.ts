@@ -9,20 +9,29 @@ import { withPath } from "./file-errors.ts";
 export const MANIFEST_FILE = ".build-manifest.json";
 
 export interface Manifest {
-  format: 3;
+  format: 4;
   /** hash of the build's code and options: any change there means a full build */
   fingerprint: string;
   /** every file that is not a list page, with the SHA-256 of its bytes (hex: the hash tree's too) */
-  files: Record<string, string>;
+  files: ReadonlyMap<string, string>;
   /** the bytes of each of those files */
-  sizes: Record<string, number>;
+  sizes: ReadonlyMap<string, number>;
   /** the key of each file rendered with one (OutputFile.key): the same key again, and the file is kept unrendered */
-  keys?: Record<string, string>;
+  keys: ReadonlyMap<string, string>;
   /** each page list: meta.category, its items' hashes in order, and the files and bytes of its folder */
   lists: Record<string, ManifestList>;
   /** files and bytes of the whole tree, kept up to date by incremental builds */
   tree: { files: number; bytes: number };
 }
+
+/**
+ * The file as written: each file one row `[path, sha256, size]` or `[path, sha256, size, key]`. Rows, not objects keyed
+ * by path: an object of thousands of keys cost a rebuild ~20 ms to parse and as much to write.
+ */
+interface ManifestText extends Omit<Manifest, "files" | "sizes" | "keys"> {
+  files: FileRow[];
+}
+type FileRow = [path: string, sha256: string, size: number, key?: string];
 
 export interface ManifestList {
   category: string | null;
@@ -46,8 +55,17 @@ export function manifestLists(lists: PageList[]): Manifest["lists"] {
 
 export async function readManifest(outDir: string): Promise<Manifest | undefined> {
   try {
-    const manifest = JSON.parse(await readFile(join(outDir, MANIFEST_FILE), "utf8")) as Manifest;
-    return manifest.format === 3 ? manifest : undefined;
+    const text = JSON.parse(await readFile(join(outDir, MANIFEST_FILE), "utf8")) as ManifestText;
+    if (text.format !== 4) return undefined;
+    const files = new Map<string, string>();
+    const sizes = new Map<string, number>();
+    const keys = new Map<string, string>();
+    for (const [path, sha256, size, key] of text.files) {
+      files.set(path, sha256);
+      sizes.set(path, size);
+      if (key !== undefined) keys.set(path, key);
+    }
+    return { ...text, files, sizes, keys };
   } catch {
     return undefined;
   }
@@ -62,7 +80,7 @@ export async function readFingerprint(outDir: string): Promise<string | undefine
   try {
     file = await open(join(outDir, MANIFEST_FILE));
     const { buffer, bytesRead } = await file.read(Buffer.alloc(256), 0, 256, 0);
-    const start = /^\{"format":3,"fingerprint":"([\w-]*)"/.exec(buffer.toString("latin1", 0, bytesRead));
+    const start = /^\{"format":4,"fingerprint":"([\w-]*)"/.exec(buffer.toString("latin1", 0, bytesRead));
     return start ? start[1] : (await readManifest(outDir))?.fingerprint;
   } catch {
     return undefined;
@@ -126,12 +144,14 @@ export async function writeManifest(
   lists: Manifest["lists"],
   tree: Manifest["tree"],
 ) {
-  // Written as text from the maps: turning maps of thousands of paths into objects first cost a rebuild ~40 ms.
-  const record = (map: Map<string, string | number>) =>
-    `{${Array.from(map, ([path, value]) => `${JSON.stringify(path)}:${JSON.stringify(value)}`).join(",")}}`;
-  const text =
-    `{"format":3,"fingerprint":${JSON.stringify(fingerprint)},"files":${record(hashes)},"sizes":${record(sizes)},` +
-    `"keys":${record(keys)},"lists":${JSON.stringify(lists)},"tree":${JSON.stringify(tree)}}`;
+  const rows: FileRow[] = [];
+  for (const [path, sha256] of hashes) {
+    const key = keys.get(path);
+    rows.push(key === undefined ? [path, sha256, sizes.get(path)!] : [path, sha256, sizes.get(path)!, key]);
+  }
+  // The format and fingerprint first: readFingerprint reads only the file's first bytes.
+  const manifest: ManifestText = { format: 4, fingerprint, files: rows, lists, tree };
+  const text = JSON.stringify(manifest);
   const path = join(root, MANIFEST_FILE);
   await writeFile(path, text).catch((e: unknown) => Promise.reject(withPath(e, path)));
 }

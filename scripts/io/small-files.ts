@@ -87,10 +87,10 @@ export async function writeSmallFiles(
     if (file.key !== undefined) {
       stats.keys.set(file.path, file.key);
       // Made from the same inputs as the file there: kept without rendering it.
-      const kept = manifest?.keys?.[file.path] === file.key ? previous?.[file.path] : undefined;
+      const kept = manifest?.keys.get(file.path) === file.key ? previous?.get(file.path) : undefined;
       if (kept !== undefined) {
         stats.hashes.set(file.path, kept);
-        stats.sizes.set(file.path, manifest!.sizes[file.path]!);
+        stats.sizes.set(file.path, manifest!.sizes.get(file.path)!);
         continue;
       }
     }
@@ -100,7 +100,7 @@ export async function writeSmallFiles(
     const hash = sha256Hex(body);
     stats.hashes.set(file.path, hash);
     stats.sizes.set(file.path, body.byteLength);
-    if (previous?.[file.path] === hash) continue;
+    if (previous?.get(file.path) === hash) continue;
     file.check?.();
     await put(file.path, body);
     if (compressUnder === false || !file.path.startsWith(compressUnder)) continue;
@@ -108,7 +108,7 @@ export async function writeSmallFiles(
     for (const s of siblings.write) await put(s.path, s.body);
     if (inPlace) for (const path of siblings.remove) await remove(path);
   }
-  for (const path of Object.keys(previous ?? {})) {
+  for (const path of previous?.keys() ?? []) {
     if (stats.hashes.has(path) || !part!.owns(path)) continue;
     for (const p of [path, ...siblingPaths(path)]) await remove(p);
   }

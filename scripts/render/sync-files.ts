@@ -47,8 +47,8 @@ export interface ShardFile {
 /** What a rebuild knows of the build before's hash tree (its manifest), to keep what did not change. */
 export interface PreviousShards {
   /** every file but the list pages, with its SHA-256 */
-  files: Readonly<Record<string, string>>;
-  keys?: Readonly<Record<string, string>>;
+  files: ReadonlyMap<string, string>;
+  keys: ReadonlyMap<string, string>;
   /** whether this build's small bodies are at the same paths as the build before's (none added, none removed) */
   samePaths: boolean;
 }
@@ -173,12 +173,12 @@ function patchSmallShards(
   const changed: ShardEntries = new Map();
   for (const [path, target] of small.targets) {
     const sha256 = small.hashes.get(path)!;
-    if (previous.files[path] !== sha256)
+    if (previous.files.get(path) !== sha256)
       addEntry(changed, shardOf(layout.basePath, target, counts), target, sha256, small.sizes.get(path)!);
   }
   const [before, after] = shardPath(layout, "\u0000").split("\u0000") as [string, string];
   const shards: ShardFile[] = [];
-  for (const path of Object.keys(previous.files)) {
+  for (const path of previous.files.keys()) {
     if (!path.startsWith(before) || !path.endsWith(after)) continue;
     const name = path.slice(before.length, path.length - after.length);
     if (!isSmallShard(name)) continue;
@@ -193,7 +193,7 @@ function patchSmallShards(
       changed.delete(name);
       continue;
     }
-    const key = previous.keys?.[path];
+    const key = previous.keys.get(path);
     if (key === undefined) return undefined;
     // Kept by the writer by its key, never read.
     shards.push({

@@ -1,13 +1,13 @@
 // The spreadsheet path end to end: a catalog exported as CSV and imported into an empty folder builds the same dist/
 // as the catalog itself, byte for byte, for the sample and for a generated catalog of 1,000 tools.
-import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build } from "../../../scripts/build.ts";
 import { generateCatalog, writeCatalog } from "../../../scripts/catalog/generate.ts";
 import { exportContentAsCsv } from "../../../scripts/content/csv/export-command.ts";
 import { importContentFromCsv } from "../../../scripts/content/csv/import-command.ts";
-import { MANIFEST_FILE, type Manifest } from "../../../scripts/io/manifest.ts";
+import { MANIFEST_FILE, readManifest } from "../../../scripts/io/manifest.ts";
 import { sampleContent, tempDir } from "../../helpers/dirs.ts";
 import { hashTree } from "../../helpers/tree.ts";
 
@@ -30,7 +30,7 @@ async function throughCsv(contentDir: string, name: string): Promise<string> {
   return imported;
 }
 
-const manifestOf = async (dist: string) => JSON.parse(await readFile(join(dist, MANIFEST_FILE), "utf8")) as Manifest;
+const manifestOf = async (dist: string) => (await readManifest(dist))!;
 
 describe("export to CSV, import into an empty folder, build", () => {
   it("builds the sample catalog's dist/ byte for byte", async () => {

@@ -16,21 +16,24 @@ describe("readFingerprint", () => {
     await writeManifest(
       dir.path,
       "Fp_1-x",
-      { hashes: files, keys: new Map(), sizes: new Map([["v1/categories.json", 3]]) },
+      { hashes: files, keys: new Map([["v1/categories.json", "key 1"]]), sizes: new Map([["v1/categories.json", 3]]) },
       {},
       { files: 1, bytes: 3 },
     );
     expect(await readFingerprint(dir.path)).toBe("Fp_1-x");
-    expect((await readManifest(dir.path))?.files).toEqual({ "v1/categories.json": "a".repeat(64) });
+    const manifest = await readManifest(dir.path);
+    expect(manifest?.files).toEqual(files);
+    expect(manifest?.sizes).toEqual(new Map([["v1/categories.json", 3]]));
+    expect(manifest?.keys).toEqual(new Map([["v1/categories.json", "key 1"]]));
   });
 
   it("parses a manifest that starts otherwise, and gives nothing for none", async () => {
     dir = await tempDir();
     expect(await readFingerprint(dir.path)).toBeUndefined();
-    const manifest = { format: 3, fingerprint: "abc", files: {}, sizes: {}, lists: {}, tree: { files: 0, bytes: 0 } };
+    const manifest = { format: 4, fingerprint: "abc", files: [], lists: {}, tree: { files: 0, bytes: 0 } };
     await writeFile(join(dir.path, MANIFEST_FILE), JSON.stringify(manifest, null, 2));
     expect(await readFingerprint(dir.path)).toBe("abc");
-    await writeFile(join(dir.path, MANIFEST_FILE), '{"format":2,"fingerprint":"old"}');
+    await writeFile(join(dir.path, MANIFEST_FILE), '{"format":3,"fingerprint":"old"}');
     expect(await readFingerprint(dir.path)).toBeUndefined();
   });
 });
