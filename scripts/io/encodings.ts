@@ -1,10 +1,15 @@
 // Precompressed siblings of each body (`x.json.gz`, `x.json.br`, where api/runtime/route-table.ts lays them), served
 // with Content-Encoding by the hosts. Only the build compresses.
 
-import { brotliCompressSync, constants, gzipSync } from "node:zlib";
+import { createRequire } from "node:module";
 import { CODINGS, type Coding, MIN_COMPRESS_BYTES } from "../api/runtime/route-table.ts";
 
+/** zlib on first use: loading it cost every build ~6 ms of start-up, and only --compress needs it. */
+let loaded: typeof import("node:zlib") | undefined;
+const zlib = () => (loaded ??= createRequire(import.meta.url)("node:zlib") as typeof import("node:zlib"));
+
 function brotli(body: Buffer): Buffer {
+  const { brotliCompressSync, constants } = zlib();
   return brotliCompressSync(body, {
     params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: body.byteLength },
   });
@@ -12,7 +17,7 @@ function brotli(body: Buffer): Buffer {
 
 const ENCODE: Record<Coding, (body: Buffer) => Buffer> = {
   br: brotli,
-  gzip: (b) => gzipSync(b, { level: 6 }),
+  gzip: (b) => zlib().gzipSync(b, { level: 6 }),
 };
 
 /** The sibling paths a body may have beside it: `x.json.br`, `x.json.gz`. */

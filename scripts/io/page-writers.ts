@@ -1,7 +1,6 @@
 // The pool of page writers: list pages are written in worker threads (page-worker.ts) while the main thread writes
 // the small files, or inline when there are few; their stats are summed list by list.
 import { availableParallelism } from "node:os";
-import { Worker } from "node:worker_threads";
 import { cachedCommandBundle } from "../cli/bundle-cache.mjs";
 import { type PageJob, type PageStats, writePageUnits } from "./page-units.ts";
 
@@ -22,6 +21,8 @@ export async function writePages(job: PageJob, onProgress?: (written: number) =>
   if (inline) stats = [writePageUnits(job, onProgress)];
   else {
     const entry = await pageWorkerEntry();
+    // Loaded here: worker_threads cost every build ~5 ms of start-up, and a small rebuild starts no worker.
+    const { Worker } = await import("node:worker_threads");
     // Round-robin over (list, limit) units balances bytes when there are several workers.
     const shares = Array.from({ length: workers }, (_, w) => job.units.filter((_, i) => i % workers === w));
     const progress = new Array<number>(workers).fill(0);

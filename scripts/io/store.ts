@@ -1,7 +1,6 @@
 // The output as a store of generations: `<out>` is a symbolic link to `<out>.builds/gNNNNNN/`, one complete tree.
 // This module knows the layout: what may be built over (B1), which generations exist, publishing one (B2),
 // and throwing away what is no longer needed without making the build wait for it.
-import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import {
   lstat,
@@ -24,6 +23,8 @@ import { isAlive } from "./processes.ts";
 
 /** The file that says a store folder is ours; it also keeps the last generation number, so none is reused. */
 export const STORE_MARKER = ".msapi-builds";
+/** child_process on first use: loading it cost every build ~7 ms of start-up, and most rebuilds start no process. */
+const childProcess = () => import("node:child_process");
 const PROJECT_ROOT = resolve(fileURLToPath(new URL("../../", import.meta.url)));
 const GENERATION = /^g(\d{6,})$/;
 
@@ -196,7 +197,7 @@ export class Trash {
   /** Waits for every deletion started so far; in the background mode, starts them (after publication). */
   async empty(): Promise<void> {
     // An rm beside the build's own writes competed with them for the disk: an insert took a fifth longer.
-    for (const path of this.later.splice(0)) removeInBackground(path);
+    for (const path of this.later.splice(0)) await removeInBackground(path);
     const pending = this.pending;
     this.pending = [];
     await Promise.all(pending);
@@ -212,7 +213,8 @@ const DELETING = ".deleting";
  */
 const DELETE_IN_BACKGROUND = `echo $$ > "$1${DELETING}" && rm -rf -- "$1"; rm -f -- "$1${DELETING}"`;
 
-function removeInBackground(path: string): void {
+async function removeInBackground(path: string): Promise<void> {
+  const { spawn } = await childProcess();
   try {
     const child = spawn("sh", ["-c", DELETE_IN_BACKGROUND, "sh", path], { stdio: "ignore", detached: true });
     child.on("error", () => void rm(path, { recursive: true, force: true }).catch(() => undefined));
@@ -241,7 +243,8 @@ function stillDeleting(path: string): boolean {
   return isAlive(pid);
 }
 
-function removeTree(path: string): Promise<void> {
+async function removeTree(path: string): Promise<void> {
+  const { spawn } = await childProcess();
   return new Promise((done) => {
     const child = spawn("rm", ["-rf", "--", path], { stdio: "ignore" });
     // No rm (Windows) or it failed: the same work in this process.
@@ -253,6 +256,7 @@ function removeTree(path: string): Promise<void> {
 
 /** A hard-link copy of a tree: `cp -al` where there is one, else a walk. Files are shared, folders are new. */
 export async function cloneByLinks(from: string, to: string): Promise<void> {
+  const { spawn } = await childProcess();
   const ok = await new Promise<boolean>((done) => {
     const child = spawn("cp", ["-al", "--", from, to], { stdio: "ignore" });
     child.on("error", () => done(false));
