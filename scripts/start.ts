@@ -2,6 +2,7 @@
 // rather than `npm run build && npm run serve`, so that --help, the flags and a stop request sent to npm reach it.
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { BUILD_NODE_FLAGS } from "./cli/build-node-flags.ts";
 import { type CommandSpec, isMain, parseCommandArgs, runCommand } from "./cli/command.ts";
 import { onStopRequest } from "./cli/stop.ts";
 import { SERVE, serveDist } from "./hosts/node/serve.ts";
@@ -26,9 +27,11 @@ const BUILD = fileURLToPath(new URL("./build.ts", import.meta.url));
 async function main(): Promise<number | undefined> {
   const values = parseCommandArgs(START);
   // The build in its own process, as npm run build runs it: the server's primary never holds the build's memory.
-  const build = spawn(process.execPath, [LAUNCHER, BUILD, "--content", values.content, "--out", values.dist], {
-    stdio: "inherit",
-  });
+  const build = spawn(
+    process.execPath,
+    [...BUILD_NODE_FLAGS, LAUNCHER, BUILD, "--content", values.content, "--out", values.dist],
+    { stdio: "inherit" },
+  );
   const stopper = onStopRequest(() => void build.kill("SIGTERM"));
   const code = await new Promise<number | null>((done) => build.once("exit", (status) => done(status)));
   if (code !== 0) return code ?? 1;

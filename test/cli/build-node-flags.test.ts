@@ -1,0 +1,28 @@
+// The build's Node flags are written twice: in package.json's build script (npm reads no module) and in the list
+// that npm start, the benchmark and the memory test start the build with. They must say the same, and work.
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { BUILD_NODE_FLAGS } from "../../scripts/cli/build-node-flags.ts";
+import { repoRoot } from "../helpers/dirs.ts";
+
+describe("the build's Node flags", () => {
+  it("npm run build starts the launcher with exactly BUILD_NODE_FLAGS", () => {
+    const scripts = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")).scripts as Record<string, string>;
+    expect(scripts.build).toBe(`exec node ${BUILD_NODE_FLAGS.join(" ")} scripts/cli/launch.mjs scripts/build.ts`);
+  });
+
+  it("this Node accepts them, and the young generation stays small while live objects pile up", () => {
+    // About 20 MB of live objects: without the flags the young generation grows to 32 MiB or more.
+    const program = [
+      "const keep = []; for (let i = 0; i < 200000; i++) keep.push({ i, s: 'x' + i });",
+      "const space = require('v8').getHeapSpaceStatistics().find((s) => s.space_name === 'new_space');",
+      "process.stdout.write(String(space.space_size));",
+    ].join("\n");
+    const size = (flags: readonly string[]) =>
+      Number(execFileSync(process.execPath, [...flags, "-e", program], { encoding: "utf8" }));
+    expect(size(BUILD_NODE_FLAGS)).toBeLessThanOrEqual(4 << 20);
+    expect(size([])).toBeGreaterThan(4 << 20);
+  });
+});
