@@ -1,8 +1,7 @@
 // npm start: builds the content folder as `npm run build` does, then serves it as `npm run serve` does. One command
 // rather than `npm run build && npm run serve`, so that --help, the flags and a stop request sent to npm reach it.
 import { spawn } from "node:child_process";
-import { fileURLToPath } from "node:url";
-import { BUILD_NODE_FLAGS } from "./cli/build-node-flags.ts";
+import { buildProcessArgs } from "./cli/build-node-flags.ts";
 import { type CommandSpec, isMain, parseCommandArgs, runCommand } from "./cli/command.ts";
 import { onStopRequest } from "./cli/stop.ts";
 import { SERVE, serveDist } from "./hosts/node/serve.ts";
@@ -21,17 +20,12 @@ export const START: CommandSpec<typeof options> = {
   notes: SERVE.notes,
 };
 
-const LAUNCHER = fileURLToPath(new URL("./cli/launch.mjs", import.meta.url));
-const BUILD = fileURLToPath(new URL("./build.ts", import.meta.url));
-
 async function main(): Promise<number | undefined> {
   const values = parseCommandArgs(START);
   // The build in its own process, as npm run build runs it: the server's primary never holds the build's memory.
-  const build = spawn(
-    process.execPath,
-    [...BUILD_NODE_FLAGS, LAUNCHER, BUILD, "--content", values.content, "--out", values.dist],
-    { stdio: "inherit" },
-  );
+  const build = spawn(process.execPath, buildProcessArgs("--content", values.content, "--out", values.dist), {
+    stdio: "inherit",
+  });
   const stopper = onStopRequest(() => void build.kill("SIGTERM"));
   const code = await new Promise<number | null>((done) => build.once("exit", (status) => done(status)));
   if (code !== 0) return code ?? 1;

@@ -1,11 +1,8 @@
 // One build as a child process (`scripts/build.ts --json`, as `npm run build` starts it), measured from outside: wall seconds and peak RSS.
 import { fileURLToPath } from "node:url";
-import { BUILD_NODE_FLAGS } from "../cli/build-node-flags.ts";
+import { buildProcessArgs } from "../cli/build-node-flags.ts";
 import { runMeasured } from "./measured-run.ts";
 
-const BUILD_SCRIPT = fileURLToPath(new URL("../build.ts", import.meta.url));
-/** What `npm run build` runs: the command from its cached bundle (scripts/cli/launch.mjs), not through tsx, with its Node flags. */
-const LAUNCHER = fileURLToPath(new URL("../cli/launch.mjs", import.meta.url));
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
 export interface BuildRun {
@@ -26,17 +23,8 @@ export interface BuildRun {
 }
 
 export async function runBuild(contentDir: string, outDir: string, extraArgs: string[]): Promise<BuildRun> {
-  const args = [
-    ...BUILD_NODE_FLAGS,
-    LAUNCHER,
-    BUILD_SCRIPT,
-    "--content",
-    contentDir,
-    "--out",
-    outDir,
-    "--json",
-    ...extraArgs,
-  ];
+  // As `npm run build` runs it: from its cached bundle (not through tsx), with its Node flags.
+  const args = buildProcessArgs("--content", contentDir, "--out", outDir, "--json", ...extraArgs);
   const run = await runMeasured(process.execPath, args, { cwd: ROOT });
   const line = run.stdout
     .split("\n")

@@ -1,9 +1,17 @@
-// Node's own flags for the build, wherever it runs in a process of its own: `npm run build` (package.json, which a
-// test holds to this list), `npm start` and the benchmark.
+// Node's own flags for the build, and the command line they go on, wherever the build runs in a process of its own:
+// `npm run build` (package.json, which a test holds to this list), `npm start` and the benchmark.
 //
 // A young generation of 1 MiB (Node's default grows it to 16 MiB, 32 on Node 24): nearly everything a build
 // allocates stays live until it ends (the catalog as read and as derived, the records), so a larger one only copies
 // it once more and touches more fresh memory. Measured at n = 1,000 on the benchmark's machine, where a page touched
 // for the first time costs about 20 µs: a one-price rebuild about 50 ms faster (2,300 fewer page faults), a full
 // build's peak RSS 169–173 → 125 MB with no more CPU.
+import { fileURLToPath } from "node:url";
+
 export const BUILD_NODE_FLAGS: readonly string[] = ["--max-semi-space-size=1"];
+
+const LAUNCHER = fileURLToPath(new URL("./launch.mjs", import.meta.url));
+const BUILD = fileURLToPath(new URL("../build.ts", import.meta.url));
+
+/** Arguments for `process.execPath` that run the build as `npm run build` does (its cached bundle, its flags). */
+export const buildProcessArgs = (...args: string[]): string[] => [...BUILD_NODE_FLAGS, LAUNCHER, BUILD, ...args];

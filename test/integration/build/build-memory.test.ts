@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateCatalog, writeCatalog } from "../../../scripts/catalog/generate.ts";
-import { BUILD_NODE_FLAGS } from "../../../scripts/cli/build-node-flags.ts";
+import { buildProcessArgs } from "../../../scripts/cli/build-node-flags.ts";
 import { repoRoot, tempDir } from "../../helpers/dirs.ts";
 
 const run = promisify(execFile);
@@ -26,17 +26,7 @@ async function peakRssMiB(work: string, tools: number): Promise<number> {
   const rssFile = join(work, `rss-${tools}`);
   await run(
     process.execPath,
-    [
-      ...BUILD_NODE_FLAGS,
-      "--import",
-      REPORTER,
-      "scripts/cli/launch.mjs",
-      "scripts/build.ts",
-      "--content",
-      content,
-      "--out",
-      join(work, `dist-${tools}`),
-    ],
+    ["--import", REPORTER, ...buildProcessArgs("--content", content, "--out", join(work, `dist-${tools}`))],
     { cwd: repoRoot, env: { ...process.env, MAX_RSS_FILE: rssFile }, maxBuffer: 1 << 24 },
   );
   return Number(await readFile(rssFile, "utf8")) / 1024;
