@@ -7,9 +7,13 @@ import type { PageList, PageOffsets } from "../render/software-pages.ts";
 import { withPath } from "./file-errors.ts";
 
 export const MANIFEST_FILE = ".build-manifest.json";
+/** Raised whenever the file's shape changes: a manifest of another format is no base for a rebuild. */
+const FORMAT = 4;
+/** How writeManifest starts the file: its format, then its fingerprint. */
+const FINGERPRINT_START = new RegExp(`^\\{"format":${FORMAT},"fingerprint":"([\\w-]*)"`);
 
 export interface Manifest {
-  format: 4;
+  format: typeof FORMAT;
   /** hash of the build's code and options: any change there means a full build */
   fingerprint: string;
   /** every file that is not a list page, with the SHA-256 of its bytes (hex: the hash tree's too) */
@@ -56,7 +60,7 @@ export function manifestLists(lists: PageList[]): Manifest["lists"] {
 export async function readManifest(outDir: string): Promise<Manifest | undefined> {
   try {
     const text = JSON.parse(await readFile(join(outDir, MANIFEST_FILE), "utf8")) as ManifestText;
-    if (text.format !== 4) return undefined;
+    if (text.format !== FORMAT) return undefined;
     const files = new Map<string, string>();
     const sizes = new Map<string, number>();
     const keys = new Map<string, string>();
@@ -80,7 +84,7 @@ export async function readFingerprint(outDir: string): Promise<string | undefine
   try {
     file = await open(join(outDir, MANIFEST_FILE));
     const { buffer, bytesRead } = await file.read(Buffer.alloc(256), 0, 256, 0);
-    const start = /^\{"format":4,"fingerprint":"([\w-]*)"/.exec(buffer.toString("latin1", 0, bytesRead));
+    const start = FINGERPRINT_START.exec(buffer.toString("latin1", 0, bytesRead));
     return start ? start[1] : (await readManifest(outDir))?.fingerprint;
   } catch {
     return undefined;
@@ -150,7 +154,7 @@ export async function writeManifest(
     rows.push(key === undefined ? [path, sha256, sizes.get(path)!] : [path, sha256, sizes.get(path)!, key]);
   }
   // The format and fingerprint first: readFingerprint reads only the file's first bytes.
-  const manifest: ManifestText = { format: 4, fingerprint, files: rows, lists, tree };
+  const manifest: ManifestText = { format: FORMAT, fingerprint, files: rows, lists, tree };
   const text = JSON.stringify(manifest);
   const path = join(root, MANIFEST_FILE);
   await writeFile(path, text).catch((e: unknown) => Promise.reject(withPath(e, path)));
