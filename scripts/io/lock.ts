@@ -5,6 +5,7 @@ import { link, readFile, rename, stat, unlink, writeFile } from "node:fs/promise
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { UserError } from "../cli/command.ts";
+import { isoTime } from "./iso-time.ts";
 import { isAlive, startedAt, startTicks } from "./processes.ts";
 
 export const LOCK_FILE = "lock";
@@ -55,7 +56,7 @@ async function readLock(path: string): Promise<LockInfo | "empty" | "gone"> {
 /** Takes the lock of `storeDir`; resolves to its release. */
 export async function acquireLock(storeDir: string, options: LockOptions): Promise<() => Promise<void>> {
   const path = join(storeDir, LOCK_FILE);
-  const mine: LockInfo = { pid: process.pid, started: new Date().toISOString(), startTicks: startTicks(process.pid) };
+  const mine: LockInfo = { pid: process.pid, started: isoTime(Date.now()), startTicks: startTicks(process.pid) };
   let told = false;
   for (;;) {
     try {
