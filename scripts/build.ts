@@ -62,12 +62,13 @@ export interface BuildResult extends WriteSummary {
 export function renderSite(catalog: Catalog, table: RouteTable): SiteOutput {
   const summaries = serializeSummaries(catalog);
   const tools = renderToolFiles(catalog);
+  const search = renderSearch(catalog, summaries);
   const files: OutputFile[] = [
     // before the export, whose check asks which details were rendered
     ...tools.files,
     renderCategories(catalog),
     ...renderRankings(catalog),
-    ...renderSearch(catalog, summaries),
+    search.none,
     renderExport(catalog, tools.details),
     ...renderErrors(catalog),
     renderOpenApi(catalog, table),
@@ -78,6 +79,7 @@ export function renderSite(catalog: Catalog, table: RouteTable): SiteOutput {
   ];
   return {
     files,
+    groups: [search.answers],
     lists: pageLists(catalog, summaries),
     checkList: listChecker(catalog, summaries),
     pageTemplate: layout(table.basePath).page,

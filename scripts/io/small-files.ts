@@ -4,7 +4,7 @@
 import { mkdir, rename, rm, stat, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { sha256Hex } from "../api/sha256-node.ts";
-import type { OutputFile } from "../render/output.ts";
+import type { OutputFile, OutputGroup } from "../render/output.ts";
 import { siblingPaths, siblingsOf } from "./encodings.ts";
 import { withPath } from "./file-errors.ts";
 import type { Manifest } from "./manifest.ts";
@@ -48,9 +48,10 @@ export const emptySmallStats = (): SmallStats => ({
  */
 export async function writeSmallFiles(
   root: string,
-  files: OutputFile[],
+  files: Iterable<OutputFile>,
   part: PreviousPart | undefined,
   compressUnder: string | false,
+  groups: readonly OutputGroup[] = [],
 ): Promise<SmallStats> {
   const stats = emptySmallStats();
   const manifest = part?.manifest;
@@ -81,32 +82,41 @@ export async function writeSmallFiles(
     await rm(join(root, path));
   };
 
-  for (const file of files) {
+  /** The file the build before wrote at `path` from the same inputs (`key`): recorded as it is, never read. */
+  const keep = (path: string, key: string, target: string | undefined) => {
+    if (stats.hashes.has(path)) throw new Error(`two outputs write ${path}`);
+    if (target !== undefined) stats.targets.set(path, target);
+    stats.keys.set(path, key);
+    stats.hashes.set(path, previous!.get(path)!);
+    stats.sizes.set(path, manifest!.sizes.get(path)!);
+  };
+  const write = async (file: OutputFile) => {
+    if (file.key !== undefined && previous?.has(file.path) && manifest!.keys.get(file.path) === file.key)
+      return keep(file.path, file.key, file.target);
     if (stats.hashes.has(file.path)) throw new Error(`two outputs write ${file.path}`);
     if (file.target !== undefined) stats.targets.set(file.path, file.target);
-    if (file.key !== undefined) {
-      stats.keys.set(file.path, file.key);
-      // Made from the same inputs as the file there: kept without rendering it.
-      const kept = manifest?.keys.get(file.path) === file.key ? previous?.get(file.path) : undefined;
-      if (kept !== undefined) {
-        stats.hashes.set(file.path, kept);
-        stats.sizes.set(file.path, manifest!.sizes.get(file.path)!);
-        continue;
-      }
-    }
+    if (file.key !== undefined) stats.keys.set(file.path, file.key);
     // Read once (a shard renders on each read) and encoded once: hashed, measured and written as the same bytes.
     const read = file.body;
     const body = typeof read === "string" ? Buffer.from(read) : read;
     const hash = sha256Hex(body);
     stats.hashes.set(file.path, hash);
     stats.sizes.set(file.path, body.byteLength);
-    if (previous?.get(file.path) === hash) continue;
+    if (previous?.get(file.path) === hash) return;
     file.check?.();
     await put(file.path, body);
-    if (compressUnder === false || !file.path.startsWith(compressUnder)) continue;
+    if (compressUnder === false || !file.path.startsWith(compressUnder)) return;
     const siblings = siblingsOf(file.path, Buffer.from(body));
     for (const s of siblings.write) await put(s.path, s.body);
     if (inPlace) for (const path of siblings.remove) await remove(path);
+  };
+
+  for (const file of files) await write(file);
+  for (const group of groups) {
+    // The build before made this group from the same inputs: its files are this build's, path for path.
+    const kept = part ? [...manifest!.keys].filter(([path, key]) => key === group.key && part.owns(path)) : [];
+    if (kept.length > 0) for (const [path] of kept) keep(path, group.key, group.targetOf(path));
+    else for (const file of group.files()) await write(file);
   }
   for (const path of previous?.keys() ?? []) {
     if (stats.hashes.has(path) || !part!.owns(path)) continue;

@@ -7,7 +7,7 @@
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fill } from "../api/runtime/route-table.ts";
-import type { OutputFile } from "../render/output.ts";
+import type { OutputFile, OutputGroup } from "../render/output.ts";
 import { hashPages, type PageDigests, type PageList } from "../render/software-pages.ts";
 import { type SyncLayout, syncRootFile, syncShardFiles } from "../render/sync-files.ts";
 import { type Base, type GenerationOptions, writeGeneration } from "./generation.ts";
@@ -19,8 +19,10 @@ import { addSmallStats, manifestPart, type SmallStats, writeSmallFiles } from ".
 import type { Trash } from "./store.ts";
 
 export interface SiteOutput {
-  /** every file but the list pages */
+  /** every file but the list pages and the groups' */
   files: OutputFile[];
+  /** files kept or made together (OutputGroup) */
+  groups: OutputGroup[];
   lists: PageList[];
   /** where a page goes: `…/{filter}/{limit}/{offset}.json` */
   pageTemplate: string;
@@ -76,7 +78,7 @@ async function writeFull(
   const everyPage = site.lists.map(() => Array.from({ length: site.maxLimit }, () => "all" as const));
   // Small files, the pages' hashes and the hash tree from the main thread while workers write pages.
   const [small, pages] = await both(
-    writeSmallFiles(work, site.files, undefined, options.compress && site.bodyDir).then(async (bodies) =>
+    writeSmallFiles(work, site.files, undefined, options.compress && site.bodyDir, site.groups).then(async (bodies) =>
       writeSyncTree(work, site, options, bodies, await hashPagePlans(site, everyPage), undefined),
     ),
     writePages(
@@ -131,6 +133,7 @@ async function writeIncremental(
       site.files,
       manifestPart(previous, (path) => !path.startsWith(inSync)),
       options.compress && site.bodyDir,
+      site.groups,
     ).then(async (bodies) => writeSyncTree(work, site, options, bodies, await hashPagePlans(site, plans), previous)),
     writePages(
       { root: work, pageTemplate: site.pageTemplate, lists: site.lists, units, compress: options.compress },

@@ -20,6 +20,18 @@ export interface OutputFile {
   target?: string;
 }
 
+/**
+ * Files made from the same inputs, each keyed by the group's key, whose paths those inputs decide too (the search
+ * answers: every one is made from all the summaries, and the names in them make the prefixes). A writer whose
+ * previous build wrote files under this key keeps exactly those, without making this build's or listing them.
+ */
+export interface OutputGroup {
+  key: string;
+  files: () => Iterable<OutputFile>;
+  /** the request target of the group's file at `path` (the `target` its OutputFile has) */
+  targetOf: (path: string) => string;
+}
+
 const tableKeys = new WeakMap<RouteTable, string>();
 
 /**

@@ -1,12 +1,13 @@
 // GET /search?q=PREFIX (S1–S3): one body per prefix some name has, and the one empty answer every other valid q shares.
-// A body is its matches' pre-serialized summaries joined. Every answer is a function of the summaries in catalog
-// order (the names in them make the prefixes), so their one hash keys them all: a rebuild whose summaries did not
-// change keeps every answer without joining or hashing one (a price edit changes none: summaries carry no price).
+// A body is its matches' pre-serialized summaries joined. Every answer, and which answers there are, is a function of
+// the summaries in catalog order (the names in them make the prefixes), so their one hash keys them all as a group: a
+// rebuild whose summaries did not change keeps every answer without making, joining or hashing one (a price edit
+// changes none: summaries carry no price).
 import { fill, layout, SEARCH_LIMIT } from "../api/runtime/route-table.ts";
 import type { Catalog } from "../model/derive.ts";
 import { toolPrefixIndex } from "../model/search-words.ts";
 import { assertValid } from "../schemas/check.ts";
-import { lazyFile, type OutputFile } from "./output.ts";
+import { lazyFile, type OutputFile, type OutputGroup } from "./output.ts";
 import type { Summaries } from "./tools.ts";
 
 const SCHEMA = "responses/search-response.schema.json";
@@ -14,15 +15,37 @@ const SCHEMA = "responses/search-response.schema.json";
 const searchBody = (items: string[], total: number) =>
   `{"data":[${items.join(",")}],"meta":{"total":${total},"limit":${SEARCH_LIMIT}}}`;
 
-export function* renderSearch(catalog: Catalog, summaries: Summaries): Generator<OutputFile> {
+/** The answers some name has, as one group (their key names every summary and where the answers go), and the empty one. */
+export function renderSearch(catalog: Catalog, summaries: Summaries): { answers: OutputGroup; none: OutputFile } {
+  const files = layout(catalog.site.basePath);
+  const [before, after] = files.search.split("{q}") as [string, string];
+  const targetOf = (path: string) =>
+    `${catalog.site.basePath}/search?q=${path.slice(before.length, path.length - after.length)}`;
+  const key = `search ${files.search} ${summaries.all()}`;
+  const none = { data: [], meta: { total: 0, limit: SEARCH_LIMIT } };
+  return {
+    answers: { key, targetOf, files: () => answerFiles(catalog, summaries, key, targetOf) },
+    none: {
+      path: files.searchNone,
+      body: searchBody([], 0),
+      check: () => void assertValid(SCHEMA, none, "search with no match"),
+    },
+  };
+}
+
+function* answerFiles(
+  catalog: Catalog,
+  summaries: Summaries,
+  key: string,
+  targetOf: (path: string) => string,
+): Generator<OutputFile> {
   const files = layout(catalog.site.basePath);
   const tools = catalog.tools;
-  const key = `search ${summaries.all()}`;
   for (const [q, matches] of toolPrefixIndex(tools)) {
-    // Only when rendered: a kept answer costs its path and nothing else.
     const first = () => matches.slice(0, SEARCH_LIMIT).map((i) => tools[i]!.slug);
+    const path = fill(files.search, { q });
     const file = lazyFile(
-      fill(files.search, { q }),
+      path,
       key,
       () =>
         searchBody(
@@ -35,12 +58,6 @@ export function* renderSearch(catalog: Catalog, summaries: Summaries): Generator
         assertValid(SCHEMA, { data: [], meta: { total: matches.length, limit: SEARCH_LIMIT } }, `search ${q}`);
       },
     );
-    yield Object.assign(file, { target: `${catalog.site.basePath}/search?q=${q}` });
+    yield Object.assign(file, { target: targetOf(path) });
   }
-  const none = { data: [], meta: { total: 0, limit: SEARCH_LIMIT } };
-  yield {
-    path: files.searchNone,
-    body: searchBody([], 0),
-    check: () => void assertValid(SCHEMA, none, "search with no match"),
-  };
 }

@@ -5,8 +5,13 @@ import { type SiteOutput, writeOutput } from "../../../scripts/io/write-output.t
 import { tempDir } from "../../helpers/dirs.ts";
 import { hashTree } from "../../helpers/tree.ts";
 
-const site = (files: SiteOutput["files"], items = ['{"a":1}', '{"b":2}']): SiteOutput => ({
+const site = (
+  files: SiteOutput["files"],
+  items = ['{"a":1}', '{"b":2}'],
+  groups: SiteOutput["groups"] = [],
+): SiteOutput => ({
   files,
+  groups,
   lists: [{ filter: "all", category: null, items }],
   pageTemplate: "pages/{filter}/{limit}/{offset}.json",
   bodyDir: "pages/",
@@ -79,6 +84,40 @@ describe("writeOutput: the one writer of dist/", () => {
     expect(await build("k3", "three")).toMatchObject({ written: 0 });
     expect(rendered).toEqual(["k.json k1", "k.json k2", "k.json k2", "k.json k3", "k.json k3"]);
     expect(await readFile(join(dist, "k.json"), "utf8")).toBe("three");
+  });
+
+  it("keeps a group whose key the build before wrote its files under, without making or listing them; a new key makes them", async () => {
+    const made: string[] = [];
+    const group = (key: string, names: string[]) => ({
+      key,
+      targetOf: (path: string) => `/${path.slice(0, -".json".length)}`,
+      files: function* () {
+        made.push(key);
+        for (const name of names) yield { path: `g/${name}.json`, key, body: `${key} ${name}`, target: `/g/${name}` };
+      },
+    });
+    const build = (key: string, names: string[]) =>
+      writeOutput(dist, site([], undefined, [group(key, names)]), options);
+    const files = async () => (await readdir(join(dist, "g"))).sort();
+    const syncTree = async () => [...(await hashTree(dist))].filter(([path]) => path.startsWith("pages/sync/"));
+    // two group files, 6 pages, the hash tree (the list's shard, the one of other bodies and the root)
+    expect(await build("g1", ["a", "b"])).toMatchObject({ written: 2 + 6 + 3 });
+    expect(await readFile(join(dist, "pages/sync/catalog.json"), "utf8")).toContain('"/g/a":');
+    const syncAfterFirst = await syncTree();
+    expect(await build("g1", ["a", "b"])).toMatchObject({ written: 0 });
+    expect(await build("g1", ["a", "b"])).toMatchObject({ written: 0 });
+    expect(made).toEqual(["g1"]);
+    // Kept files keep their targets in the hash tree.
+    expect(await syncTree()).toEqual(syncAfterFirst);
+    // Other inputs: other files, made, and those gone removed. Each build brings the generation before the published
+    // one up to date: a new key is made by two builds.
+    expect(await build("g2", ["a", "c"])).toMatchObject({ deleted: 1 });
+    expect(await files()).toEqual(["a.json", "c.json"]);
+    expect(await readFile(join(dist, "g/c.json"), "utf8")).toBe("g2 c");
+    expect(await build("g2", ["a", "c"])).toMatchObject({ deleted: 1 });
+    expect(await build("g2", ["a", "c"])).toMatchObject({ written: 0, deleted: 0 });
+    expect(made).toEqual(["g1", "g2", "g2"]);
+    expect(await files()).toEqual(["a.json", "c.json"]);
   });
 
   it("checks the lists whose pages it writes, naming the items that changed; an unchanged list is not checked again", async () => {
