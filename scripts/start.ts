@@ -1,7 +1,7 @@
 // npm start: builds the content folder as `npm run build` does, then serves it as `npm run serve` does. One command
 // rather than `npm run build && npm run serve`, so that --help, the flags and a stop request sent to npm reach it.
 import { spawn } from "node:child_process";
-import { buildProcessArgs } from "./cli/build-node-flags.ts";
+import { buildProcessArgs, buildProcessEnv } from "./cli/build-node-flags.ts";
 import { type CommandSpec, isMain, parseCommandArgs, runCommand } from "./cli/command.ts";
 import { onStopRequest } from "./cli/stop.ts";
 import { SERVE, serveDist } from "./hosts/node/serve.ts";
@@ -25,6 +25,7 @@ async function main(): Promise<number | undefined> {
   // The build in its own process, as npm run build runs it: the server's primary never holds the build's memory.
   const build = spawn(process.execPath, buildProcessArgs("--content", values.content, "--out", values.dist), {
     stdio: "inherit",
+    env: buildProcessEnv(),
   });
   const stopper = onStopRequest(() => void build.kill("SIGTERM"));
   const code = await new Promise<number | null>((done) => build.once("exit", (status) => done(status)));

@@ -1,6 +1,6 @@
 // One build as a child process (`scripts/build.ts --json`, as `npm run build` starts it), measured from outside: wall seconds and peak RSS.
 import { fileURLToPath } from "node:url";
-import { buildProcessArgs } from "../cli/build-node-flags.ts";
+import { buildProcessArgs, buildProcessEnv } from "../cli/build-node-flags.ts";
 import { runMeasured } from "./measured-run.ts";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -23,9 +23,9 @@ export interface BuildRun {
 }
 
 export async function runBuild(contentDir: string, outDir: string, extraArgs: string[]): Promise<BuildRun> {
-  // As `npm run build` runs it: from its cached bundle (not through tsx), with its Node flags.
+  // As `npm run build` runs it: from its cached bundle (not through tsx), with its Node flags and environment.
   const args = buildProcessArgs("--content", contentDir, "--out", outDir, "--json", ...extraArgs);
-  const run = await runMeasured(process.execPath, args, { cwd: ROOT });
+  const run = await runMeasured(process.execPath, args, { cwd: ROOT, env: buildProcessEnv() });
   const line = run.stdout
     .split("\n")
     .reverse()

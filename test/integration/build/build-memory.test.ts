@@ -7,14 +7,14 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateCatalog, writeCatalog } from "../../../scripts/catalog/generate.ts";
-import { buildProcessArgs } from "../../../scripts/cli/build-node-flags.ts";
+import { buildProcessArgs, buildProcessEnv } from "../../../scripts/cli/build-node-flags.ts";
 import { repoRoot, tempDir } from "../../helpers/dirs.ts";
 
 const run = promisify(execFile);
 const REPORTER = join(repoRoot, "test/helpers/report-max-rss.mjs");
 
 /**
- * MiB a 300-tool build may use beyond a 30-tool one, both run with the build's Node flags as npm runs it. Measured:
+ * MiB a 300-tool build may use beyond a 30-tool one, both run with the build's Node flags and environment as npm runs it. Measured:
  * 35 MiB on Node 20, 40 on Node 24 (51 with Node's default young generation); the build that kept a string per page
  * for the hash tree used 65 on Node 20 (and 330 MB in all at n = 1,000).
  */
@@ -27,7 +27,7 @@ async function peakRssMiB(work: string, tools: number): Promise<number> {
   await run(
     process.execPath,
     ["--import", REPORTER, ...buildProcessArgs("--content", content, "--out", join(work, `dist-${tools}`))],
-    { cwd: repoRoot, env: { ...process.env, MAX_RSS_FILE: rssFile }, maxBuffer: 1 << 24 },
+    { cwd: repoRoot, env: { ...buildProcessEnv(), MAX_RSS_FILE: rssFile }, maxBuffer: 1 << 24 },
   );
   return Number(await readFile(rssFile, "utf8")) / 1024;
 }
