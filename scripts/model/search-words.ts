@@ -43,6 +43,20 @@ export function prefixIndex(names: readonly string[]): Map<string, number[]> {
   return index;
 }
 
+/**
+ * The indexes of the tools one prefix matches, in the order the tools came: `prefixIndex(names).get(q) ?? []`
+ * without making the whole index (the description's example asks for one prefix; a rebuild that keeps every search
+ * answer never makes the index).
+ */
+export function toolsWithPrefix(tools: readonly { name: string }[], q: string): number[] {
+  if (q === "" || q.length > MAX_SEARCH_PREFIX) return [];
+  const out: number[] = [];
+  tools.forEach((t, i) => {
+    if (nameWords(t.name).some((word) => word.startsWith(q))) out.push(i);
+  });
+  return out;
+}
+
 const indexes = new WeakMap<readonly { name: string }[], Map<string, number[]>>();
 
 /** The prefix index of these tools' names, made once per array: the search bodies and the description's examples share it. */

@@ -10,7 +10,7 @@ import {
 } from "../api/operations.ts";
 import { ALL_FILTER, fill, layout, SEARCH_LIMIT } from "../api/runtime/route-table.ts";
 import type { Catalog } from "../model/derive.ts";
-import { firstNameWord, toolPrefixIndex } from "../model/search-words.ts";
+import { firstNameWord, toolsWithPrefix } from "../model/search-words.ts";
 import { renderCategories } from "./categories.ts";
 import { renderErrors } from "./errors.ts";
 import { json } from "./output.ts";
@@ -95,7 +95,7 @@ export function buildExamples(catalog: Catalog): ApiExamples {
   const word = firstNameWord(catalog.tools);
   if (word) {
     const q = word.slice(0, 4);
-    const matches = toolPrefixIndex(catalog.tools).get(q)!;
+    const matches = toolsWithPrefix(catalog.tools, q);
     const n = Math.min(LIST_EXAMPLE_ITEMS, matches.length);
     search.prefix = {
       summary: `GET ${base}/search?q=${q} (first ${n} of ${matches.length} tools shown)`,

@@ -3,7 +3,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { MAX_SEARCH_PREFIX } from "../../../scripts/api/runtime/route-table.ts";
-import { nameWords, prefixIndex } from "../../../scripts/model/search-words.ts";
+import { nameWords, prefixIndex, toolsWithPrefix } from "../../../scripts/model/search-words.ts";
 import { bruteForceSearch, wordsOf } from "../../conformance/lib/search-oracle.ts";
 
 const pieces = [
@@ -38,6 +38,9 @@ describe("search words and prefixes (S1)", () => {
         }
         // a q the index lacks matches nothing (answered by the shared empty body)
         if (!index.has(q)) expect(bruteForceSearch(tools, q)).toEqual([]);
+        // one prefix's matches without the index: the same
+        for (const prefix of [q, ...index.keys()])
+          expect(toolsWithPrefix(tools, prefix)).toEqual(index.get(prefix) ?? []);
         // every word's prefixes up to 32 characters are in it
         for (const word of names.flatMap(wordsOf))
           for (let n = 1; n <= Math.min(word.length, MAX_SEARCH_PREFIX); n++)
