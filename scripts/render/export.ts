@@ -17,13 +17,14 @@ export function renderExport(catalog: Catalog, details: RenderedDetails): Output
     data: { software: catalog.tools.map(toExported), categories: catalog.categories.map(toCategory) },
     meta: { softwareCount: catalog.tools.length, categoryCount: catalog.categories.length },
   });
-  const file = lazyJsonFile(layout(catalog.site.basePath).export, undefined, made, (body) => {
+  const check = (body: ExportResponse) => {
     const envelope = { ...body, data: { ...body.data, software: [] } };
     assertValid("responses/export-response.schema.json", envelope, "export");
     body.data.software.forEach((item, i) => {
       if (details.rendered(catalog.tools[i]!.slug))
         assertValid("items/exported-software.schema.json", item, `export of ${item.slug}`);
     });
-  });
-  return Object.assign(file, { target: `${catalog.site.basePath}/export/catalog.json` });
+  };
+  const { export: path } = layout(catalog.site.basePath);
+  return lazyJsonFile(path, undefined, made, check, `${catalog.site.basePath}/export/catalog.json`);
 }

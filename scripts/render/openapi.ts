@@ -207,10 +207,11 @@ export function buildOpenApi(catalog: Catalog, table: RouteTable, examples = bui
 export function renderOpenApi(catalog: Catalog, table: RouteTable): OutputFile {
   const examples = buildExamples(catalog);
   const key = `openapi ${routeTableKey(table)} ${sha1(JSON.stringify({ site: catalog.site, examples }))}`;
-  const file = lazyFile(
+  return lazyFile(
     layout(table.basePath).openapi,
     key,
     () => `${JSON.stringify(buildOpenApi(catalog, table, examples), null, 2)}\n`,
+    undefined,
+    `${table.basePath}/openapi.json`,
   );
-  return Object.assign(file, { target: `${table.basePath}/openapi.json` });
 }

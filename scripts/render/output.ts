@@ -47,37 +47,90 @@ export function routeTableKey(table: RouteTable): string {
 /** Response bodies are compact JSON: no whitespace, no trailing newline, keys in insertion (contract) order. */
 export const json = (value: unknown): string => JSON.stringify(value);
 
+// Lazy files are class instances, not object literals with a getter: V8 makes each such literal a dictionary
+// (hundreds of bytes, and slow to make), and a build makes one per tool.
+
 /** A file whose body is rendered only when a writer reads it, at most once. */
-export function lazyFile(
+class LazyFile implements OutputFile {
+  readonly path: string;
+  readonly key: string | undefined;
+  readonly target: string | undefined;
+  #render: (() => string | Uint8Array) | undefined;
+  #body: string | Uint8Array | undefined;
+  readonly #check: (() => void) | undefined;
+
+  constructor(
+    path: string,
+    key: string | undefined,
+    render: () => string | Uint8Array,
+    check: (() => void) | undefined,
+    target: string | undefined,
+  ) {
+    this.path = path;
+    this.key = key;
+    this.target = target;
+    this.#render = render;
+    this.#check = check;
+  }
+
+  get body(): string | Uint8Array {
+    if (this.#body === undefined) {
+      this.#body = this.#render!();
+      this.#render = undefined;
+    }
+    return this.#body;
+  }
+
+  check(): void {
+    this.#check?.();
+  }
+}
+
+/** A JSON body made, serialized and checked only when a writer needs it, each at most once. */
+class LazyJsonFile<T> implements OutputFile {
+  readonly path: string;
+  readonly key: string | undefined;
+  readonly target: string | undefined;
+  readonly #make: () => T;
+  readonly #check: (value: T) => void;
+  #value: { v: T } | undefined;
+  #body: string | undefined;
+
+  constructor(path: string, key: string | undefined, make: () => T, check: (value: T) => void, target?: string) {
+    this.path = path;
+    this.key = key;
+    this.target = target;
+    this.#make = make;
+    this.#check = check;
+  }
+
+  #made(): T {
+    return (this.#value ??= { v: this.#make() }).v;
+  }
+
+  get body(): string {
+    return (this.#body ??= json(this.#made()));
+  }
+
+  check(): void {
+    this.#check(this.#made());
+  }
+}
+
+/** A file whose body is rendered only when a writer reads it, at most once; `target` as in OutputFile. */
+export const lazyFile = (
   path: string,
   key: string | undefined,
   render: () => string | Uint8Array,
   check?: () => void,
-): OutputFile {
-  let body: string | Uint8Array | undefined;
-  return {
-    path,
-    key,
-    get body() {
-      return (body ??= render());
-    },
-    check,
-  };
-}
+  target?: string,
+): OutputFile => new LazyFile(path, key, render, check, target);
 
 /** A JSON body made, serialized and checked only when a writer needs it, each at most once. */
-export function lazyJsonFile<T>(
+export const lazyJsonFile = <T>(
   path: string,
   key: string | undefined,
   make: () => T,
   check: (value: T) => void,
-): OutputFile {
-  let value: { v: T } | undefined;
-  const made = () => (value ??= { v: make() }).v;
-  return lazyFile(
-    path,
-    key,
-    () => json(made()),
-    () => check(made()),
-  );
-}
+  target?: string,
+): OutputFile => new LazyJsonFile(path, key, make, check, target);

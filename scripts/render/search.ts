@@ -44,7 +44,7 @@ function* answerFiles(
   for (const [q, matches] of toolPrefixIndex(tools)) {
     const first = () => matches.slice(0, SEARCH_LIMIT).map((i) => tools[i]!.slug);
     const path = fill(files.search, { q });
-    const file = lazyFile(
+    yield lazyFile(
       path,
       key,
       () =>
@@ -57,7 +57,7 @@ function* answerFiles(
         for (const slug of first()) summaries.check(slug);
         assertValid(SCHEMA, { data: [], meta: { total: matches.length, limit: SEARCH_LIMIT } }, `search ${q}`);
       },
+      targetOf(path),
     );
-    yield Object.assign(file, { target: targetOf(path) });
   }
 }

@@ -92,8 +92,8 @@ export function renderToolFiles(catalog: Catalog): { files: OutputFile[]; detail
   const { tool } = layout(catalog.site.basePath);
   const site = JSON.stringify(catalog.site.siteUrl);
   const rendered = new Set<string>();
-  const files = catalog.tools.map((t) => {
-    const file = lazyJsonFile(
+  const files = catalog.tools.map((t) =>
+    lazyJsonFile(
       fill(tool, { slug: t.slug }),
       t.source && `${t.source} ${site} ${t.categorySlugs.join(",")}`,
       () => {
@@ -101,8 +101,8 @@ export function renderToolFiles(catalog: Catalog): { files: OutputFile[]; detail
         return { data: toDetail(t) };
       },
       (body) => void assertValid("responses/software-detail-response.schema.json", body, `tool ${t.slug}`),
-    );
-    return Object.assign(file, { target: `${catalog.site.basePath}/software/${t.slug}` });
-  });
+      `${catalog.site.basePath}/software/${t.slug}`,
+    ),
+  );
   return { files, details: { rendered: (slug) => rendered.has(slug) } };
 }
