@@ -1,5 +1,6 @@
 // A body's SHA-256 in Node, hex: the name the build manifest, the hash tree (E2), R2's content-addressed objects and
 // the mirror's checks all give the same bytes.
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 
-export const sha256Hex = (body: string | Uint8Array): string => createHash("sha256").update(body).digest("hex");
+// One call, no Hash object: crypto.hash is about twice as fast for the small bodies a rebuild hashes one by one.
+export const sha256Hex = (body: string | Uint8Array): string => hash("sha256", body, "hex");
