@@ -2,5 +2,5 @@
 // the mirror's checks all give the same bytes.
 import { hash } from "node:crypto";
 
-// One call, no Hash object: crypto.hash is about twice as fast for the small bodies a rebuild hashes one by one.
+// One call, no Hash object per body: for a thousand small inputs crypto.hash took half the time (measured with SHA-1).
 export const sha256Hex = (body: string | Uint8Array): string => hash("sha256", body, "hex");

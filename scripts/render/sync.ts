@@ -6,7 +6,7 @@
 // into buckets of about 1,024 (no price is in them), each list's pages in runs of 16,384 in (limit, offset) order
 // (a list changes only when a summary in it does), and the catalog-wide bodies in one.
 
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import { ALL_FILTER, MAX_LIMIT } from "../api/runtime/route-table.ts";
 import { pageCount } from "./software-pages.ts";
 
@@ -35,9 +35,8 @@ export function listShardNames(filter: string, total: number, maxLimit = MAX_LIM
   return Array.from({ length: Math.ceil(pageCount(total, maxLimit) / PAGES_PER_SHARD) }, (_, k) => `${prefix}-${k}`);
 }
 
-/** The SHA-256 of the target, its first four bytes as a number, modulo `buckets`. */
-const bucketOf = (target: string, buckets: number) =>
-  createHash("sha256").update(target).digest().readUInt32BE(0) % buckets;
+/** The SHA-256 of the target, its first four bytes as a number, modulo `buckets` (one call each, as sha256Hex). */
+const bucketOf = (target: string, buckets: number) => hash("sha256", target, "buffer").readUInt32BE(0) % buckets;
 const powerOfTwoAtLeast = (n: number) => 2 ** Math.ceil(Math.log2(Math.max(1, n)));
 
 type BucketedKind = keyof typeof PER_BUCKET;
