@@ -14,6 +14,7 @@ import { type ContentWarning, findPlaceholders, warningLines } from "./content/p
 import { validateContent } from "./content/validate.ts";
 import { adapters } from "./hosts/adapters.ts";
 import { hostLimitWarnings } from "./hosts/limits.ts";
+import { startPageWriters } from "./io/page-writers.ts";
 import { inspectOutput } from "./io/store.ts";
 import { type SiteOutput, type WriteSummary, writeOutput } from "./io/write-output.ts";
 import { type Catalog, deriveCatalog } from "./model/derive.ts";
@@ -136,48 +137,56 @@ export async function build({
   const code = codeHash();
   const remembered = full ? emptyContentCache() : readContentCache(store.dir, code);
   const raw = await loadContent(contentDir, remembered.files);
-  const validation = validateContent(raw);
-  if (!validation.ok) throw new ContentErrors(validation.errors);
-  const contentWarnings = findPlaceholders(raw.site, raw.categories, raw.tools);
-  if (strict && contentWarnings.length > 0) {
-    throw new ContentErrors(
+  // Files added or removed: the lists change length and are written whole, by a thread started now so that its
+  // start-up overlaps validation and rendering.
+  const pageWriters = raw.addedOrRemoved > 0 ? startPageWriters() : undefined;
+  try {
+    const validation = validateContent(raw);
+    if (!validation.ok) throw new ContentErrors(validation.errors);
+    const contentWarnings = findPlaceholders(raw.site, raw.categories, raw.tools);
+    if (strict && contentWarnings.length > 0) {
+      throw new ContentErrors(
+        contentWarnings,
+        `${contentWarnings.length} placeholder${contentWarnings.length === 1 ? "" : "s"} (errors under --strict)`,
+      );
+    }
+    const catalog = deriveCatalog(validation.content);
+    const table = buildRouteTable(catalog.site);
+    const site = renderSite(catalog, table);
+    // What codeHash and the renderers hashed (package files: renderDocsPage), remembered for the next build.
+    saveFileHashes();
+    const written = await writeOutput(outDir, site, {
+      // Options that change output: another value means a full build.
+      fingerprint: sha1(JSON.stringify({ code, compress })),
+      compress,
+      full,
+      contentDir,
+      wait,
+      onNotice,
+      backgroundCleanup,
+      pageWriters,
+      onProgress: (n) => onProgress?.(`wrote ${formatCount(n)} files…`),
+    });
+    // After publication (it writes only when something was read anew or went away).
+    writeContentCache(store.dir, code, raw.known, remembered);
+    const longestList = Math.max(...site.lists.map((l) => l.items.length));
+    return {
+      ...written,
+      seconds: (performance.now() - started) / 1000,
+      tools: catalog.tools.length,
+      categories: catalog.categories.length,
+      contentFiles: 1 + raw.categories.length + raw.tools.length,
+      contentRecalled: raw.recalled,
       contentWarnings,
-      `${contentWarnings.length} placeholder${contentWarnings.length === 1 ? "" : "s"} (errors under --strict)`,
-    );
+      warnings: hostLimitWarnings({
+        files: written.files,
+        bytes: written.bytes,
+        maxFilesPerDir: (longestList + 1) * (compress ? 3 : 1),
+      }),
+    };
+  } finally {
+    pageWriters?.close();
   }
-  const catalog = deriveCatalog(validation.content);
-  const table = buildRouteTable(catalog.site);
-  const site = renderSite(catalog, table);
-  // What codeHash and the renderers hashed (package files: renderDocsPage), remembered for the next build.
-  saveFileHashes();
-  const written = await writeOutput(outDir, site, {
-    // Options that change output: another value means a full build.
-    fingerprint: sha1(JSON.stringify({ code, compress })),
-    compress,
-    full,
-    contentDir,
-    wait,
-    onNotice,
-    backgroundCleanup,
-    onProgress: (n) => onProgress?.(`wrote ${formatCount(n)} files…`),
-  });
-  // After publication (it writes only when something was read anew or went away).
-  writeContentCache(store.dir, code, raw.known, remembered);
-  const longestList = Math.max(...site.lists.map((l) => l.items.length));
-  return {
-    ...written,
-    seconds: (performance.now() - started) / 1000,
-    tools: catalog.tools.length,
-    categories: catalog.categories.length,
-    contentFiles: 1 + raw.categories.length + raw.tools.length,
-    contentRecalled: raw.recalled,
-    contentWarnings,
-    warnings: hostLimitWarnings({
-      files: written.files,
-      bytes: written.bytes,
-      maxFilesPerDir: (longestList + 1) * (compress ? 3 : 1),
-    }),
-  };
 }
 
 const options = {

@@ -1,6 +1,9 @@
 /** The path of a cached Node bundle of a command (project-relative entry); see bundle-cache.mjs. */
 export function cachedCommandBundle(entry: string): Promise<string>;
 
+/** The path of that bundle when it is there and up to date, found synchronously; else undefined. */
+export function freshCommandBundle(entry: string): string | undefined;
+
 /** The text of a cached, self-contained bundle of a project-relative entry. */
 export function cachedBundleTextSync(
   entry: string,

@@ -57,13 +57,21 @@ function cacheEntry(entry, options) {
   };
 }
 
+const COMMAND_OPTIONS = { platform: "node", target: "node20", packages: "external" };
+
+/** The path of the bundle of `entry` cachedCommandBundle would give, when it is there and up to date; found
+ *  synchronously (a thread can then be started at once, before the code that needs it yields). */
+export function freshCommandBundle(entry) {
+  const cache = cacheEntry(entry, COMMAND_OPTIONS);
+  return cache.fresh ? cache.path : undefined;
+}
+
 /**
  * The path of a bundle of `entry` (relative to the project root), for Node. Each module's `import.meta.url` stays
  * its own source file's URL, so code that finds files beside itself keeps working. Packages are not bundled.
  */
 export async function cachedCommandBundle(entry) {
-  const options = { platform: "node", target: "node20", packages: "external" };
-  const cache = cacheEntry(entry, options);
+  const cache = cacheEntry(entry, COMMAND_OPTIONS);
   if (cache.fresh) return cache.path;
   const esbuild = await import("esbuild");
   const inputs = Object.fromEntries(ALWAYS.map((f) => [f, hashOf(f)]));
@@ -81,7 +89,7 @@ export async function cachedCommandBundle(entry) {
       });
     },
   };
-  const result = await esbuild.build({ ...baseOptions(entry), ...options, plugins: [projectFiles] });
+  const result = await esbuild.build({ ...baseOptions(entry), ...COMMAND_OPTIONS, plugins: [projectFiles] });
   // Its service process would otherwise live as long as this one (a server's primary, say), and count in its group.
   await esbuild.stop();
   cache.store(result.outputFiles[0].text, inputs);

@@ -1,14 +1,21 @@
 // The pool of page writers: list pages are written in worker threads (page-worker.ts) while the main thread writes
 // the small files, or inline when there are few; their stats are summed list by list.
+import { createRequire } from "node:module";
 import { availableParallelism } from "node:os";
-import { cachedCommandBundle } from "../cli/bundle-cache.mjs";
+import type { Worker } from "node:worker_threads";
+import { cachedCommandBundle, freshCommandBundle } from "../cli/bundle-cache.mjs";
 import { type PageJob, type PageStats, writePageUnits } from "./page-units.ts";
 
 /** Below this many pages a worker's start-up costs more than it saves. */
 const INLINE_PAGES = 20_000;
 
-/** Pages in worker threads (so the main thread writes the small files meanwhile), or inline when there are few. */
-export async function writePages(job: PageJob, onProgress?: (written: number) => void): Promise<PageStats> {
+/** Pages in worker threads (so the main thread writes the small files meanwhile), or inline when there are few.
+ *  `started`: threads started ahead of the job (startPageWriters), used before any other is started. */
+export async function writePages(
+  job: PageJob,
+  onProgress?: (written: number) => void,
+  started?: PageWriters,
+): Promise<PageStats> {
   const pageCount = job.units.reduce(
     (n, u) => n + (u.offsets === "all" ? job.lists[u.list]!.items.length + 1 : u.offsets.length),
     0,
@@ -20,41 +27,16 @@ export async function writePages(job: PageJob, onProgress?: (written: number) =>
   let stats: PageStats[];
   if (inline) stats = [writePageUnits(job, onProgress)];
   else {
-    const entry = await pageWorkerEntry();
-    // Loaded here: worker_threads cost every build ~5 ms of start-up, and a small rebuild starts no worker.
-    const { Worker } = await import("node:worker_threads");
+    const threads = started?.take(workers) ?? [];
+    while (threads.length < workers) threads.push(PageWriter.start());
     // Round-robin over (list, limit) units balances bytes when there are several workers.
-    const shares = Array.from({ length: workers }, (_, w) => job.units.filter((_, i) => i % workers === w));
     const progress = new Array<number>(workers).fill(0);
     stats = await Promise.all(
-      shares.map(
-        (units, w) =>
-          new Promise<PageStats>((resolve, reject) => {
-            // Page pieces are short-lived garbage: a small young generation keeps each worker's memory flat.
-            const worker = new Worker(entry, {
-              workerData: { ...job, units },
-              resourceLimits: { maxYoungGenerationSizeMb: 8 },
-            });
-            worker.on(
-              "message",
-              (m: {
-                progress?: number;
-                done?: PageStats;
-                failed?: { message: string; code?: string; path?: string };
-              }) => {
-                if (m.progress !== undefined) {
-                  progress[w] = m.progress;
-                  onProgress?.(progress.reduce((a, b) => a + b, 0));
-                }
-                if (m.done) resolve(m.done);
-                // A file system error keeps its code and path across the thread boundary (ENOSPC names the file).
-                if (m.failed)
-                  reject(Object.assign(new Error(m.failed.message), { code: m.failed.code, path: m.failed.path }));
-              },
-            );
-            worker.on("error", reject);
-            worker.on("exit", (code) => code !== 0 && reject(new Error(`page writer exited with code ${code}`)));
-          }),
+      threads.map((thread, w) =>
+        thread.write({ ...job, units: job.units.filter((_, i) => i % workers === w) }, (written) => {
+          progress[w] = written;
+          onProgress?.(progress.reduce((a, b) => a + b, 0));
+        }),
       ),
     );
   }
@@ -75,10 +57,89 @@ export async function writePages(job: PageJob, onProgress?: (written: number) =>
   }));
 }
 
+/** Page writer threads started before their job is known, so that their start-up (a tenth of a second) overlaps the
+ *  build's own work. Idle, they never keep the process alive; `close` stops those no job took. */
+export class PageWriters {
+  private readonly idle: PageWriter[];
+  constructor(count: number) {
+    this.idle = Array.from({ length: count }, () => PageWriter.start());
+  }
+  take(count: number): PageWriter[] {
+    return this.idle.splice(0, count);
+  }
+  close(): void {
+    for (const thread of this.idle.splice(0)) thread.stop();
+  }
+}
+
+/** The threads a build that writes whole lists will use: one (page writing is bound by the kernel). */
+export const startPageWriters = () => new PageWriters(1);
+
+type WorkerMessage = {
+  progress?: number;
+  done?: PageStats;
+  failed?: { message: string; code?: string; path?: string };
+};
+
+/** One page writer thread (page-worker.ts), started at once; it waits for its one job. */
+class PageWriter {
+  private failure: Error | undefined;
+  private constructor(private readonly thread: Promise<Worker>) {
+    // Failures before a job is given (a bundle that cannot load) are kept for write() to report.
+    thread.then(
+      (worker) =>
+        worker
+          .on("error", (e) => (this.failure ??= e))
+          .on("exit", (code) => (this.failure ??= new Error(`page writer exited with code ${code}`))),
+      (e: Error) => (this.failure ??= e),
+    );
+  }
+
+  static start(): PageWriter {
+    // At once when the bundle is ready: a build started ahead runs synchronous work next, and would hold back a
+    // start that waited for a promise until it yields.
+    const ready = freshCommandBundle(PAGE_WORKER);
+    return new PageWriter(ready ? Promise.resolve(newWorker(ready)) : pageWorkerEntry().then(newWorker));
+  }
+
+  async write(job: PageJob, onProgress: (written: number) => void): Promise<PageStats> {
+    const worker = await this.thread;
+    return new Promise<PageStats>((resolve, reject) => {
+      if (this.failure) return reject(this.failure);
+      worker.ref();
+      worker.on("message", (m: WorkerMessage) => {
+        if (m.progress !== undefined) onProgress(m.progress);
+        if (m.done) resolve(m.done);
+        // A file system error keeps its code and path across the thread boundary (ENOSPC names the file).
+        if (m.failed) reject(Object.assign(new Error(m.failed.message), { code: m.failed.code, path: m.failed.path }));
+      });
+      worker.on("error", reject);
+      // After its answer, an exit changes nothing; before it, it is a failure.
+      worker.on("exit", (code) => reject(new Error(`page writer exited with code ${code}`)));
+      worker.postMessage(job);
+    });
+  }
+
+  stop(): void {
+    this.thread.then((worker) => worker.terminate()).catch(() => undefined);
+  }
+}
+
+const PAGE_WORKER = "scripts/io/page-worker.ts";
+
 /**
  * What a page writer thread runs: the cached bundle of page-worker.ts, as the server's cluster workers do (a thread
  * that loads tsx's hooks instead costs a build ~30 MiB more peak memory); through tsx when no bundle can be made.
  */
 async function pageWorkerEntry(): Promise<URL | string> {
-  return cachedCommandBundle("scripts/io/page-worker.ts").catch(() => new URL("./page-worker.mjs", import.meta.url));
+  return cachedCommandBundle(PAGE_WORKER).catch(() => new URL("./page-worker.mjs", import.meta.url));
+}
+
+function newWorker(entry: URL | string): Worker {
+  // Loaded here, synchronously: worker_threads cost every build ~5 ms of start-up, and a small rebuild starts none.
+  const { Worker } = createRequire(import.meta.url)("node:worker_threads") as typeof import("node:worker_threads");
+  // Page pieces are short-lived garbage: a small young generation keeps each worker's memory flat.
+  const worker = new Worker(entry, { resourceLimits: { maxYoungGenerationSizeMb: 8 } });
+  worker.unref();
+  return worker;
 }

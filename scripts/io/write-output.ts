@@ -14,7 +14,7 @@ import { type Base, type GenerationOptions, writeGeneration } from "./generation
 import { countChangedLists, countWrittenLists } from "./list-accounting.ts";
 import { type Manifest, manifestLists, type OffsetPlan, planList, writeManifest } from "./manifest.ts";
 import type { PageUnit } from "./page-units.ts";
-import { writePages } from "./page-writers.ts";
+import { type PageWriters, writePages } from "./page-writers.ts";
 import { addSmallStats, manifestPart, type SmallStats, writeSmallFiles } from "./small-files.ts";
 import type { Trash } from "./store.ts";
 
@@ -40,6 +40,8 @@ export interface SiteOutput {
 
 export interface WriteOptions extends GenerationOptions {
   compress: boolean;
+  /** page writer threads started ahead (the caller stops those left unused) */
+  pageWriters?: PageWriters;
   onProgress?: (written: number) => void;
 }
 
@@ -84,6 +86,7 @@ async function writeFull(
     writePages(
       { root: work, pageTemplate: site.pageTemplate, lists: site.lists, units, compress: options.compress },
       options.onProgress,
+      options.pageWriters,
     ),
   );
   const lists = manifestLists(site.lists);
@@ -138,6 +141,7 @@ async function writeIncremental(
     writePages(
       { root: work, pageTemplate: site.pageTemplate, lists: site.lists, units, compress: options.compress },
       options.onProgress,
+      options.pageWriters,
     ),
   );
 
