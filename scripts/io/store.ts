@@ -156,8 +156,9 @@ export async function publish(store: Store, generation: string): Promise<void> {
 export class Trash {
   private count = 0;
   private pending: Promise<void>[] = [];
-  /** folders to delete in the background once the build is published */
+  /** folders to delete in the background once the build is published, and the deleting processes already waiting */
   private readonly later: string[] = [];
+  private readonly waiting: (() => void)[] = [];
   constructor(
     private readonly store: Store,
     private readonly background = false,
@@ -189,10 +190,20 @@ export class Trash {
     else this.pending.push(removeTree(trashed));
   }
 
-  /** Waits for every deletion started so far; in the background mode, starts them (after publication). */
+  /**
+   * In the background mode, starts the deleting processes of the folders discarded so far, each waiting for `empty`
+   * to let it go. Starting a process takes the main thread tens of milliseconds: a build calls this while its page
+   * writers work and it has nothing else to do.
+   */
+  async standby(): Promise<void> {
+    for (const path of this.later.splice(0)) this.waiting.push(await removeInBackground(path, true));
+  }
+
+  /** Waits for every deletion started so far; in the background mode, lets them go or starts them (after publication). */
   async empty(): Promise<void> {
     // An rm beside the build's own writes competed with them for the disk: an insert took a fifth longer.
-    for (const path of this.later.splice(0)) await removeInBackground(path);
+    for (const letGo of this.waiting.splice(0)) letGo();
+    for (const path of this.later.splice(0)) (await removeInBackground(path, false))();
     const pending = this.pending;
     this.pending = [];
     await Promise.all(pending);
@@ -205,17 +216,35 @@ const DELETING = ".deleting";
 /**
  * The deleting shell writes its own pid beside the folder and removes that marker once the folder is gone, so a
  * marker never outlives its deletion (one written by the build after spawning it could land after the rm finished).
+ * It deletes once its input ends: at once from /dev/null, or when a waiting one's pipe is closed.
  */
-const DELETE_IN_BACKGROUND = `echo $$ > "$1${DELETING}" && rm -rf -- "$1"; rm -f -- "$1${DELETING}"`;
+const DELETE_IN_BACKGROUND = `echo $$ > "$1${DELETING}" && { read -r _; rm -rf -- "$1"; }; rm -f -- "$1${DELETING}"`;
 
-async function removeInBackground(path: string): Promise<void> {
+/** Starts the deleting shell: deleting at once, or, `waiting`, when the function returned is called or this process
+ *  ends, whichever comes first. */
+async function removeInBackground(path: string, waiting: boolean): Promise<() => void> {
   const { spawn } = await childProcess();
+  const deleteHere = () => void rm(path, { recursive: true, force: true }).catch(() => undefined);
   try {
-    const child = spawn("sh", ["-c", DELETE_IN_BACKGROUND, "sh", path], { stdio: "ignore", detached: true });
-    child.on("error", () => void rm(path, { recursive: true, force: true }).catch(() => undefined));
+    const child = spawn("sh", ["-c", DELETE_IN_BACKGROUND, "sh", path], {
+      stdio: [waiting ? "pipe" : "ignore", "ignore", "ignore"],
+      detached: true,
+    });
+    let failed = false;
+    child.on("error", () => {
+      failed = true;
+      if (!waiting) deleteHere();
+    });
     child.unref();
+    const input = child.stdin as (NodeJS.WritableStream & { unref?: () => void }) | null;
+    if (!input) return () => undefined;
+    input.on("error", () => undefined); // a shell already gone has nothing to be told
+    // The pipe never keeps this process alive: at its exit the pipe closes and the shell deletes all the same.
+    input.unref?.();
+    return () => (failed ? deleteHere() : void input.end());
   } catch {
     // no shell: the next build deletes the trash folder
+    return () => undefined;
   }
 }
 

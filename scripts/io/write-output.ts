@@ -137,7 +137,13 @@ async function writeIncremental(
       manifestPart(previous, (path) => !path.startsWith(inSync)),
       options.compress && site.bodyDir,
       site.groups,
-    ).then(async (bodies) => writeSyncTree(work, site, options, bodies, await hashPagePlans(site, plans), previous)),
+    )
+      .then(async (bodies) => writeSyncTree(work, site, options, bodies, await hashPagePlans(site, plans), previous))
+      // The main thread has nothing left to do while pages are written: the deleting processes start now.
+      .then(async (stats) => {
+        await trash.standby();
+        return stats;
+      }),
     writePages(
       { root: work, pageTemplate: site.pageTemplate, lists: site.lists, units, compress: options.compress },
       options.onProgress,
