@@ -38,13 +38,17 @@ export interface IncrementalResult {
 
 /** One-price rebuilds timed per run; the table shows their median. */
 export const PRICE_SAMPLES = 3;
+/** Inserts timed per run, each a new tool; the table shows the best, as the full build it is divided by (the issue's
+ *  targets are best of two). */
+export const INSERT_SAMPLES = 2;
 
-const median = (runs: RebuildResult[]): RebuildResult => {
+/** The median or fastest run, named with every run's seconds. */
+const pick = (runs: RebuildResult[], how: "median" | "best"): RebuildResult => {
   const sorted = [...runs].sort((a, b) => a.seconds - b.seconds);
-  const middle = sorted[Math.floor(sorted.length / 2)]!;
+  const chosen = sorted[how === "median" ? Math.floor(sorted.length / 2) : 0]!;
   return {
-    ...middle,
-    change: `${middle.change} (median of ${runs.length}: ${runs.map((r) => `${r.seconds.toFixed(2)} s`).join(", ")})`,
+    ...chosen,
+    change: `${chosen.change} (${how} of ${runs.length}: ${runs.map((r) => `${r.seconds.toFixed(2)} s`).join(", ")})`,
   };
 };
 
@@ -121,9 +125,12 @@ export async function benchIncremental(
     log(`incremental n=${n}: one price changed (${priceChange}), rebuilding (${i} of ${PRICE_SAMPLES})…`);
     prices.push(await rebuild(n, options, `one price: ${priceChange}`, fullSeconds, buildCounts));
   }
-  const price = median(prices);
-  const inserted = await insertToolMidList(contentDir(n), n);
-  log(`incremental n=${n}: one tool inserted (${inserted}), rebuilding…`);
-  const insert = await rebuild(n, options, `one tool inserted: ${inserted}`, fullSeconds, buildCounts);
-  return { n, skipped: null, fullSeconds, first, price, insert };
+  const price = pick(prices, "median");
+  const inserts: RebuildResult[] = [];
+  for (let i = 1; i <= INSERT_SAMPLES; i++) {
+    const inserted = await insertToolMidList(contentDir(n), n, i - 1);
+    log(`incremental n=${n}: one tool inserted (${inserted}), rebuilding (${i} of ${INSERT_SAMPLES})…`);
+    inserts.push(await rebuild(n, options, `one tool inserted: ${inserted}`, fullSeconds, buildCounts));
+  }
+  return { n, skipped: null, fullSeconds, first, price, insert: pick(inserts, "best") };
 }

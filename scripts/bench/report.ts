@@ -1,6 +1,6 @@
 // The printed report: one aligned table per step, the targets beside the numbers they judge.
 import { BUILD_ROUNDS, type BuildResult } from "./bench-build.ts";
-import { type IncrementalResult, PRICE_SAMPLES, type RebuildResult } from "./bench-incremental.ts";
+import { INSERT_SAMPLES, type IncrementalResult, PRICE_SAMPLES, type RebuildResult } from "./bench-incremental.ts";
 import type { ServeResult } from "./bench-serve.ts";
 import {
   BUILD_TARGET_SIZE,
@@ -75,7 +75,7 @@ export function incrementalReport(i: IncrementalResult): string {
     [
       rebuildRow("first rebuild (hard-link clone), one price", i.first ?? null, null),
       rebuildRow(`one price changed (median of ${PRICE_SAMPLES})`, i.price, price),
-      rebuildRow("one tool inserted mid-list", i.insert, insert),
+      rebuildRow(`one tool inserted mid-list (best of ${INSERT_SAMPLES})`, i.insert, insert),
     ],
   );
   const rebuilds = [i.first ?? null, i.price, i.insert].filter((r) => r !== null);
