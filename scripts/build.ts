@@ -137,9 +137,10 @@ export async function build({
   const code = codeHash();
   const remembered = full ? emptyContentCache() : readContentCache(store.dir, code);
   const raw = await loadContent(contentDir, remembered.files);
-  // Files added or removed: the lists change length and are written whole, by a thread started now so that its
-  // start-up overlaps validation and rendering.
-  const pageWriters = raw.addedOrRemoved > 0 ? startPageWriters() : undefined;
+  const contentFiles = 1 + raw.categories.length + raw.tools.length;
+  // Another number of files than the last good build's (or none before): the lists change length and are written
+  // whole, by a thread started now so that its start-up overlaps validation and rendering.
+  const pageWriters = contentFiles !== remembered.count ? startPageWriters() : undefined;
   try {
     const validation = validateContent(raw);
     if (!validation.ok) throw new ContentErrors(validation.errors);
@@ -168,14 +169,14 @@ export async function build({
       onProgress: (n) => onProgress?.(`wrote ${formatCount(n)} files…`),
     });
     // After publication (it writes only when something was read anew or went away).
-    writeContentCache(store.dir, code, raw.known, remembered);
+    writeContentCache(store.dir, code, raw.known, remembered, contentFiles);
     const longestList = Math.max(...site.lists.map((l) => l.items.length));
     return {
       ...written,
       seconds: (performance.now() - started) / 1000,
       tools: catalog.tools.length,
       categories: catalog.categories.length,
-      contentFiles: 1 + raw.categories.length + raw.tools.length,
+      contentFiles,
       contentRecalled: raw.recalled,
       contentWarnings,
       warnings: hostLimitWarnings({

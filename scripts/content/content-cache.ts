@@ -26,6 +26,8 @@ export const REWRITE_AFTER = 64;
 interface CacheFile {
   /** the code and schemas that read and judged these files: any change there and none is trusted */
   key: string;
+  /** how many content files the build that wrote it had (files changed in its last seconds are not remembered) */
+  count?: number;
   /** [absolute path, signature, parsed value, sha1 of its text, the placeholders in its strings] */
   files: [string, string, unknown, string, FilePlaceholder[] | undefined][];
 }
@@ -37,53 +39,66 @@ export interface ContentCache {
   changes: KnownFiles;
   /** whether the whole cache was there (else the next write is a whole one) */
   whole: boolean;
+  /** how many content files the last good build had, when known */
+  count?: number;
 }
 
 /** No cache: what a --full build starts from, and what other code finds. */
 export const emptyContentCache = (): ContentCache => ({ files: new Map(), changes: new Map(), whole: false });
 
-const readCacheFile = (path: string, key: string): KnownFiles => {
+const readCacheFile = (path: string, key: string): { files: KnownFiles; count?: number } => {
   try {
     const cache = deserialize(readFileSync(path)) as CacheFile;
-    if (cache.key !== key) return new Map();
-    return new Map(
+    if (cache.key !== key) return { files: new Map() };
+    const files: KnownFiles = new Map(
       cache.files.map(([path, signature, data, hash, placeholders]) => [path, { signature, data, hash, placeholders }]),
     );
+    return { files, count: cache.count };
   } catch {
-    return new Map();
+    return { files: new Map() };
   }
 };
 
-const writeCache = (path: string, key: string, files: KnownFiles) =>
+const writeCache = (path: string, key: string, files: KnownFiles, count: number) =>
   writeCacheFile(
     path,
     serialize({
       key,
+      count,
       files: [...files].map(([path, f]) => [path, f.signature, f.data, f.hash, f.placeholders]),
     } satisfies CacheFile),
   );
 
 export function readContentCache(storeDir: string, key: string): ContentCache {
-  const files = readCacheFile(join(storeDir, CONTENT_CACHE_FILE), key);
-  if (files.size === 0) return emptyContentCache();
+  const whole = readCacheFile(join(storeDir, CONTENT_CACHE_FILE), key);
+  if (whole.files.size === 0) return emptyContentCache();
   const changes = readCacheFile(join(storeDir, CONTENT_CHANGES_FILE), key);
-  for (const [path, file] of changes) files.set(path, file);
-  return { files, changes, whole: true };
+  const files = whole.files;
+  for (const [path, file] of changes.files) files.set(path, file);
+  // The file of changes is the newer one when it is there.
+  return { files, changes: changes.files, whole: true, count: changes.count ?? whole.count };
 }
 
-/** After a good build: `known` is every file it read or recalled. Best effort: without a cache the next build reads all. */
-export function writeContentCache(storeDir: string, key: string, known: KnownFiles, cache: ContentCache): void {
+/** After a good build: `known` is every file it read or recalled, `count` how many files it had. Best effort: without
+ *  a cache the next build reads all. */
+export function writeContentCache(
+  storeDir: string,
+  key: string,
+  known: KnownFiles,
+  cache: ContentCache,
+  count: number,
+): void {
   const readAnew = [...known].filter(([path, f]) => cache.files.get(path)?.signature !== f.signature);
   const gone = [...cache.files.keys()].filter((path) => !known.has(path)).length;
-  if (readAnew.length === 0 && gone === 0) return;
+  if (readAnew.length === 0 && gone === 0 && count === cache.count) return;
   // Changes still true (their file is as they say), and this build's.
   const changes = new Map([...cache.changes].filter(([path, f]) => known.get(path)?.signature === f.signature));
   for (const [path, f] of readAnew) changes.set(path, f);
   try {
     if (!cache.whole || changes.size + gone >= REWRITE_AFTER) {
-      writeCache(join(storeDir, CONTENT_CACHE_FILE), key, known);
+      writeCache(join(storeDir, CONTENT_CACHE_FILE), key, known, count);
       rmSync(join(storeDir, CONTENT_CHANGES_FILE), { force: true });
-    } else writeCache(join(storeDir, CONTENT_CHANGES_FILE), key, changes);
+    } else writeCache(join(storeDir, CONTENT_CHANGES_FILE), key, changes, count);
   } catch {
     // an unwritable store folder fails the build elsewhere, with its own message
   }

@@ -42,8 +42,6 @@ export interface RawContent {
   known: KnownFiles;
   /** how many of those were recalled rather than read */
   recalled: number;
-  /** files added or removed since the files remembered (every file, when none are): the lists change length */
-  addedOrRemoved: number;
 }
 
 export const LINK_MESSAGE =
@@ -166,14 +164,11 @@ export async function loadContent(contentDir: string, remembered: KnownFiles = n
   }
 
   const [categoryPaths, toolPaths] = [list("categories"), list("tools")];
-  const sitePath = join(root, "site.json");
-  const kept = [sitePath, ...categoryPaths, ...toolPaths].filter((path) => remembered.has(path)).length;
-  const addedOrRemoved = 1 + categoryPaths.length + toolPaths.length - kept + (remembered.size - kept);
-  const site = readJson(sitePath);
+  const site = readJson(join(root, "site.json"));
   const categories = categoryPaths.map((path) => readJson(path, true)).filter((f) => f !== undefined);
   const tools = toolPaths.map((path) => readJson(path, true)).filter((f) => f !== undefined);
   errors.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
-  return { site, categories, tools, errors, known, recalled, addedOrRemoved };
+  return { site, categories, tools, errors, known, recalled };
 }
 
 /** Strict UTF-8 (C1): a BOM is dropped; invalid bytes or UTF-16 are an error, never U+FFFD. */
