@@ -203,7 +203,7 @@ export class Trash {
   async empty(): Promise<void> {
     // An rm beside the build's own writes competed with them for the disk: an insert took a fifth longer.
     for (const letGo of this.waiting.splice(0)) letGo();
-    for (const path of this.later.splice(0)) (await removeInBackground(path, false))();
+    for (const path of this.later.splice(0)) await removeInBackground(path, false);
     const pending = this.pending;
     this.pending = [];
     await Promise.all(pending);
@@ -221,7 +221,7 @@ const DELETING = ".deleting";
 const DELETE_IN_BACKGROUND = `echo $$ > "$1${DELETING}" && { read -r _; rm -rf -- "$1"; }; rm -f -- "$1${DELETING}"`;
 
 /** Starts the deleting shell: deleting at once, or, `waiting`, when the function returned is called or this process
- *  ends, whichever comes first. */
+ *  ends, whichever comes first (without `waiting`, that function does nothing). */
 async function removeInBackground(path: string, waiting: boolean): Promise<() => void> {
   const { spawn } = await childProcess();
   const deleteHere = () => void rm(path, { recursive: true, force: true }).catch(() => undefined);
