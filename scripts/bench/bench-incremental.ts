@@ -3,7 +3,7 @@
 // older generation to recycle yet): its own row. The targets judge the steady state, the rebuilds after it.
 import type { BuildResult } from "./bench-build.ts";
 import { changeOnePrice, insertToolMidList } from "./bench-catalog.ts";
-import { diffTrees, settleDisk, snapshotTree } from "./disk.ts";
+import { diffTrees, settleDisk, snapshotTree, waitForTrash } from "./disk.ts";
 import type { BenchOptions } from "./options.ts";
 import { runBuild } from "./run-build.ts";
 import { contentDir, distDir, freshBuild, hasBuild, lackOfSpace } from "./workspace.ts";
@@ -61,6 +61,7 @@ async function rebuild(
 ): Promise<RebuildResult> {
   // Listing 280k files twice costs seconds: only done when the build does not say what it wrote.
   const before = buildCounts ? null : await snapshotTree(distDir(n));
+  await waitForTrash(`${distDir(n)}.builds`);
   await settleDisk();
   const run = await runBuild(contentDir(n), distDir(n), options.buildArgs);
   let counts: Pick<RebuildResult, "filesWritten" | "filesDeleted" | "filesTotal" | "countedBy"> =

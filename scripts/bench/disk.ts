@@ -1,12 +1,24 @@
 // Disk facts the benchmark needs: free space, a flush before timing, and which files a build touched.
 import { spawn } from "node:child_process";
-import { mkdir, statfs, writeFile } from "node:fs/promises";
+import { mkdir, readdir, statfs, writeFile } from "node:fs/promises";
 import { runOrThrow } from "./measured-run.ts";
 
 export async function freeBytes(dir: string): Promise<number> {
   await mkdir(dir, { recursive: true });
   const s = await statfs(dir);
   return s.bavail * s.bsize;
+}
+
+/**
+ * Waits (at most two minutes) until the store folder holds no trash: the `rm` a rebuild leaves behind deletes a
+ * replaced list of ~2 GB, and the next timed rebuild would otherwise share the disk with it.
+ */
+export async function waitForTrash(storeDir: string): Promise<void> {
+  for (let i = 0; i < 1200; i++) {
+    const entries = await readdir(storeDir).catch(() => []);
+    if (!entries.some((e) => e.startsWith("trash-"))) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
 
 /** Flushes dirty pages, so the write-back of a previous step is not billed to the next one. */
