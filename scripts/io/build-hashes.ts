@@ -18,7 +18,7 @@ export interface BuildHash {
 
 /** dist/ path (with `/`) → SHA-256 and size, for every file the build published. */
 export async function readBuildHashes(distDir: string): Promise<Map<string, BuildHash>> {
-  const manifest = await readManifest(distDir);
+  const manifest = readManifest(distDir);
   if (!manifest) throw new Error(`${join(distDir, MANIFEST_FILE)} is missing or old: build again (npm run build)`);
   const hashes = new Map<string, BuildHash>();
   for (const [path, sha256] of manifest.files) hashes.set(path, { sha256, size: manifest.sizes.get(path)! });

@@ -1,7 +1,8 @@
 // A build's generation from start to publication: the output checked and locked (B1, B4), a dead build's leftovers
 // thrown away, the working copy's base chosen and made, the pass that writes it run, and the finished generation
 // published in one step (B2); a failed pass leaves the published tree as it was (B3).
-import { mkdir, rename, rm, unlink } from "node:fs/promises";
+// Synchronous file calls, as everywhere on a build's path (small-files.ts says why).
+import { mkdirSync, renameSync, rmSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
 import { acquireLock } from "./lock.ts";
 import { MANIFEST_FILE, type Manifest, readFingerprint, readManifest } from "./manifest.ts";
@@ -49,7 +50,7 @@ export async function writeGeneration<Summary>(
   const contentDir = options.contentDir ?? `${outDir}.no-content`;
   // Checked before the lock (a refused output gets no store) and again under it, where nothing changes it.
   const unlocked = await inspectOutput(outDir, contentDir);
-  await openStore(unlocked);
+  openStore(unlocked);
   const release = await acquireLock(unlocked.dir, {
     wait: options.wait ?? true,
     onWait: options.onNotice,
@@ -60,24 +61,24 @@ export async function writeGeneration<Summary>(
   try {
     const store = await inspectOutput(outDir, contentDir);
     // Under the lock, every working folder, trash folder or link in the store is a dead build's.
-    for (const name of await listLeftovers(store)) await trash.discard(join(store.dir, name));
+    for (const name of listLeftovers(store)) await trash.discard(join(store.dir, name));
     let summary: Summary;
     let generation: string;
     try {
       const base = await prepareWorkingCopy(store, work, options, trash);
       summary = await write(work, base, trash);
-      generation = await nextGeneration(store);
-      await rename(work, join(store.dir, generation));
+      generation = nextGeneration(store);
+      renameSync(work, join(store.dir, generation));
     } catch (e) {
       // Nothing was published: the working copy goes, the published tree was never touched.
-      await rm(work, { recursive: true, force: true });
+      rmSync(work, { recursive: true, force: true });
       throw e;
     }
-    await publish(store, generation);
+    publish(store, generation);
     return { ...summary, generation };
   } finally {
     await trash.empty();
-    await release();
+    release();
   }
 }
 
@@ -87,29 +88,29 @@ export async function writeGeneration<Summary>(
  * Generations neither published nor recycled are thrown away: readers have had a whole build to finish on them.
  */
 async function prepareWorkingCopy(store: Store, work: string, options: GenerationOptions, trash: Trash): Promise<Base> {
-  const generations = await listGenerations(store);
+  const generations = listGenerations(store);
   const publishedDir = store.published && generations.includes(store.published) && join(store.dir, store.published);
   const usable = (fingerprint: string | undefined) => !options.full && fingerprint === options.fingerprint;
-  const publishedUsable = publishedDir ? usable(await readFingerprint(publishedDir)) : false;
+  const publishedUsable = publishedDir ? usable(readFingerprint(publishedDir)) : false;
   let base: Base = { kind: "fresh" };
   for (const name of generations) {
     if (name === store.published) continue;
     const path = join(store.dir, name);
-    const manifest = base.kind === "fresh" && publishedUsable ? await readManifest(path) : undefined;
+    const manifest = base.kind === "fresh" && publishedUsable ? readManifest(path) : undefined;
     if (manifest && usable(manifest.fingerprint)) {
-      await rename(path, work);
+      renameSync(path, work);
       // Without a manifest a working copy is never a base: a build killed half-way is not trusted.
-      await unlink(join(work, MANIFEST_FILE));
+      unlinkSync(join(work, MANIFEST_FILE));
       base = { kind: "recycled", manifest };
     } else await trash.discard(path);
   }
   if (base.kind === "recycled") return base;
-  const published = publishedDir && publishedUsable ? await readManifest(publishedDir) : undefined;
+  const published = publishedDir && publishedUsable ? readManifest(publishedDir) : undefined;
   if (publishedDir && published && usable(published.fingerprint)) {
     await cloneByLinks(publishedDir, work);
-    await unlink(join(work, MANIFEST_FILE));
+    unlinkSync(join(work, MANIFEST_FILE));
     return { kind: "cloned", manifest: published };
   }
-  await mkdir(work);
+  mkdirSync(work);
   return base;
 }

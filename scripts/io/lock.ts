@@ -1,7 +1,8 @@
 // One build at a time per output: a lock file in the store, created exclusively, holding the builder's pid.
 // A lock whose builder is gone (a killed build, even if its pid was reused since) is taken over; a live one is
 // waited for, or refused.
-import { link, readFile, rename, stat, unlink, writeFile } from "node:fs/promises";
+// Synchronous file calls, as everywhere on a build's path (small-files.ts says why); only the waiting is asynchronous.
+import { linkSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { UserError } from "../cli/command.ts";
@@ -43,9 +44,9 @@ function holderRuns(held: LockInfo): boolean {
   return started === undefined || Number.isNaN(locked) || started <= locked + 2_000;
 }
 
-async function readLock(path: string): Promise<LockInfo | "empty" | "gone"> {
+function readLock(path: string): LockInfo | "empty" | "gone" {
   try {
-    const text = await readFile(path, "utf8");
+    const text = readFileSync(path, "utf8");
     const info = JSON.parse(text) as LockInfo;
     return typeof info.pid === "number" ? info : "empty";
   } catch (e) {
@@ -54,30 +55,28 @@ async function readLock(path: string): Promise<LockInfo | "empty" | "gone"> {
 }
 
 /** Takes the lock of `storeDir`; resolves to its release. */
-export async function acquireLock(storeDir: string, options: LockOptions): Promise<() => Promise<void>> {
+export async function acquireLock(storeDir: string, options: LockOptions): Promise<() => void> {
   const path = join(storeDir, LOCK_FILE);
   const mine: LockInfo = { pid: process.pid, started: isoTime(Date.now()), startTicks: startTicks(process.pid) };
   let told = false;
   for (;;) {
     try {
-      await writeFile(path, JSON.stringify(mine), { flag: "wx" });
+      writeFileSync(path, JSON.stringify(mine), { flag: "wx" });
       return () => releaseLock(path);
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
     }
-    const held = await readLock(path);
+    const held = readLock(path);
     if (held === "gone") continue;
     if (held === "empty") {
-      const age = await stat(path).then(
-        (s) => Date.now() - s.mtimeMs,
-        () => 0,
-      );
-      if (age > EMPTY_LOCK_STALE_MS) await takeOver(path, undefined);
+      let age = 0;
+      quietly(() => (age = Date.now() - statSync(path).mtimeMs));
+      if (age > EMPTY_LOCK_STALE_MS) takeOver(path, undefined);
       else await sleep(POLL_MS);
       continue;
     }
     if (!holderRuns(held)) {
-      await takeOver(path, held.pid);
+      takeOver(path, held.pid);
       continue;
     }
     const line = `${options.outName} is being built by process ${held.pid} (since ${held.started})`;
@@ -89,21 +88,30 @@ export async function acquireLock(storeDir: string, options: LockOptions): Promi
 }
 
 /** Moves a dead build's lock aside, checking it is still that one (another builder may have taken it over first). */
-async function takeOver(path: string, deadPid: number | undefined): Promise<void> {
+function takeOver(path: string, deadPid: number | undefined): void {
   const aside = `${path}.stale-${process.pid}`;
   try {
-    await rename(path, aside);
+    renameSync(path, aside);
   } catch {
     return; // someone else moved it: try again from the top
   }
-  const moved = await readLock(aside);
+  const moved = readLock(aside);
   const stillDead = moved === "empty" || moved === "gone" || moved.pid === deadPid || !holderRuns(moved);
   // A live lock was moved by mistake: put it back unless a new one is there already.
-  if (!stillDead) await link(aside, path).catch(() => undefined);
-  await unlink(aside).catch(() => undefined);
+  if (!stillDead) quietly(() => linkSync(aside, path));
+  quietly(() => unlinkSync(aside));
 }
 
-async function releaseLock(path: string): Promise<void> {
-  const held = await readLock(path);
-  if (typeof held === "object" && held.pid === process.pid) await unlink(path).catch(() => undefined);
+function releaseLock(path: string): void {
+  const held = readLock(path);
+  if (typeof held === "object" && held.pid === process.pid) quietly(() => unlinkSync(path));
+}
+
+/** Runs `call`, ignoring its failure (a file someone else already moved or removed). */
+function quietly(call: () => void): void {
+  try {
+    call();
+  } catch {
+    // nothing to undo
+  }
 }

@@ -1,6 +1,6 @@
 // What the previous build wrote, so the next one writes only what changed (and removes what went away).
 // Pages are not listed one by one: a list's item hashes say which pages an edit touches.
-import { type FileHandle, open, readFile, writeFile } from "node:fs/promises";
+import { closeSync, openSync, readFileSync, readSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { sha1 } from "../cli/file-hashes.mjs";
 import type { PageList, PageOffsets } from "../render/software-pages.ts";
@@ -57,9 +57,9 @@ export function manifestLists(lists: PageList[]): Manifest["lists"] {
   );
 }
 
-export async function readManifest(outDir: string): Promise<Manifest | undefined> {
+export function readManifest(outDir: string): Manifest | undefined {
   try {
-    const text = JSON.parse(await readFile(join(outDir, MANIFEST_FILE), "utf8")) as ManifestText;
+    const text = JSON.parse(readFileSync(join(outDir, MANIFEST_FILE), "utf8")) as ManifestText;
     if (text.format !== FORMAT) return undefined;
     const files = new Map<string, string>();
     const sizes = new Map<string, number>();
@@ -79,17 +79,18 @@ export async function readManifest(outDir: string): Promise<Manifest | undefined
  * The fingerprint of the manifest in `outDir`, from the first bytes of the file (its format and fingerprint come
  * first), without reading the rest: a rebuild asks it of the published build and reads one manifest whole, not two.
  */
-export async function readFingerprint(outDir: string): Promise<string | undefined> {
-  let file: FileHandle | undefined;
+export function readFingerprint(outDir: string): string | undefined {
+  let fd: number | undefined;
   try {
-    file = await open(join(outDir, MANIFEST_FILE));
-    const { buffer, bytesRead } = await file.read(Buffer.alloc(256), 0, 256, 0);
+    fd = openSync(join(outDir, MANIFEST_FILE), "r");
+    const buffer = Buffer.alloc(256);
+    const bytesRead = readSync(fd, buffer, 0, 256, 0);
     const start = FINGERPRINT_START.exec(buffer.toString("latin1", 0, bytesRead));
-    return start ? start[1] : (await readManifest(outDir))?.fingerprint;
+    return start ? start[1] : readManifest(outDir)?.fingerprint;
   } catch {
     return undefined;
   } finally {
-    await file?.close();
+    if (fd !== undefined) closeSync(fd);
   }
 }
 
@@ -141,7 +142,7 @@ export function planList(
 }
 
 /** Writes the manifest of the working copy, last: without it, a working copy is never the base of a build. */
-export async function writeManifest(
+export function writeManifest(
   root: string,
   fingerprint: string,
   { hashes, keys, sizes }: { hashes: Map<string, string>; keys: Map<string, string>; sizes: Map<string, number> },
@@ -157,5 +158,9 @@ export async function writeManifest(
   const manifest: ManifestText = { format: FORMAT, fingerprint, files: rows, lists, tree };
   const text = JSON.stringify(manifest);
   const path = join(root, MANIFEST_FILE);
-  await writeFile(path, text).catch((e: unknown) => Promise.reject(withPath(e, path)));
+  try {
+    writeFileSync(path, text);
+  } catch (e) {
+    throw withPath(e, path);
+  }
 }

@@ -1,13 +1,20 @@
 // Writes the files of a build that are not list pages, one by one: only those whose hash differs from the build
 // before (all, in a full build), and removes those gone. Over a working copy an existing file is replaced by a new
 // one renamed over it, never written into: its inode may be the published tree's (B2).
-import { mkdir, rename, rm, stat, writeFile } from "node:fs/promises";
+//
+// Synchronous calls: each call through the thread pool is a round trip between threads (a stat took 0.15 ms against
+// 0.02, a small write 1 ms against 0.3 here), and nothing else runs on this thread meanwhile; the page writer is a
+// thread of its own, given its whole job at once.
+import { mkdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { sha256Hex } from "../api/sha256-node.ts";
 import type { OutputFile, OutputGroup } from "../render/output.ts";
 import { siblingPaths, siblingsOf } from "./encodings.ts";
 import { withPath } from "./file-errors.ts";
 import type { Manifest } from "./manifest.ts";
+
+/** Files handled between two turns of the event loop. */
+const FILES_PER_TURN = 256;
 
 export interface SmallStats {
   written: number;
@@ -58,28 +65,32 @@ export async function writeSmallFiles(
   const previous = manifest?.files;
   const inPlace = previous !== undefined;
   const madeDirs = new Set<string>();
-  const put = async (path: string, body: Uint8Array) => {
+  const put = (path: string, body: Uint8Array) => {
     const target = join(root, path);
     const dir = dirname(target);
     if (!madeDirs.has(dir)) {
-      await mkdir(dir, { recursive: true });
+      mkdirSync(dir, { recursive: true });
       madeDirs.add(dir);
     }
-    const old = inPlace ? await sizeOf(target) : -1;
+    const old = inPlace ? sizeOf(target) : -1;
     if (old >= 0) stats.removedBytes += old;
     else stats.created++;
     const tmp = old >= 0 ? `${target}.tmp-${process.pid}` : target;
-    await writeFile(tmp, body, { flag: "wx" }).catch((e: unknown) => Promise.reject(withPath(e, tmp)));
-    if (tmp !== target) await rename(tmp, target);
+    try {
+      writeFileSync(tmp, body, { flag: "wx" });
+    } catch (e) {
+      throw withPath(e, tmp);
+    }
+    if (tmp !== target) renameSync(tmp, target);
     stats.written++;
     stats.writtenBytes += body.byteLength;
   };
-  const remove = async (path: string) => {
-    const old = await sizeOf(join(root, path));
+  const remove = (path: string) => {
+    const old = sizeOf(join(root, path));
     if (old < 0) return;
     stats.removedBytes += old;
     stats.deleted++;
-    await rm(join(root, path));
+    rmSync(join(root, path));
   };
 
   /** The file the build before wrote at `path` from the same inputs (`key`): recorded as it is, never read. */
@@ -90,7 +101,7 @@ export async function writeSmallFiles(
     stats.hashes.set(path, previous!.get(path)!);
     stats.sizes.set(path, manifest!.sizes.get(path)!);
   };
-  const write = async (file: OutputFile) => {
+  const write = (file: OutputFile) => {
     if (file.key !== undefined && previous?.has(file.path) && manifest!.keys.get(file.path) === file.key)
       return keep(file.path, file.key, file.target);
     if (stats.hashes.has(file.path)) throw new Error(`two outputs write ${file.path}`);
@@ -104,23 +115,31 @@ export async function writeSmallFiles(
     stats.sizes.set(file.path, body.byteLength);
     if (previous?.get(file.path) === hash) return;
     file.check?.();
-    await put(file.path, body);
+    put(file.path, body);
     if (compressUnder === false || !file.path.startsWith(compressUnder)) return;
     const siblings = siblingsOf(file.path, Buffer.from(body));
-    for (const s of siblings.write) await put(s.path, s.body);
-    if (inPlace) for (const path of siblings.remove) await remove(path);
+    for (const s of siblings.write) put(s.path, s.body);
+    if (inPlace) for (const path of siblings.remove) remove(path);
   };
 
-  for (const file of files) await write(file);
+  // Now and then the event loop gets a turn: the page writer's progress messages get through during a full build.
+  let sinceTurn = 0;
+  const writeThenYield = async (file: OutputFile) => {
+    write(file);
+    if (++sinceTurn < FILES_PER_TURN) return;
+    sinceTurn = 0;
+    await new Promise((resolve) => setImmediate(resolve));
+  };
+  for (const file of files) await writeThenYield(file);
   for (const group of groups) {
     // The build before made this group from the same inputs: its files are this build's, path for path.
     const kept = part ? [...manifest!.keys].filter(([path, key]) => key === group.key && part.owns(path)) : [];
     if (kept.length > 0) for (const [path] of kept) keep(path, group.key, group.targetOf(path));
-    else for (const file of group.files()) await write(file);
+    else for (const file of group.files()) await writeThenYield(file);
   }
   for (const path of previous?.keys() ?? []) {
     if (stats.hashes.has(path) || !part!.owns(path)) continue;
-    for (const p of [path, ...siblingPaths(path)]) await remove(p);
+    for (const p of [path, ...siblingPaths(path)]) remove(p);
   }
   return stats;
 }
@@ -145,8 +164,11 @@ export function addSmallStats(into: SmallStats, ...passes: SmallStats[]): SmallS
   return into;
 }
 
-const sizeOf = (path: string) =>
-  stat(path).then(
-    (s) => s.size,
-    () => -1,
-  );
+/** The size of the file at `path`, or -1 when it cannot be found. */
+function sizeOf(path: string): number {
+  try {
+    return statSync(path).size;
+  } catch {
+    return -1;
+  }
+}

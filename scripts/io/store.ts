@@ -1,8 +1,22 @@
 // The output as a store of generations: `<out>` is a symbolic link to `<out>.builds/gNNNNNN/`, one complete tree.
 // This module knows the layout: what may be built over (B1), which generations exist, publishing one (B2),
 // and throwing away what is no longer needed without making the build wait for it.
-import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync } from "node:fs";
-import { lstat, mkdir, readdir, readFile, rename, rm, rmdir, symlink, writeFile } from "node:fs/promises";
+// Synchronous file calls, as everywhere on a build's path (small-files.ts says why); whole trees are deleted by
+// another process, or through the thread pool where there is no shell.
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  realpathSync,
+  renameSync,
+  rmdirSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { basename, dirname, join, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { UserError } from "../cli/command.ts";
@@ -30,8 +44,6 @@ export interface Store {
 export const generationName = (n: number) => `g${String(n).padStart(6, "0")}`;
 export const workingName = () => `tmp-${process.pid}`;
 
-const lstatOrNull = (path: string) =>
-  lstat(path).catch((e: NodeJS.ErrnoException) => (e.code === "ENOENT" ? null : Promise.reject(e)));
 // Synchronous: inspectOutput makes about ten of these calls three times a build, and through the thread pool each
 // cost more than the call itself (~25 ms of a one-price rebuild at n = 1,000).
 const lstatOrNullSync = (path: string) => lstatSync(path, { throwIfNoEntry: false }) ?? null;
@@ -89,34 +101,37 @@ export async function inspectOutput(outDir: string, contentDir: string): Promise
 }
 
 /** Creates the store folder and its marker (the caller has checked it is ours or absent). */
-export async function openStore(store: Store): Promise<void> {
-  await mkdir(store.dir, { recursive: true });
-  if (!(await lstatOrNull(join(store.dir, STORE_MARKER)))) await writeMarker(store, 0);
+export function openStore(store: Store): void {
+  mkdirSync(store.dir, { recursive: true });
+  if (!lstatOrNullSync(join(store.dir, STORE_MARKER))) writeMarker(store, 0);
 }
 
-async function writeMarker(store: Store, last: number): Promise<void> {
+function writeMarker(store: Store, last: number): void {
   const tmp = join(store.dir, `${STORE_MARKER}.tmp-${process.pid}`);
-  await writeFile(tmp, `${JSON.stringify({ builds: "msapi", lastGeneration: last })}\n`);
-  await rename(tmp, join(store.dir, STORE_MARKER));
+  writeFileSync(tmp, `${JSON.stringify({ builds: "msapi", lastGeneration: last })}\n`);
+  renameSync(tmp, join(store.dir, STORE_MARKER));
 }
 
 /** Generation folders, newest first. */
-export async function listGenerations(store: Store): Promise<string[]> {
-  return (await readdir(store.dir))
+export function listGenerations(store: Store): string[] {
+  return readdirSync(store.dir)
     .filter((n) => GENERATION.test(n))
     .sort()
     .reverse();
 }
 
 /** The next generation number: past every folder and every number ever handed out. */
-export async function nextGeneration(store: Store): Promise<string> {
-  const marker = await readFile(join(store.dir, STORE_MARKER), "utf8").then(
-    (t) => (JSON.parse(t) as { lastGeneration?: number }).lastGeneration ?? 0,
-    () => 0,
-  );
-  const seen = (await listGenerations(store)).map((n) => Number(GENERATION.exec(n)![1]));
+export function nextGeneration(store: Store): string {
+  let marker = 0;
+  try {
+    const text = readFileSync(join(store.dir, STORE_MARKER), "utf8");
+    marker = (JSON.parse(text) as { lastGeneration?: number }).lastGeneration ?? 0;
+  } catch {
+    // no marker, or an unreadable one: the folders alone say which numbers were used
+  }
+  const seen = listGenerations(store).map((n) => Number(GENERATION.exec(n)![1]));
   const next = Math.max(marker, ...seen) + 1;
-  await writeMarker(store, next);
+  writeMarker(store, next);
   return generationName(next);
 }
 
@@ -124,25 +139,25 @@ export async function nextGeneration(store: Store): Promise<string> {
  * Entries a build made and left behind (working folders, trash, temporary links, half-written store files such as
  * the marker or the content cache): only leftovers while we hold the lock.
  */
-export async function listLeftovers(store: Store): Promise<string[]> {
-  return (await readdir(store.dir)).filter((n) => /^(tmp|trash|link)-|^lock\.stale-|^\..*\.tmp-\d+$/.test(n));
+export function listLeftovers(store: Store): string[] {
+  return readdirSync(store.dir).filter((n) => /^(tmp|trash|link)-|^lock\.stale-|^\..*\.tmp-\d+$/.test(n));
 }
 
 /**
  * Makes `generation` the published tree in one step: a new link renamed over `out`. A link inside the store is
  * renamed out of it (same file system), so a killed build leaves no stray link beside `out`.
  */
-export async function publish(store: Store, generation: string): Promise<void> {
+export function publish(store: Store, generation: string): void {
   const link = join(store.dir, `link-${process.pid}`);
-  await rm(link, { force: true });
-  await symlink(join(basename(store.dir), generation), link);
-  if (store.outKind === "empty-folder") await rmdir(store.out);
+  rmSync(link, { force: true });
+  symlinkSync(join(basename(store.dir), generation), link);
+  if (store.outKind === "empty-folder") rmdirSync(store.out);
   if (store.outKind === "legacy-folder") {
     // The one case that cannot be one step: a folder cannot be replaced by a link. The old tree becomes a
     // generation of the store (removed by the next build) and the link follows at once.
-    await rename(store.out, join(store.dir, await nextGeneration(store)));
+    renameSync(store.out, join(store.dir, nextGeneration(store)));
   }
-  await rename(link, store.out);
+  renameSync(link, store.out);
   store.outKind = "link";
   store.published = generation;
 }
@@ -169,18 +184,18 @@ export class Trash {
     const isTrash = /^trash-/.test(name) && dirname(path) === this.store.dir;
     if (isTrash && name.endsWith(DELETING)) {
       // A marker goes once its folder is gone.
-      if (!existsSync(path.slice(0, -DELETING.length))) await rm(path, { force: true });
+      if (!existsSync(path.slice(0, -DELETING.length))) rmSync(path, { force: true });
       return;
     }
     // An earlier build's rm still deletes it: a second one in the background would only compete with it for the
     // disk (a build that waits for its deletions deletes it all the same).
     if (isTrash && this.background && stillDeleting(path)) return;
     // A dead rm's marker goes with its folder, whichever of the two the listing showed first.
-    if (isTrash) await rm(path + DELETING, { force: true });
+    if (isTrash) rmSync(path + DELETING, { force: true });
     const trashed = isTrash ? path : join(this.store.dir, `trash-${process.pid}-${++this.count}`);
     if (trashed !== path) {
       try {
-        await rename(path, trashed);
+        renameSync(path, trashed);
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code === "ENOENT") return;
         throw e;
@@ -224,7 +239,7 @@ const DELETE_IN_BACKGROUND = `echo $$ > "$1${DELETING}" && { read -r _; rm -rf -
  *  ends, whichever comes first (without `waiting`, that function does nothing). */
 async function removeInBackground(path: string, waiting: boolean): Promise<() => void> {
   const { spawn } = await childProcess();
-  const deleteHere = () => void rm(path, { recursive: true, force: true }).catch(() => undefined);
+  const deleteHere = () => void removeHere(path);
   try {
     const child = spawn("sh", ["-c", DELETE_IN_BACKGROUND, "sh", path], {
       stdio: [waiting ? "pipe" : "ignore", "ignore", "ignore"],
@@ -272,7 +287,7 @@ async function removeTree(path: string): Promise<void> {
   return new Promise((done) => {
     const child = spawn("rm", ["-rf", "--", path], { stdio: "ignore" });
     // No rm (Windows) or it failed: the same work in this process.
-    const fallback = () => rm(path, { recursive: true, force: true }).then(done, () => done());
+    const fallback = () => removeHere(path).then(done);
     child.on("error", fallback);
     child.on("exit", (code) => (code === 0 ? done() : fallback()));
   });
@@ -287,12 +302,18 @@ export async function cloneByLinks(from: string, to: string): Promise<void> {
     child.on("exit", (code) => done(code === 0));
   });
   if (ok) return;
-  await rm(to, { recursive: true, force: true });
+  await removeHere(to);
   await linkWalk(from, to);
 }
 
+/** Deletes a whole tree in this process, through the thread pool (no shell or no `rm`); never fails. */
+async function removeHere(path: string): Promise<void> {
+  const { rm } = await import("node:fs/promises");
+  await rm(path, { recursive: true, force: true }).catch(() => undefined);
+}
+
 async function linkWalk(from: string, to: string): Promise<void> {
-  const { link } = await import("node:fs/promises");
+  const { link, mkdir, readdir } = await import("node:fs/promises");
   await mkdir(to);
   for (const entry of await readdir(from, { withFileTypes: true })) {
     const [a, b] = [join(from, entry.name), join(to, entry.name)];

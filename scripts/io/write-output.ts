@@ -92,7 +92,7 @@ async function writeFull(
   const lists = manifestLists(site.lists);
   countWrittenLists(site.lists, lists, pages.perList);
   const tree = { files: small.written + pages.written, bytes: small.writtenBytes + pages.writtenBytes };
-  await writeManifest(work, options.fingerprint, small, lists, tree);
+  writeManifest(work, options.fingerprint, small, lists, tree);
   return { mode: "full", base: "fresh", ...tree, written: tree.files, writtenBytes: tree.bytes, deleted: 0 };
 }
 
@@ -156,7 +156,7 @@ async function writeIncremental(
     files: previous.tree.files + small.created - small.deleted + lists.files,
     bytes: previous.tree.bytes + small.writtenBytes - small.removedBytes + lists.bytes,
   };
-  await writeManifest(work, options.fingerprint, small, nextLists, tree);
+  writeManifest(work, options.fingerprint, small, nextLists, tree);
   return {
     mode: "incremental",
     base,

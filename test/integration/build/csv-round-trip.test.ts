@@ -30,7 +30,7 @@ async function throughCsv(contentDir: string, name: string): Promise<string> {
   return imported;
 }
 
-const manifestOf = async (dist: string) => (await readManifest(dist))!;
+const manifestOf = (dist: string) => readManifest(dist)!;
 
 describe("export to CSV, import into an empty folder, build", () => {
   it("builds the sample catalog's dist/ byte for byte", async () => {

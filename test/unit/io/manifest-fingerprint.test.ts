@@ -13,15 +13,15 @@ describe("readFingerprint", () => {
   it("reads what writeManifest wrote, and the whole manifest still parses", async () => {
     dir = await tempDir();
     const files = new Map([["v1/categories.json", "a".repeat(64)]]);
-    await writeManifest(
+    writeManifest(
       dir.path,
       "Fp_1-x",
       { hashes: files, keys: new Map([["v1/categories.json", "key 1"]]), sizes: new Map([["v1/categories.json", 3]]) },
       {},
       { files: 1, bytes: 3 },
     );
-    expect(await readFingerprint(dir.path)).toBe("Fp_1-x");
-    const manifest = await readManifest(dir.path);
+    expect(readFingerprint(dir.path)).toBe("Fp_1-x");
+    const manifest = readManifest(dir.path);
     expect(manifest?.files).toEqual(files);
     expect(manifest?.sizes).toEqual(new Map([["v1/categories.json", 3]]));
     expect(manifest?.keys).toEqual(new Map([["v1/categories.json", "key 1"]]));
@@ -29,11 +29,11 @@ describe("readFingerprint", () => {
 
   it("parses a manifest that starts otherwise, and gives nothing for none", async () => {
     dir = await tempDir();
-    expect(await readFingerprint(dir.path)).toBeUndefined();
+    expect(readFingerprint(dir.path)).toBeUndefined();
     const manifest = { format: 4, fingerprint: "abc", files: [], lists: {}, tree: { files: 0, bytes: 0 } };
     await writeFile(join(dir.path, MANIFEST_FILE), JSON.stringify(manifest, null, 2));
-    expect(await readFingerprint(dir.path)).toBe("abc");
+    expect(readFingerprint(dir.path)).toBe("abc");
     await writeFile(join(dir.path, MANIFEST_FILE), '{"format":3,"fingerprint":"old"}');
-    expect(await readFingerprint(dir.path)).toBeUndefined();
+    expect(readFingerprint(dir.path)).toBeUndefined();
   });
 });

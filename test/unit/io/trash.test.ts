@@ -22,7 +22,7 @@ describe("Trash in the background mode", () => {
   beforeEach(async () => {
     dir = await tempDir();
     out = join(dir.path, "dist");
-    await openStore(await inspectOutput(out, join(dir.path, "content")));
+    openStore(await inspectOutput(out, join(dir.path, "content")));
   });
   afterEach(() => dir.remove());
 
