@@ -122,4 +122,4 @@ async function main(): Promise<void> {
   console.log(`watching ${values.content}/ for changes`);
 }
 
-if (isMain(import.meta.url)) await runCommand(main);
+if (isMain(import.meta.url)) void runCommand(main);

@@ -34,4 +34,4 @@ async function main(): Promise<number | undefined> {
   return undefined;
 }
 
-if (isMain(import.meta.url)) await runCommand(main);
+if (isMain(import.meta.url)) void runCommand(main);

@@ -40,7 +40,7 @@ export const WRITE_SCHEMAS: CommandSpec<typeof options> = {
 };
 
 if (isMain(import.meta.url)) {
-  await runCommand(async () => {
+  void runCommand(async () => {
     const { check } = parseCommandArgs(WRITE_SCHEMAS);
     const stale: string[] = [];
     for (const [path, text] of Object.entries(generateJsonSchemas())) {

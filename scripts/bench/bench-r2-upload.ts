@@ -337,4 +337,4 @@ async function main(): Promise<void> {
   console.log(values.json ? JSON.stringify(result) : r2Report(result));
 }
 
-if (isMain(import.meta.url)) await runCommand(main, { json: () => process.argv.includes("--json") });
+if (isMain(import.meta.url)) void runCommand(main, { json: () => process.argv.includes("--json") });

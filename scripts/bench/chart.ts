@@ -42,7 +42,7 @@ export const BENCH_CHART: CommandSpec<typeof options> = {
 };
 
 if (isMain(import.meta.url)) {
-  await runCommand(async () => {
+  void runCommand(async () => {
     const values = parseCommandArgs(BENCH_CHART);
     const written = await writeGrowthChart(resolve(values.results), resolve(values.out));
     console.log(`wrote ${relative(process.cwd(), written) || written}`);

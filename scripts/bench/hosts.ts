@@ -29,10 +29,10 @@ const tsx = (script: string, ...args: string[]): [string, string[]] => [
   process.execPath,
   ["--import", "tsx", join(ROOT, script), ...args],
 ];
-/** As `npm run serve` starts the Node server: from its cached bundle (scripts/cli/launch.mjs). */
+/** As `npm run serve` starts the Node server: from its cached bundle (scripts/cli/launch.cjs). */
 const launched = (script: string, ...args: string[]): [string, string[]] => [
   process.execPath,
-  [join(ROOT, "scripts/cli/launch.mjs"), join(ROOT, script), ...args],
+  [join(ROOT, "scripts/cli/launch.cjs"), join(ROOT, script), ...args],
 ];
 
 const nginxMissing = () => (spawnSync("nginx", ["-v"]).error ? "nginx is not installed" : null);

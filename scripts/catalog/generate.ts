@@ -250,7 +250,7 @@ async function checkReplaceable(outDir: string): Promise<void> {
 }
 
 if (isMain(import.meta.url)) {
-  await runCommand(async () => {
+  void runCommand(async () => {
     const values = parseCommandArgs(CATALOG_GENERATE);
     const count = (name: "tools" | "categories" | "seed") => {
       const n = Number(values[name]);

@@ -67,4 +67,4 @@ async function main(): Promise<number> {
   return problems.length === 0 ? 0 : 1;
 }
 
-if (isMain(import.meta.url)) await runCommand(main, { json: () => process.argv.includes("--json") });
+if (isMain(import.meta.url)) void runCommand(main, { json: () => process.argv.includes("--json") });

@@ -24,7 +24,7 @@ export function buildProcessEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.Pr
   return out;
 }
 
-const LAUNCHER = fileURLToPath(new URL("./launch.mjs", import.meta.url));
+const LAUNCHER = fileURLToPath(new URL("./launch.cjs", import.meta.url));
 const BUILD = fileURLToPath(new URL("../build.ts", import.meta.url));
 
 /** Arguments for `process.execPath` that run the build as `npm run build` does (its cached bundle, its flags). */

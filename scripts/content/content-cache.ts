@@ -1,4 +1,4 @@
-// What the last good build read, remembered by each content file's signature (file-hashes.mjs explains the rule), so
+// What the last good build read, remembered by each content file's signature (file-hashes.cjs explains the rule), so
 // a rebuild reads and validates only the files changed since: with a cold disk cache, reading a thousand tool files
 // was a third of a one-price rebuild. It lives in the store folder beside the generations, never inside one (content
 // holds fields that are never published), and only a build whose content passed writes it.
@@ -9,7 +9,7 @@
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { deserialize, serialize } from "node:v8";
-import { writeCacheFile } from "../cli/project-cache.mjs";
+import { writeCacheFile } from "../cli/project-cache.cjs";
 import type { FilePlaceholder } from "./errors.ts";
 import type { KnownFiles } from "./load.ts";
 

@@ -4,7 +4,6 @@
 // Synchronous file calls, as everywhere on a build's path (small-files.ts says why); only the waiting is asynchronous.
 import { linkSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
 import { UserError } from "../cli/command.ts";
 import { isoTime } from "./iso-time.ts";
 import { isAlive, startedAt, startTicks } from "./processes.ts";
@@ -28,6 +27,7 @@ export interface LockOptions {
 }
 
 const POLL_MS = 100;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** A lock file still empty after this long was left by a build killed between creating and filling it. */
 const EMPTY_LOCK_STALE_MS = 5_000;
 

@@ -3,7 +3,7 @@
 import { createRequire } from "node:module";
 import { availableParallelism } from "node:os";
 import type { Worker } from "node:worker_threads";
-import { cachedCommandBundle, freshCommandBundle } from "../cli/bundle-cache.mjs";
+import { cachedCommandBundle, freshCommandBundle } from "../cli/bundle-cache.cjs";
 import { type PageJob, type PageStats, writePageUnits } from "./page-units.ts";
 
 /** Below this many pages a worker's start-up costs more than it saves. */

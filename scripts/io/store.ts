@@ -13,8 +13,8 @@ import {
   realpathSync,
   renameSync,
   rmdirSync,
-  rmSync,
   symlinkSync,
+  unlinkSync,
   writeFileSync,
 } from "node:fs";
 import { basename, dirname, join, resolve, sep } from "node:path";
@@ -149,7 +149,7 @@ export function listLeftovers(store: Store): string[] {
  */
 export function publish(store: Store, generation: string): void {
   const link = join(store.dir, `link-${process.pid}`);
-  rmSync(link, { force: true });
+  removeIfThere(link);
   symlinkSync(join(basename(store.dir), generation), link);
   if (store.outKind === "empty-folder") rmdirSync(store.out);
   if (store.outKind === "legacy-folder") {
@@ -184,14 +184,14 @@ export class Trash {
     const isTrash = /^trash-/.test(name) && dirname(path) === this.store.dir;
     if (isTrash && name.endsWith(DELETING)) {
       // A marker goes once its folder is gone.
-      if (!existsSync(path.slice(0, -DELETING.length))) rmSync(path, { force: true });
+      if (!existsSync(path.slice(0, -DELETING.length))) removeIfThere(path);
       return;
     }
     // An earlier build's rm still deletes it: a second one in the background would only compete with it for the
     // disk (a build that waits for its deletions deletes it all the same).
     if (isTrash && this.background && stillDeleting(path)) return;
     // A dead rm's marker goes with its folder, whichever of the two the listing showed first.
-    if (isTrash) rmSync(path + DELETING, { force: true });
+    if (isTrash) removeIfThere(path + DELETING);
     const trashed = isTrash ? path : join(this.store.dir, `trash-${process.pid}-${++this.count}`);
     if (trashed !== path) {
       try {
@@ -304,6 +304,15 @@ export async function cloneByLinks(from: string, to: string): Promise<void> {
   if (ok) return;
   await removeHere(to);
   await linkWalk(from, to);
+}
+
+/** Removes a file or link if there is one (unlink: fs.rmSync loads a module of its own for trees). */
+function removeIfThere(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
+  }
 }
 
 /** Deletes a whole tree in this process, through the thread pool (no shell or no `rm`); never fails. */

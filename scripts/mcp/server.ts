@@ -73,4 +73,4 @@ async function main(): Promise<void> {
   await server.connect(new StdioServerTransport());
 }
 
-if (isMain(import.meta.url)) await runCommand(main);
+if (isMain(import.meta.url)) void runCommand(main);

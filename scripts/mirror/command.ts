@@ -73,4 +73,4 @@ async function main(): Promise<void> {
     );
 }
 
-if (isMain(import.meta.url)) await runCommand(main, { json: () => process.argv.includes("--json") });
+if (isMain(import.meta.url)) void runCommand(main, { json: () => process.argv.includes("--json") });

@@ -1,7 +1,7 @@
 // GET /software/{slug} bodies, and the SoftwareSummary items the list pages are made of.
 import type { SoftwareDetail, SoftwareSummary } from "../api/contract/response-schemas.ts";
 import { fill, layout } from "../api/runtime/route-table.ts";
-import { sha1 } from "../cli/file-hashes.mjs";
+import { sha1 } from "../cli/file-hashes.cjs";
 import type { Catalog, Tool } from "../model/derive.ts";
 import { assertValid } from "../schemas/check.ts";
 import { json, lazyJsonFile, type OutputFile } from "./output.ts";

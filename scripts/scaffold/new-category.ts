@@ -30,7 +30,7 @@ export const NEW_CATEGORY: CommandSpec<typeof options> = {
 
 if (isMain(import.meta.url)) {
   let json = false;
-  await runCommand(
+  void runCommand(
     async () => {
       const values = parseCommandArgs(NEW_CATEGORY);
       json = values.json;

@@ -34,7 +34,7 @@ export const NEW_TOOL: CommandSpec<typeof options> = {
 
 if (isMain(import.meta.url)) {
   let json = false;
-  await runCommand(
+  void runCommand(
     async () => {
       const values = parseCommandArgs(NEW_TOOL);
       json = values.json;

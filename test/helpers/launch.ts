@@ -1,11 +1,11 @@
-// A command as its npm script runs it (`exec node scripts/cli/launch.mjs scripts/<x>.ts`), without npm: from its
+// A command as its npm script runs it (`exec node scripts/cli/launch.cjs scripts/<x>.ts`), without npm: from its
 // cached bundle. Through tsx the same command cost ~1 s more CPU at each start-up (a loader round trip per module).
 import { join } from "node:path";
 import { repoRoot } from "./dirs.ts";
 
 /** Arguments for `process.execPath`: the launcher, the command's entry (from the repository root) and its own. */
 export const launchArgs = (entry: string, ...args: string[]): string[] => [
-  join(repoRoot, "scripts/cli/launch.mjs"),
+  join(repoRoot, "scripts/cli/launch.cjs"),
   join(repoRoot, entry),
   ...args,
 ];

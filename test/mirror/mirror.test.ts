@@ -121,7 +121,7 @@ describe("npm run mirror refuses and resumes", () => {
         const at = Math.floor(total * (0.1 + 0.6 * random()));
         const child = spawn(
           process.execPath,
-          ["scripts/cli/launch.mjs", "scripts/mirror/command.ts", "--from", from, "--out", out, "--concurrency", "1"],
+          ["scripts/cli/launch.cjs", "scripts/mirror/command.ts", "--from", from, "--out", out, "--concurrency", "1"],
           { cwd: repoRoot, stdio: "ignore" },
         );
         let gone = false;

@@ -27,4 +27,4 @@ async function main(): Promise<void> {
   }
 }
 
-if (isMain(import.meta.url)) await runCommand(main);
+if (isMain(import.meta.url)) void runCommand(main);

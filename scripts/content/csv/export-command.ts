@@ -86,4 +86,4 @@ async function main(): Promise<number> {
   return 0;
 }
 
-if (isMain(import.meta.url)) await runCommand(main, { json: () => json });
+if (isMain(import.meta.url)) void runCommand(main, { json: () => json });

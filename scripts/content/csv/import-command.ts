@@ -122,4 +122,4 @@ async function main(): Promise<number> {
   }
 }
 
-if (isMain(import.meta.url)) await runCommand(main, { json: () => json });
+if (isMain(import.meta.url)) void runCommand(main, { json: () => json });

@@ -5,7 +5,7 @@
 
 import { errorBodies } from "../../api/contract/error-bodies.ts";
 import { answerTemplates, CODINGS, type RouteTable } from "../../api/runtime/route-table.ts";
-import { cachedBundleTextSync } from "../../cli/bundle-cache.mjs";
+import { cachedBundleTextSync } from "../../cli/bundle-cache.cjs";
 import { lazyFile, type OutputFile, routeTableKey } from "../../render/output.ts";
 
 export const WORKER_FILE = "cloudflare/worker.js";

@@ -105,4 +105,4 @@ async function main(): Promise<void> {
   stop.set(() => worker.close());
 }
 
-if (isMain(import.meta.url)) await runCommand(main);
+if (isMain(import.meta.url)) void runCommand(main);

@@ -226,7 +226,7 @@ async function main(): Promise<void> {
 
 if (isMain(import.meta.url)) {
   // Anything nginx itself refuses (a taken port, a bad config) is already one line from startNginx.
-  await runCommand(async () => {
+  void runCommand(async () => {
     try {
       await main();
     } catch (e) {

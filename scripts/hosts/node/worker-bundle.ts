@@ -1,8 +1,8 @@
-// Cluster workers run the server from its cached esbuild bundle (scripts/cli/bundle-cache.mjs) rather than through
+// Cluster workers run the server from its cached esbuild bundle (scripts/cli/bundle-cache.cjs) rather than through
 // tsx: tsx's loader costs every process about 30 MiB (a module-hooks thread). Without a bundle the workers load the
 // TypeScript through tsx, as a primary run by tsx does.
 import { fileURLToPath } from "node:url";
-import { cachedCommandBundle } from "../../cli/bundle-cache.mjs";
+import { cachedCommandBundle } from "../../cli/bundle-cache.cjs";
 
 export interface WorkerEntry {
   /** the script each worker runs, and node's flags for it */

@@ -19,7 +19,7 @@ import { LINK_MESSAGE } from "../../../scripts/content/load.ts";
 import { fixture, tempDir } from "../../helpers/dirs.ts";
 import { hashTree } from "../../helpers/tree.ts";
 
-/** Files changed more recently than this are always read (file-hashes.mjs): the test waits it out once. */
+/** Files changed more recently than this are always read (file-hashes.cjs): the test waits it out once. */
 const SETTLE_MS = 2_100;
 /** The code hash a cache was written for (what readContentCache must be given). */
 const codeKeyOf = (store: string) =>

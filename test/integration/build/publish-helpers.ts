@@ -8,7 +8,7 @@ import { repoRoot } from "../../helpers/dirs.ts";
 
 export const BUILD_SCRIPT = join(repoRoot, "scripts/build.ts");
 
-const LAUNCHER = join(repoRoot, "scripts/cli/launch.mjs");
+const LAUNCHER = join(repoRoot, "scripts/cli/launch.cjs");
 
 /** `scripts/build.ts ARGS` started as `npm run build` starts it (without npm, which adds a second of start-up). */
 export function startBuild(args: string[]): ChildProcess & {

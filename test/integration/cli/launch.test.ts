@@ -1,4 +1,4 @@
-// scripts/cli/launch.mjs runs a command from a bundle cached in node_modules/.cache/msapi/: tested in a scratch
+// scripts/cli/launch.cjs runs a command from a bundle cached in node_modules/.cache/msapi/: tested in a scratch
 // project (the launcher and its cache copied in, esbuild and tsx linked), so the repository's cache is never touched.
 import { execFile } from "node:child_process";
 import { copyFile, mkdir, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
@@ -13,7 +13,7 @@ describe("the command launcher", () => {
   let dir: Awaited<ReturnType<typeof tempDir>>;
   let project: string;
   const launch = (...args: string[]) =>
-    exec(process.execPath, ["scripts/cli/launch.mjs", "scripts/hello.ts", ...args], { cwd: project }).then(
+    exec(process.execPath, ["scripts/cli/launch.cjs", "scripts/hello.ts", ...args], { cwd: project }).then(
       (r) => ({ code: 0, ...r }),
       (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
     );
@@ -29,7 +29,7 @@ describe("the command launcher", () => {
     await mkdir(join(project, "scripts/cli"), { recursive: true });
     await mkdir(join(project, "scripts/lib"), { recursive: true });
     await mkdir(join(project, "node_modules"), { recursive: true });
-    for (const f of ["launch.mjs", "bundle-cache.mjs", "file-hashes.mjs", "project-cache.mjs"])
+    for (const f of ["launch.cjs", "bundle-cache.cjs", "file-hashes.cjs", "project-cache.cjs"])
       await copyFile(join(repoRoot, "scripts/cli", f), join(project, "scripts/cli", f));
     await writeFile(join(project, "package-lock.json"), "{}");
     for (const pkg of ["esbuild", "@esbuild", "tsx"])
@@ -56,7 +56,7 @@ describe("the command launcher", () => {
       args: ["--flag", "x"],
     });
     const cached = await readdir(join(project, "node_modules/.cache/msapi"));
-    expect(cached.filter((f) => f.endsWith(".mjs"))).toHaveLength(1);
+    expect(cached.filter((f) => f.endsWith(".cjs"))).toHaveLength(1);
   });
 
   it("rebuilds the bundle when a source it was built from changed", async () => {
@@ -66,7 +66,7 @@ describe("the command launcher", () => {
 
   it("rebuilds a bundle whose file is gone though its record of inputs stayed (a cache cleaned by hand)", async () => {
     const cache = join(project, "node_modules/.cache/msapi");
-    const bundles = (await readdir(cache)).filter((f) => f.endsWith(".mjs"));
+    const bundles = (await readdir(cache)).filter((f) => f.endsWith(".cjs"));
     expect(bundles).toHaveLength(1);
     await rm(join(cache, bundles[0]!));
     const run = await launch();
@@ -77,7 +77,7 @@ describe("the command launcher", () => {
     const memo = join(project, "node_modules/.cache/msapi/file-hashes.json");
     await writeFile(memo, JSON.stringify({ "/elsewhere/copy/scripts/hello.ts": ["1:2:3:4:5", "hash"] }));
     await writeGreeting("learned");
-    // A file changed in the last two seconds is never remembered (file-hashes.mjs): this one must be older.
+    // A file changed in the last two seconds is never remembered (file-hashes.cjs): this one must be older.
     await new Promise((r) => setTimeout(r, 2100));
     expect(JSON.parse((await launch()).stdout).greeting).toBe("learned");
     const saved = Object.keys(JSON.parse(await readFile(memo, "utf8")));

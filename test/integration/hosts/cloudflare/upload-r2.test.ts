@@ -141,7 +141,7 @@ it("start:cloudflare --r2 --as-is listens only once a build is live, then follow
   const server = spawn(
     process.execPath,
     [
-      "scripts/cli/launch.mjs",
+      "scripts/cli/launch.cjs",
       "scripts/hosts/cloudflare/start.ts",
       "--dist",
       ab.distA,
@@ -174,7 +174,7 @@ it("start:cloudflare --r2 --as-is listens only once a build is live, then follow
     const rolled = spawn(
       process.execPath,
       [
-        "scripts/cli/launch.mjs",
+        "scripts/cli/launch.cjs",
         "scripts/hosts/cloudflare/upload.ts",
         "--dist",
         ab.distA,

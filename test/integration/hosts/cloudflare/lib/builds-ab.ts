@@ -66,7 +66,7 @@ export const answersOf = async (origin: string) => Promise.all(TARGETS.map((t) =
 export function uploadCommand(dist: string, persist: string): { done: Promise<number | null>; kill(): void } {
   const child = spawn(
     process.execPath,
-    ["scripts/cli/launch.mjs", "scripts/hosts/cloudflare/upload.ts", "--dist", dist, "--persist", persist],
+    ["scripts/cli/launch.cjs", "scripts/hosts/cloudflare/upload.ts", "--dist", dist, "--persist", persist],
     { cwd: repoRoot, stdio: "ignore", detached: true },
   );
   return {
@@ -87,7 +87,7 @@ export function uploadCommand(dist: string, persist: string): { done: Promise<nu
 export async function killedUpload(dist: string, persist: string, at: string): Promise<string> {
   const child = spawn(
     process.execPath,
-    ["scripts/cli/launch.mjs", "test/integration/hosts/cloudflare/lib/upload-killed.ts", dist, persist, at],
+    ["scripts/cli/launch.cjs", "test/integration/hosts/cloudflare/lib/upload-killed.ts", dist, persist, at],
     { cwd: repoRoot, stdio: ["ignore", "pipe", "pipe"], detached: true },
   );
   let output = "";

@@ -18,37 +18,42 @@ if (!dist || !persist || !at || !/^(bodies=\d+|record)$/.test(at)) {
 }
 const bodiesAt = at.startsWith("bodies=") ? Number(at.slice("bodies=".length)) : Number.POSITIVE_INFINITY;
 
-const worker = await startLocalWorker({ distDir: dist, mode: "r2", r2Persist: persist, port: 0, uploader: true });
-const real = await worker.uploadTarget();
-let inBucket = (await bodiesInBucket(real)).size;
-let sent = 0;
-const kill = (): never => {
-  writeSync(1, `killed: sent ${sent} bodies\n`);
-  process.kill(-process.pid, "SIGKILL");
-  throw new Error("unreachable");
-};
-if (inBucket >= bodiesAt) kill();
-
-const arrived = (key: string, body: Uint8Array) => {
-  if (!key.startsWith(PACKS_PREFIX)) return;
-  const bodies = packIndexOf(body).length;
-  sent += bodies;
-  inBucket += bodies;
+// In a function, not at the top level: the launcher runs CommonJS bundles (bundle-cache.cjs).
+async function main(dist: string, persist: string): Promise<void> {
+  const worker = await startLocalWorker({ distDir: dist, mode: "r2", r2Persist: persist, port: 0, uploader: true });
+  const real = await worker.uploadTarget();
+  let inBucket = (await bodiesInBucket(real)).size;
+  let sent = 0;
+  const kill = (): never => {
+    writeSync(1, `killed: sent ${sent} bodies\n`);
+    process.kill(-process.pid, "SIGKILL");
+    throw new Error("unreachable");
+  };
   if (inBucket >= bodiesAt) kill();
-};
-const target: UploadTarget = {
-  ...real,
-  packBytes: 8192,
-  put: async (objects) => {
-    await real.put(objects);
-    for (const o of objects) arrived(o.key, o.body);
-    if (at === "record" && objects.some((o) => buildOfRecordKey(o.key))) kill();
-  },
-  putParts: async (key, body) => {
-    await real.putParts(key, body);
-    arrived(key, body);
-  },
-};
-await uploadToR2(dist, target);
-writeSync(1, "ended\n");
-await worker.close();
+
+  const arrived = (key: string, body: Uint8Array) => {
+    if (!key.startsWith(PACKS_PREFIX)) return;
+    const bodies = packIndexOf(body).length;
+    sent += bodies;
+    inBucket += bodies;
+    if (inBucket >= bodiesAt) kill();
+  };
+  const target: UploadTarget = {
+    ...real,
+    packBytes: 8192,
+    put: async (objects) => {
+      await real.put(objects);
+      for (const o of objects) arrived(o.key, o.body);
+      if (at === "record" && objects.some((o) => buildOfRecordKey(o.key))) kill();
+    },
+    putParts: async (key, body) => {
+      await real.putParts(key, body);
+      arrived(key, body);
+    },
+  };
+  await uploadToR2(dist, target);
+  writeSync(1, "ended\n");
+  await worker.close();
+}
+
+void main(dist, persist);

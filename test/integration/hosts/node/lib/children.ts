@@ -12,7 +12,7 @@ export interface Child {
 }
 
 /**
- * `node scripts/cli/launch.mjs <script> …args` (the script from its cached bundle, as the commands run; through tsx
+ * `node scripts/cli/launch.cjs <script> …args` (the script from its cached bundle, as the commands run; through tsx
  * each start cost ~1 s more CPU) under `ulimit -n <nofile>` (or as high as the hard limit allows).
  */
 export function spawnWithLimit(script: string, args: string[], nofile: number): Child {
@@ -21,7 +21,7 @@ export function spawnWithLimit(script: string, args: string[], nofile: number): 
     "sh",
     [
       "-c",
-      `ulimit -n ${nofile} 2>/dev/null || ulimit -n "$(ulimit -Hn)"; exec "${process.execPath}" scripts/cli/launch.mjs ${quoted}`,
+      `ulimit -n ${nofile} 2>/dev/null || ulimit -n "$(ulimit -Hn)"; exec "${process.execPath}" scripts/cli/launch.cjs ${quoted}`,
     ],
     {
       cwd: repoRoot,

@@ -2,10 +2,10 @@
 // times) as git's index does: a file whose signature is unchanged is not read again, which is most of the start-up
 // of a small rebuild when the disk cache is cold. A file changed in the last few seconds is always read: an edit
 // within the same clock tick could leave its signature as it was ("racy git").
-import { hash } from "node:crypto";
-import { readFileSync, statSync } from "node:fs";
-import { join } from "node:path";
-import { CACHE_DIR, PROJECT_ROOT, writeCacheFile } from "./project-cache.mjs";
+const { hash } = require("node:crypto");
+const { readFileSync, statSync } = require("node:fs");
+const { join } = require("node:path");
+const { CACHE_DIR, PROJECT_ROOT, writeCacheFile } = require("./project-cache.cjs");
 
 /** Longer than any file system's timestamp granularity. */
 const SETTLE_NS = 2_000_000_000n;
@@ -15,7 +15,7 @@ const MEMO_FILE = join(CACHE_DIR, "file-hashes.json");
  * A signature of `stats` (taken with `bigint: true`) that proves a file unchanged while it stays the same, or
  * undefined when the file changed too shortly before `nowMs` for that.
  */
-export function signatureOf(stats, nowMs = Date.now()) {
+function signatureOf(stats, nowMs = Date.now()) {
   // biome-ignore lint/complexity/useMathMinMax: BigInt nanoseconds, which Math.max refuses
   const changed = stats.ctimeNs > stats.mtimeNs ? stats.ctimeNs : stats.mtimeNs;
   if (changed > BigInt(nowMs) * 1_000_000n - SETTLE_NS) return undefined;
@@ -23,7 +23,7 @@ export function signatureOf(stats, nowMs = Date.now()) {
 }
 
 // crypto.hash (one call, no Hash object): twice as fast for the thousand list items a rebuild hashes one by one.
-export const sha1 = (bytes) => hash("sha1", bytes, "base64url");
+const sha1 = (bytes) => hash("sha1", bytes, "base64url");
 
 /**
  * path → [signature, hash] of this project's files; entries of files since deleted stay (a project has a few hundred
@@ -42,7 +42,7 @@ function loadMemo() {
 }
 
 /** sha1 of a file's bytes ("missing" when it cannot be read), from the memo when its signature still matches. */
-export function hashOfFile(path) {
+function hashOfFile(path) {
   memo ??= loadMemo();
   let signature;
   try {
@@ -62,7 +62,7 @@ export function hashOfFile(path) {
 }
 
 /** Keeps what this process learned for the next one (best effort: a read-only cache only costs reads). */
-export function saveFileHashes() {
+function saveFileHashes() {
   if (learned.size === 0) return;
   try {
     const entries = [...loadMemo(), ...learned].filter(([path]) => path.startsWith(PROJECT_ROOT));
@@ -72,3 +72,5 @@ export function saveFileHashes() {
     // not writable
   }
 }
+
+module.exports = { signatureOf, sha1, hashOfFile, saveFileHashes };

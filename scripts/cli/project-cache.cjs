@@ -1,14 +1,14 @@
 // The project's cache folder, node_modules/.cache/msapi/ (where tools keep caches by convention), and the one way
-// files are written into it. Plain JavaScript: the launcher uses it before any TypeScript loader exists.
-import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+// files are written into it. Plain CommonJS: the launcher uses it before any TypeScript loader exists (launch.cjs
+// says why CommonJS).
+const { mkdirSync, renameSync, rmSync, writeFileSync } = require("node:fs");
+const { dirname, join } = require("node:path");
 
-export const PROJECT_ROOT = fileURLToPath(new URL("../../", import.meta.url));
-export const CACHE_DIR = join(PROJECT_ROOT, "node_modules", ".cache", "msapi");
+const PROJECT_ROOT = join(__dirname, "../../");
+const CACHE_DIR = join(PROJECT_ROOT, "node_modules", ".cache", "msapi");
 
 /** Writes a file of the cache whole or not at all: another command may be reading it. */
-export function writeCacheFile(path, data) {
+function writeCacheFile(path, data) {
   mkdirSync(dirname(path), { recursive: true });
   const tmp = `${path}.tmp-${process.pid}`;
   try {
@@ -20,3 +20,5 @@ export function writeCacheFile(path, data) {
     throw e;
   }
 }
+
+module.exports = { PROJECT_ROOT, CACHE_DIR, writeCacheFile };

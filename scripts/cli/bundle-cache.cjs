@@ -1,18 +1,20 @@
 // esbuild bundles cached in node_modules/.cache/msapi/, one per entry and options, rebuilt only when a project file
-// they were built from changed (compared by content hash, remembered per file: file-hashes.mjs). Plain JavaScript:
-// the launcher (launch.mjs) runs it before any TypeScript loader exists.
-import { readFileSync, statSync } from "node:fs";
-import { createRequire } from "node:module";
-import { join, relative } from "node:path";
-import { pathToFileURL } from "node:url";
-import { hashOfFile, saveFileHashes, sha1 } from "./file-hashes.mjs";
-import { CACHE_DIR, PROJECT_ROOT, writeCacheFile } from "./project-cache.mjs";
+// they were built from changed (compared by content hash, remembered per file: file-hashes.cjs). Plain CommonJS:
+// the launcher (launch.cjs) runs it before any TypeScript loader exists.
+const { readFileSync, statSync } = require("node:fs");
+const { dirname, join, relative } = require("node:path");
+const { pathToFileURL } = require("node:url");
+const { hashOfFile, saveFileHashes, sha1 } = require("./file-hashes.cjs");
+const { CACHE_DIR, PROJECT_ROOT, writeCacheFile } = require("./project-cache.cjs");
 
 /** Besides the sources: a new esbuild or dependency can change a bundle, and so can this file. */
-const ALWAYS = ["package-lock.json", "scripts/cli/bundle-cache.mjs"];
+const ALWAYS = ["package-lock.json", "scripts/cli/bundle-cache.cjs"];
 
 /** `import.meta.url` as an expression (not quoted): a module's own URL, replaced by its source file's. */
 const OWN_URL = /(?<!["'`])\bimport\.meta\.url\b(?!["'`])/g;
+/** `__dirname` in a CommonJS file of the project (not quoted, not a property): its own folder, replaced likewise.
+ *  (Spelled `_{2}` so that this line, bundled too, does not match itself.) */
+const OWN_DIR = /(?<!["'`.\w$])_{2}dirname\b(?!["'`])/g;
 
 const hashOf = (file) => hashOfFile(join(PROJECT_ROOT, file));
 const projectFile = (path) => {
@@ -34,7 +36,8 @@ const baseOptions = (entry) => ({
 /** Where a bundle of `entry` with `options` lives, and whether it is still what its sources would give. */
 function cacheEntry(entry, options) {
   const key = sha1(JSON.stringify({ entry, options, root: PROJECT_ROOT }));
-  const path = join(CACHE_DIR, `${entry.replace(/\W+/g, "-")}-${key.slice(0, 12)}.mjs`);
+  const extension = options.format === "cjs" ? "cjs" : "mjs";
+  const path = join(CACHE_DIR, `${entry.replace(/\W+/g, "-")}-${key.slice(0, 12)}.${extension}`);
   const inputsPath = `${path.slice(0, -4)}.inputs.json`;
   let fresh = false;
   try {
@@ -57,11 +60,16 @@ function cacheEntry(entry, options) {
   };
 }
 
-const COMMAND_OPTIONS = { platform: "node", target: "node20", packages: "external" };
+/**
+ * CommonJS, loaded with require: a process that loads no ES module never starts Node's ES module loader, whose
+ * start-up and reads through the thread pool cost a cold command about 30 ms. A command's entry therefore has no
+ * top-level await (`if (isMain(import.meta.url)) void runCommand(main)`).
+ */
+const COMMAND_OPTIONS = { platform: "node", target: "node20", packages: "external", format: "cjs" };
 
 /** The path of the bundle of `entry` cachedCommandBundle would give, when it is there and up to date; found
  *  synchronously (a thread can then be started at once, before the code that needs it yields). */
-export function freshCommandBundle(entry) {
+function freshCommandBundle(entry) {
   const cache = cacheEntry(entry, COMMAND_OPTIONS);
   return cache.fresh ? cache.path : undefined;
 }
@@ -70,10 +78,10 @@ export function freshCommandBundle(entry) {
  * The path of a bundle of `entry` (relative to the project root), for Node. Each module's `import.meta.url` stays
  * its own source file's URL, so code that finds files beside itself keeps working. Packages are not bundled.
  */
-export async function cachedCommandBundle(entry) {
+async function cachedCommandBundle(entry) {
   const cache = cacheEntry(entry, COMMAND_OPTIONS);
   if (cache.fresh) return cache.path;
-  const esbuild = await import("esbuild");
+  const esbuild = require("esbuild");
   const inputs = Object.fromEntries(ALWAYS.map((f) => [f, hashOf(f)]));
   const projectFiles = {
     name: "project-files",
@@ -84,7 +92,8 @@ export async function cachedCommandBundle(entry) {
         if (!file) return undefined;
         const bytes = readFileSync(args.path);
         inputs[file] = sha1(bytes);
-        const contents = bytes.toString("utf8").replace(OWN_URL, JSON.stringify(pathToFileURL(args.path).href));
+        let contents = bytes.toString("utf8").replace(OWN_URL, JSON.stringify(pathToFileURL(args.path).href));
+        if (file.endsWith(".cjs")) contents = contents.replace(OWN_DIR, JSON.stringify(dirname(args.path)));
         return { contents, loader: file.endsWith(".json") ? "json" : /\.[cm]?ts$/.test(file) ? "ts" : "js" };
       });
     },
@@ -101,12 +110,12 @@ export async function cachedCommandBundle(entry) {
  * buildSync, which takes no plugins). An input changed while esbuild ran is caught by its modification time: that
  * bundle is used once, not cached.
  */
-export function cachedBundleTextSync(entry, { platform, target }) {
+function cachedBundleTextSync(entry, { platform, target }) {
   const options = { platform, target };
   const cache = cacheEntry(entry, options);
   if (cache.fresh) return readFileSync(cache.path, "utf8");
   const started = Date.now();
-  const { buildSync } = createRequire(import.meta.url)("esbuild");
+  const { buildSync } = require("esbuild");
   const result = buildSync({ ...baseOptions(entry), ...options, metafile: true });
   const text = result.outputFiles[0].text;
   const files = [
@@ -125,3 +134,5 @@ export function cachedBundleTextSync(entry, { platform, target }) {
   if (!changedMeanwhile) cache.store(text, Object.fromEntries(files.map((f) => [f, hashOf(f)])));
   return text;
 }
+
+module.exports = { freshCommandBundle, cachedCommandBundle, cachedBundleTextSync };

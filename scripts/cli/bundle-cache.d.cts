@@ -1,4 +1,4 @@
-/** The path of a cached Node bundle of a command (project-relative entry); see bundle-cache.mjs. */
+/** The path of a cached Node bundle of a command (project-relative entry); see bundle-cache.cjs. */
 export function cachedCommandBundle(entry: string): Promise<string>;
 
 /** The path of that bundle when it is there and up to date, found synchronously; else undefined. */
