@@ -12,6 +12,7 @@ import type { OutputFile, OutputGroup } from "../render/output.ts";
 import { siblingPaths, siblingsOf } from "./encodings.ts";
 import { withPath } from "./file-errors.ts";
 import type { Manifest } from "./manifest.ts";
+import { writeInPieces } from "./write-in-pieces.ts";
 
 /** Files handled between two turns of the event loop. */
 const FILES_PER_TURN = 256;
@@ -65,7 +66,8 @@ export async function writeSmallFiles(
   const previous = manifest?.files;
   const inPlace = previous !== undefined;
   const madeDirs = new Set<string>();
-  const put = (path: string, body: Uint8Array) => {
+  /** The file's absolute path, its folder made; counted as created or as replacing what is there. */
+  const placeOf = (path: string, size: number) => {
     const target = join(root, path);
     const dir = dirname(target);
     if (!madeDirs.has(dir)) {
@@ -75,15 +77,35 @@ export async function writeSmallFiles(
     const old = inPlace ? sizeOf(target) : -1;
     if (old >= 0) stats.removedBytes += old;
     else stats.created++;
-    const tmp = old >= 0 ? `${target}.tmp-${process.pid}` : target;
+    stats.written++;
+    stats.writtenBytes += size;
+    return { target, replaces: old >= 0 };
+  };
+  const put = (path: string, body: Uint8Array) => {
+    const { target, replaces } = placeOf(path, body.byteLength);
+    const tmp = replaces ? `${target}.tmp-${process.pid}` : target;
     try {
       writeFileSync(tmp, body, { flag: "wx" });
     } catch (e) {
       throw withPath(e, tmp);
     }
     if (tmp !== target) renameSync(tmp, target);
-    stats.written++;
-    stats.writtenBytes += body.byteLength;
+  };
+  /** A body made in pieces: written beside its place as it is made, then renamed into place if its bytes are new. */
+  const putPieces = (file: OutputFile, pieces: Iterable<string>) => {
+    const tmp = `${join(root, file.path)}.tmp-${process.pid}`;
+    mkdirSync(dirname(tmp), { recursive: true });
+    const { sha256, size } = writeInPieces(tmp, pieces);
+    stats.hashes.set(file.path, sha256);
+    stats.sizes.set(file.path, size);
+    if (previous?.get(file.path) === sha256) return void unlinkSync(tmp);
+    try {
+      file.check?.();
+    } catch (e) {
+      unlinkSync(tmp);
+      throw e;
+    }
+    renameSync(tmp, placeOf(file.path, size).target);
   };
   const remove = (path: string) => {
     const old = sizeOf(join(root, path));
@@ -107,6 +129,8 @@ export async function writeSmallFiles(
     if (stats.hashes.has(file.path)) throw new Error(`two outputs write ${file.path}`);
     if (file.target !== undefined) stats.targets.set(file.path, file.target);
     if (file.key !== undefined) stats.keys.set(file.path, file.key);
+    const compressed = compressUnder !== false && file.path.startsWith(compressUnder);
+    if (file.pieces && !compressed) return putPieces(file, file.pieces());
     // Read once (a shard renders on each read) and encoded once: hashed, measured and written as the same bytes.
     const read = file.body;
     const body = typeof read === "string" ? Buffer.from(read) : read;
@@ -116,7 +140,7 @@ export async function writeSmallFiles(
     if (previous?.get(file.path) === hash) return;
     file.check?.();
     put(file.path, body);
-    if (compressUnder === false || !file.path.startsWith(compressUnder)) return;
+    if (!compressed) return;
     const siblings = siblingsOf(file.path, Buffer.from(body));
     for (const s of siblings.write) put(s.path, s.body);
     if (inPlace) for (const path of siblings.remove) remove(path);
@@ -133,8 +157,12 @@ export async function writeSmallFiles(
   for (const file of files) await writeThenYield(file);
   for (const group of groups) {
     // The build before made this group from the same inputs: its files are this build's, path for path.
-    const kept = part ? [...manifest!.keys].filter(([path, key]) => key === group.key && part.owns(path)) : [];
-    if (kept.length > 0) for (const [path] of kept) keep(path, group.key, group.targetOf(path));
+    // forEach: no [path, key] pair made for each of the manifest's thousands of rows.
+    const kept: string[] = [];
+    manifest?.keys.forEach((key, path) => {
+      if (key === group.key && part!.owns(path)) kept.push(path);
+    });
+    if (kept.length > 0) for (const path of kept) keep(path, group.key, group.targetOf(path));
     else for (const file of group.files()) await writeThenYield(file);
   }
   for (const path of previous?.keys() ?? []) {

@@ -4,27 +4,43 @@ import { layout } from "../api/runtime/route-table.ts";
 import type { Catalog } from "../model/derive.ts";
 import { assertValid } from "../schemas/check.ts";
 import { toCategory } from "./categories.ts";
-import { lazyJsonFile, type OutputFile } from "./output.ts";
+import { json, type OutputFile, piecedFile } from "./output.ts";
 import { type RenderedDetails, toExported } from "./tools.ts";
+
+/** Items joined into a piece of about this many characters before it is written (write-in-pieces.ts). */
+const PIECE_CHARS = 64 * 1024;
 
 /**
  * The export's check validates its envelope and categories whole, and the items of the tools whose detail this build
  * renders (`details`): an item is its tool's detail and categories, which the detail's key names, so every other item
  * is one an earlier build of the same code checked. The tool files come before the export in a build's files.
+ *
+ * The body is made in pieces, a few dozen items each, the same bytes as the JSON of the whole response
+ * ({"data":{"software":[…],"categories":[…]},"meta":{…}}): it is never held whole.
  */
 export function renderExport(catalog: Catalog, details: RenderedDetails): OutputFile {
-  const made = (): ExportResponse => ({
-    data: { software: catalog.tools.map(toExported), categories: catalog.categories.map(toCategory) },
-    meta: { softwareCount: catalog.tools.length, categoryCount: catalog.categories.length },
-  });
-  const check = (body: ExportResponse) => {
-    const envelope = { ...body, data: { ...body.data, software: [] } };
+  const categories = () => catalog.categories.map(toCategory);
+  const meta: ExportResponse["meta"] = {
+    softwareCount: catalog.tools.length,
+    categoryCount: catalog.categories.length,
+  };
+  function* pieces(): Generator<string> {
+    let piece = `{"data":{"software":[`;
+    for (let i = 0; i < catalog.tools.length; i++) {
+      piece += (i === 0 ? "" : ",") + json(toExported(catalog.tools[i]!));
+      if (piece.length < PIECE_CHARS) continue;
+      yield piece;
+      piece = "";
+    }
+    yield `${piece}],"categories":${json(categories())}},"meta":${json(meta)}}`;
+  }
+  const check = () => {
+    const envelope: ExportResponse = { data: { software: [], categories: categories() }, meta };
     assertValid("responses/export-response.schema.json", envelope, "export");
-    body.data.software.forEach((item, i) => {
-      if (details.rendered(catalog.tools[i]!.slug))
-        assertValid("items/exported-software.schema.json", item, `export of ${item.slug}`);
-    });
+    for (const tool of catalog.tools)
+      if (details.rendered(tool.slug))
+        assertValid("items/exported-software.schema.json", toExported(tool), `export of ${tool.slug}`);
   };
   const { export: path } = layout(catalog.site.basePath);
-  return lazyJsonFile(path, undefined, made, check, `${catalog.site.basePath}/export/catalog.json`);
+  return piecedFile(path, pieces, check, `${catalog.site.basePath}/export/catalog.json`);
 }

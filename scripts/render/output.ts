@@ -18,6 +18,11 @@ export interface OutputFile {
   check?: () => void;
   /** the request target a client sends for this body (`/v1/software/x`), when a full host serves it by URL (E2) */
   target?: string;
+  /**
+   * The body as consecutive pieces, each ending where a character does, for a body too large to hold whole: a writer
+   * that does not compress it hashes and writes it piece by piece (write-in-pieces.ts). `body` is their join.
+   */
+  pieces?: () => Iterable<string>;
 }
 
 /**
@@ -117,6 +122,25 @@ class LazyJsonFile<T> implements OutputFile {
   }
 }
 
+/** A body made in pieces (OutputFile.pieces), made again on each reading; checked by `check`, which needs no body. */
+class PiecedFile implements OutputFile {
+  readonly path: string;
+  readonly target: string | undefined;
+  readonly pieces: () => Iterable<string>;
+  readonly check: () => void;
+
+  constructor(path: string, pieces: () => Iterable<string>, check: () => void, target: string | undefined) {
+    this.path = path;
+    this.target = target;
+    this.pieces = pieces;
+    this.check = check;
+  }
+
+  get body(): string {
+    return [...this.pieces()].join("");
+  }
+}
+
 /** A file whose body is rendered only when a writer reads it, at most once; `target` as in OutputFile. */
 export const lazyFile = (
   path: string,
@@ -134,3 +158,11 @@ export const lazyJsonFile = <T>(
   check: (value: T) => void,
   target?: string,
 ): OutputFile => new LazyJsonFile(path, key, make, check, target);
+
+/** A body made in pieces (see OutputFile.pieces), with no key: made whenever it is written; `target` as in OutputFile. */
+export const piecedFile = (
+  path: string,
+  pieces: () => Iterable<string>,
+  check: () => void,
+  target?: string,
+): OutputFile => new PiecedFile(path, pieces, check, target);

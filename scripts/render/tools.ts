@@ -1,7 +1,7 @@
 // GET /software/{slug} bodies, and the SoftwareSummary items the list pages are made of.
+import { createHash } from "node:crypto";
 import type { SoftwareDetail, SoftwareSummary } from "../api/contract/response-schemas.ts";
 import { fill, layout } from "../api/runtime/route-table.ts";
-import { sha1 } from "../cli/file-hashes.cjs";
 import type { Catalog, Tool } from "../model/derive.ts";
 import { assertValid } from "../schemas/check.ts";
 import { json, lazyJsonFile, type OutputFile } from "./output.ts";
@@ -66,13 +66,26 @@ export function serializeSummaries(catalog: Catalog): Summaries {
   let all: string | undefined;
   return {
     json: serialized,
-    all: () => (all ??= sha1([...serialized.values()].join("\n"))),
+    all: () => (all ??= sha1OfLines(serialized.values())),
     check: (slug) => {
       if (checked.has(slug)) return;
       assertValid("items/software-summary.schema.json", values.get(slug), `summary of ${slug}`);
       checked.add(slug);
     },
   };
+}
+
+/** The sha1 of `lines` joined by newlines, without joining them: one string of every summary took a rebuild ~5 ms of
+ *  fresh memory (about 0.7 MB at n = 1,000). */
+function sha1OfLines(lines: Iterable<string>): string {
+  const hash = createHash("sha1");
+  let first = true;
+  for (const line of lines) {
+    if (!first) hash.update("\n");
+    hash.update(line);
+    first = false;
+  }
+  return hash.digest("base64url");
 }
 
 /** The tools whose detail a build renders (its key changed, or there is no previous build): see renderExport. */

@@ -5,7 +5,8 @@ import { loadContent } from "../../../scripts/content/load.ts";
 import { validateContent } from "../../../scripts/content/validate.ts";
 import { deriveCatalog } from "../../../scripts/model/derive.ts";
 import { renderExport } from "../../../scripts/render/export.ts";
-import { renderToolFiles } from "../../../scripts/render/tools.ts";
+import { toCategory } from "../../../scripts/render/categories.ts";
+import { renderToolFiles, toExported } from "../../../scripts/render/tools.ts";
 import { fixture } from "../../helpers/dirs.ts";
 
 async function tinyCatalog() {
@@ -32,5 +33,23 @@ describe("the export's check", () => {
     Object.assign(catalog.categories[0]!, { name: "" });
     const exported = renderExport(catalog, renderToolFiles(catalog).details);
     expect(() => exported.check?.()).toThrow(/built export breaks responses\/export-response/);
+  });
+
+  it("is made in pieces of whole items whose join is the JSON of the whole response", async () => {
+    const catalog = await tinyCatalog();
+    // Enough items for several pieces (a piece closes past 64 K characters).
+    const one = catalog.tools[0]!;
+    catalog.tools = Array.from({ length: 400 }, (_, i) => ({ ...one, slug: `${one.slug}-${i}` }));
+    const exported = renderExport(catalog, renderToolFiles(catalog).details);
+    const pieces = [...exported.pieces!()];
+    expect(pieces.length).toBeGreaterThan(2);
+    expect(exported.body).toBe(
+      JSON.stringify({
+        data: { software: catalog.tools.map(toExported), categories: catalog.categories.map(toCategory) },
+        meta: { softwareCount: catalog.tools.length, categoryCount: catalog.categories.length },
+      }),
+    );
+    // Every piece but the first starts an item or closes the list: none splits one.
+    for (const piece of pieces.slice(1)) expect(piece).toMatch(/^(,\{"name"|\],"categories")/);
   });
 });
