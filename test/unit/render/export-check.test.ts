@@ -4,8 +4,8 @@ import { describe, expect, it } from "vitest";
 import { loadContent } from "../../../scripts/content/load.ts";
 import { validateContent } from "../../../scripts/content/validate.ts";
 import { deriveCatalog } from "../../../scripts/model/derive.ts";
-import { renderExport } from "../../../scripts/render/export.ts";
 import { toCategory } from "../../../scripts/render/categories.ts";
+import { renderExport } from "../../../scripts/render/export.ts";
 import { renderToolFiles, toExported } from "../../../scripts/render/tools.ts";
 import { fixture } from "../../helpers/dirs.ts";
 
