@@ -74,7 +74,7 @@ export function incrementalReport(i: IncrementalResult): string {
     ["change", "seconds", "peak RSS", "build mode", "files written", "deleted", "files in tree", "of full build"],
     [
       rebuildRow("first rebuild (hard-link clone), one price", i.first ?? null, null),
-      rebuildRow(`one price changed (median of ${PRICE_SAMPLES})`, i.price, price),
+      rebuildRow(`one price changed (best of ${PRICE_SAMPLES})`, i.price, price),
       rebuildRow(`one tool inserted mid-list (best of ${INSERT_SAMPLES})`, i.insert, insert),
     ],
   );
