@@ -10,16 +10,18 @@ import {
   layout,
 } from "../api/runtime/route-table.ts";
 import type { Catalog } from "../model/derive.ts";
-import type { OutputFile } from "./output.ts";
+import { lazyFile, type OutputFile } from "./output.ts";
 import { listFilters } from "./software-pages.ts";
 
 export function* renderErrors(catalog: Catalog): Generator<OutputFile> {
-  const files = layout(catalog.site.basePath);
-  const bodies = errorBodies(catalog.site.basePath);
-  for (const id of [...Object.keys(ERROR_STATUS), ...Object.keys(HOST_ERROR_STATUS)] as (ErrorId | HostErrorId)[]) {
-    yield { path: fill(files.error, { id }), body: bodies[id] };
-  }
+  const base = catalog.site.basePath;
+  const files = layout(base);
+  // Keyed by what they are made from (with the code): a rebuild keeps them without making or checking them again.
+  let bodies: ReturnType<typeof errorBodies> | undefined;
+  for (const id of [...Object.keys(ERROR_STATUS), ...Object.keys(HOST_ERROR_STATUS)] as (ErrorId | HostErrorId)[])
+    yield lazyFile(fill(files.error, { id }), `errors ${base}`, () => (bodies ??= errorBodies(base))[id]);
   for (const { filter, category, tools } of listFilters(catalog)) {
-    yield { path: fill(files.offsetOutOfRange, { filter }), body: offsetOutOfRangeBody(category, tools.length) };
+    const key = `offset_out_of_range ${JSON.stringify([category, tools.length])}`;
+    yield lazyFile(fill(files.offsetOutOfRange, { filter }), key, () => offsetOutOfRangeBody(category, tools.length));
   }
 }
