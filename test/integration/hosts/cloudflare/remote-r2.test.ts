@@ -240,6 +240,7 @@ async function expectLiveBuildIs(t: UploadTarget, distDir: string) {
   expect(seen).toEqual(files);
 }
 
+// Thousands of signed requests, and every body read back by a ranged GET: 45 s alone, more beside other tests.
 it("publishes packs by multipart upload, then the manifest and record, then the pointer, each in the S3 request shape", async () => {
   const files = await publishedFiles(dist);
   const first = await uploadToR2(dist, target());
@@ -304,7 +305,7 @@ it("R2_ENDPOINT reaches any S3-compatible endpoint instead of R2_ACCOUNT_ID's", 
   const env = { R2_ENDPOINT: endpoint, R2_ACCESS_KEY_ID: "k", R2_SECRET_ACCESS_KEY: "s" };
   expect(remoteOptionsFromEnv("b", env).endpoint).toBe(endpoint);
   expect(remoteOptionsFromEnv("b", { ...env, R2_ACCOUNT_ID: "abc" }).endpoint).toBe(endpoint);
-});
+}, 120_000);
 
 it("signs keys with characters S3 encodes differently from encodeURIComponent", async () => {
   r2.requests.length = 0;
