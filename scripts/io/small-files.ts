@@ -66,14 +66,25 @@ export async function writeSmallFiles(
   const previous = manifest?.files;
   const inPlace = previous !== undefined;
   const madeDirs = new Set<string>();
-  /** The file's absolute path, its folder made; counted as created or as replacing what is there. */
-  const placeOf = (path: string, size: number) => {
+  /** The absolute path of `path`, its folder made (once per folder). */
+  const targetOf = (path: string) => {
     const target = join(root, path);
     const dir = dirname(target);
     if (!madeDirs.has(dir)) {
       mkdirSync(dir, { recursive: true });
       madeDirs.add(dir);
     }
+    return target;
+  };
+  /** Records the hash and size of the body at `path`; true when its bytes differ from the build before's. */
+  const recordIsNew = (path: string, sha256: string, size: number) => {
+    stats.hashes.set(path, sha256);
+    stats.sizes.set(path, size);
+    return previous?.get(path) !== sha256;
+  };
+  /** The file's absolute path, its folder made; counted as created or as replacing what is there. */
+  const placeOf = (path: string, size: number) => {
+    const target = targetOf(path);
     const old = inPlace ? sizeOf(target) : -1;
     if (old >= 0) stats.removedBytes += old;
     else stats.created++;
@@ -93,12 +104,9 @@ export async function writeSmallFiles(
   };
   /** A body made in pieces: written beside its place as it is made, then renamed into place if its bytes are new. */
   const putPieces = (file: OutputFile, pieces: Iterable<string>) => {
-    const tmp = `${join(root, file.path)}.tmp-${process.pid}`;
-    mkdirSync(dirname(tmp), { recursive: true });
+    const tmp = `${targetOf(file.path)}.tmp-${process.pid}`;
     const { sha256, size } = writeInPieces(tmp, pieces);
-    stats.hashes.set(file.path, sha256);
-    stats.sizes.set(file.path, size);
-    if (previous?.get(file.path) === sha256) return void unlinkSync(tmp);
+    if (!recordIsNew(file.path, sha256, size)) return void unlinkSync(tmp);
     try {
       file.check?.();
     } catch (e) {
@@ -134,10 +142,7 @@ export async function writeSmallFiles(
     // Read once (a shard renders on each read) and encoded once: hashed, measured and written as the same bytes.
     const read = file.body;
     const body = typeof read === "string" ? Buffer.from(read) : read;
-    const hash = sha256Hex(body);
-    stats.hashes.set(file.path, hash);
-    stats.sizes.set(file.path, body.byteLength);
-    if (previous?.get(file.path) === hash) return;
+    if (!recordIsNew(file.path, sha256Hex(body), body.byteLength)) return;
     file.check?.();
     put(file.path, body);
     if (!compressed) return;
