@@ -36,6 +36,17 @@ export interface WorkerModule {
   fetch(request: Request, env: Env, ctx?: ExecutionContextLike): Promise<Response>;
 }
 
+/**
+ * The client's own Accept-Encoding. Cloudflare's front line (and workerd under Miniflare) hands the Worker its own
+ * `Accept-Encoding: br, gzip` and keeps the client's header in `request.cf.clientAcceptEncoding` ("" when the client
+ * sent none); a gzip answer chosen from the replaced header reaches a client that never asked for it as gzip bytes.
+ */
+export function clientAcceptEncoding(request: Request): string | null {
+  const cf = (request as { cf?: { clientAcceptEncoding?: unknown } }).cf;
+  if (typeof cf?.clientAcceptEncoding === "string") return cf.clientAcceptEncoding || null;
+  return request.headers.get("accept-encoding");
+}
+
 /** The edge cache, where the runtime has one (workerd's `caches.default`). */
 const edgeCache = (): CacheLike | undefined => (globalThis as { caches?: { default?: CacheLike } }).caches?.default;
 
@@ -125,7 +136,7 @@ export function createWorker(table: RouteTable, errorBodies: Record<ErrorId | Ho
         const stored = r.kind === "file" && r.found.meta.gzipLength !== undefined;
         const facts: FileFacts | null =
           r.kind === "file" ? { etag: r.found.meta.etag, codings: stored ? ["gzip"] : [] } : null;
-        const plan = planAnswer(r, facts, { ifNoneMatch, acceptEncoding: request.headers.get("accept-encoding") });
+        const plan = planAnswer(r, facts, { ifNoneMatch, acceptEncoding: clientAcceptEncoding(request) });
         if (plan.kind === "preflight")
           return answer(
             respond(method, 204, headers.preflight(request.headers.get("access-control-request-headers")), null),

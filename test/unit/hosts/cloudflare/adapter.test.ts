@@ -207,6 +207,24 @@ describe("the Worker module over fake bindings", () => {
     }
   });
 
+  it("R2: the client's own Accept-Encoding decides (request.cf.clientAcceptEncoding), not the `br, gzip` the edge sends", async () => {
+    const asTheEdgeSends = (path: string, client: string) => {
+      const request = new Request(`https://api.example${path}`, { headers: { "Accept-Encoding": "br, gzip" } });
+      return worker().fetch(Object.assign(request, { cf: { clientAcceptEncoding: client } }), r2Env());
+    };
+    for (const target of targets()) {
+      const file = readFileSync(join(dist, await createResolverFile(target)));
+      for (const client of ["", "identity", "gzip;q=0", "br"]) {
+        const res = await asTheEdgeSends(target, client);
+        expect(res.headers.get("content-encoding"), `${target} (${client})`).toBeNull();
+        expect(Buffer.from(await res.arrayBuffer()).equals(file), `${target} (${client})`).toBe(true);
+      }
+      const gzip = await asTheEdgeSends(target, "gzip, deflate");
+      expect(gzip.headers.get("content-encoding"), target).toBe("gzip");
+      expect(gunzipSync(Buffer.from(await gzip.arrayBuffer())).equals(file), target).toBe(true);
+    }
+  });
+
   it("R2: every answer from a build names it; existence comes from the manifest (a 4 KiB slug reads no body); no live build is a 503", async () => {
     const w = worker();
     const first = await w.fetch(new Request("https://api.example/v1/categories"), r2Env());
