@@ -15,7 +15,9 @@ export default defineConfig({
     // The longest files first, across projects: a long file started last runs alone at the end.
     sequence: { sequencer: LongFilesFirst },
     projects: [
-      { extends: true, test: { name: "unit", include: ["test/**/*.test.ts"], exclude: ["test/conformance/**"] } },
+      // The tiers: pure tests of one module; tests that build, start a process or a host; the HTTP suite per host.
+      { extends: true, test: { name: "unit", include: ["test/unit/**/*.test.ts"] } },
+      { extends: true, test: { name: "integration", include: ["test/integration/**/*.test.ts"] } },
       // Only the conformance project pays for building the sample catalog and starting every host.
       {
         extends: true,

@@ -5,8 +5,6 @@ import { join, resolve } from "node:path";
 import { buildRouteTable } from "./api/contract/build-route-table.ts";
 import { layout, MAX_LIMIT, type RouteTable } from "./api/runtime/route-table.ts";
 import { type CommandSpec, formatCount, isMain, parseCommandArgs, runCommand } from "./cli/command.ts";
-import { hashOfFile, saveFileHashes, sha1 } from "./cli/file-hashes.cjs";
-import { PROJECT_ROOT } from "./cli/project-cache.cjs";
 import { emptyContentCache, readContentCache, writeContentCache } from "./content/content-cache.ts";
 import { ContentErrors, formatContentError } from "./content/errors.ts";
 import { loadContent } from "./content/load.ts";
@@ -17,6 +15,8 @@ import { hostLimitWarnings } from "./hosts/limits.ts";
 import { startPageWriters } from "./io/page-writers.ts";
 import { inspectOutput } from "./io/store.ts";
 import { type SiteOutput, type WriteSummary, writeOutput } from "./io/write-output.ts";
+import { hashOfFile, saveFileHashes, sha1 } from "./launcher/file-hashes.cjs";
+import { PROJECT_ROOT } from "./launcher/project-cache.cjs";
 import { type Catalog, deriveCatalog } from "./model/derive.ts";
 import { renderCategories } from "./render/categories.ts";
 import { renderDocsPage } from "./render/docs-page.ts";
@@ -220,7 +220,7 @@ export const BUILD: CommandSpec<typeof options> = {
   summary:
     "Builds every response body from the content folder and publishes it in one step: --out is a symbolic link to " +
     "one complete build in <out>.builds/, switched only when the new build is complete. Unchanged content since " +
-    "the last build is not rewritten. See docs/builds.md.",
+    "the last build is not rewritten. See docs/develop/builds.md.",
   options,
   notes: [
     "Exit status: 0 built, 1 failed (content errors, refused output folder, full disk, no permission), 2 bad flags.",

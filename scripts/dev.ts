@@ -17,8 +17,8 @@ import { onStopRequest } from "./cli/stop.ts";
 import { ContentErrors, formatContentError } from "./content/errors.ts";
 import { warningLines } from "./content/placeholders.ts";
 import { type ContentWatcher, watchContent } from "./content/watch-content.ts";
-import { listenAddressFromEnv, printUrls, startServerForUser } from "./hosts/node/announce.ts";
-import type { RunningServer } from "./hosts/node/start-server.ts";
+import { listenAddressFromEnv, printUrls, startServerForUser } from "./hosts/node/process/announce.ts";
+import type { RunningServer } from "./hosts/node/server/start-server.ts";
 
 const options = {
   content: {

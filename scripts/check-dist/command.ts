@@ -26,7 +26,9 @@ export const VALIDATE: CommandSpec<typeof options> = {
     "openapi.json as OpenAPI 3.1. Which schema checks which path is published in dist/schema-map.json. Prints every " +
     "problem at once, as `dist/<file>: <JSON pointer>: <message>`, and exits 1 when there is any.",
   options,
-  notes: ["Run `npm run build` first. See docs/validate.md for the same check with ajv-cli or Python's jsonschema."],
+  notes: [
+    "Run `npm run build` first. See docs/guide/validate.md for the same check with ajv-cli or Python's jsonschema.",
+  ],
 };
 
 async function main(): Promise<number> {

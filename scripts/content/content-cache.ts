@@ -9,7 +9,7 @@
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { deserialize, serialize } from "node:v8";
-import { writeCacheFile } from "../cli/project-cache.cjs";
+import { writeCacheFile } from "../launcher/project-cache.cjs";
 import type { FilePlaceholder } from "./errors.ts";
 import type { KnownFiles } from "./load.ts";
 

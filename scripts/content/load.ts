@@ -2,7 +2,7 @@
 // Only regular files inside the folder are read (C2), as strict UTF-8 (C1); nothing of a link's target is touched.
 import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readFileSync, type Stats } from "node:fs";
 import { join, relative, resolve } from "node:path";
-import { sha1, signatureOf } from "../cli/file-hashes.cjs";
+import { sha1, signatureOf } from "../launcher/file-hashes.cjs";
 import type { ContentError, FilePlaceholder } from "./errors.ts";
 
 export interface ContentFile {

@@ -2,7 +2,7 @@
 // Pages are not listed one by one: a list's item hashes say which pages an edit touches.
 import { closeSync, openSync, readFileSync, readSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { sha1 } from "../cli/file-hashes.cjs";
+import { sha1 } from "../launcher/file-hashes.cjs";
 import type { PageList, PageOffsets } from "../render/software-pages.ts";
 import { withPath } from "./file-errors.ts";
 

@@ -3,7 +3,7 @@
 import { createRequire } from "node:module";
 import { availableParallelism } from "node:os";
 import type { Worker } from "node:worker_threads";
-import { cachedCommandBundle, freshCommandBundle } from "../cli/bundle-cache.cjs";
+import { cachedCommandBundle, freshCommandBundle } from "../launcher/bundle-cache.cjs";
 import { type PageJob, type PageStats, writePageUnits } from "./page-units.ts";
 
 /** Below this many pages a worker's start-up costs more than it saves. */
@@ -125,14 +125,14 @@ class PageWriter {
   }
 }
 
-const PAGE_WORKER = "scripts/io/page-worker.ts";
+const PAGE_WORKER = "scripts/io/page-writer-thread.ts";
 
 /**
  * What a page writer thread runs: the cached bundle of page-worker.ts, as the server's cluster workers do (a thread
  * that loads tsx's hooks instead costs a build ~30 MiB more peak memory); through tsx when no bundle can be made.
  */
 async function pageWorkerEntry(): Promise<URL | string> {
-  return cachedCommandBundle(PAGE_WORKER).catch(() => new URL("./page-worker.mjs", import.meta.url));
+  return cachedCommandBundle(PAGE_WORKER).catch(() => new URL("./page-writer-thread.mjs", import.meta.url));
 }
 
 function newWorker(entry: URL | string): Worker {

@@ -26,7 +26,7 @@ export const MIRROR: CommandSpec<typeof options> = {
     "Copies every body of a deployed API into a local folder, then keeps it in step: each run fetches the hash tree's " +
     "root (with If-None-Match), the shards whose hash changed and the bodies whose hash changed, checks every body's " +
     "SHA-256, and switches the copy in one step. A run that fails or is killed leaves the previous copy whole; the next " +
-    "run keeps what it had fetched. See docs/search-export-sync.md.",
+    "run keeps what it had fetched. See docs/guide/search-export-sync.md.",
   options,
   notes: [
     "Retries 429 and 5xx answers and network errors with backoff (Retry-After honoured), 5 tries per request.",

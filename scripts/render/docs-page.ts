@@ -11,7 +11,7 @@ import {
   MAX_SEARCH_PREFIX,
   type RouteTable,
 } from "../api/runtime/route-table.ts";
-import { hashOfFile } from "../cli/file-hashes.cjs";
+import { hashOfFile } from "../launcher/file-hashes.cjs";
 import type { Catalog } from "../model/derive.ts";
 import { firstNameWord } from "../model/search-words.ts";
 import { lazyFile, type OutputFile } from "./output.ts";

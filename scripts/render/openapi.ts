@@ -9,7 +9,7 @@ import {
   type QueryParameter,
 } from "../api/operations.ts";
 import { layout, type RouteTable } from "../api/runtime/route-table.ts";
-import { sha1 } from "../cli/file-hashes.cjs";
+import { sha1 } from "../launcher/file-hashes.cjs";
 import type { Catalog } from "../model/derive.ts";
 import { componentSchemas, errorSchemaWithCodes, type JsonObject, schemaRef } from "./openapi-components.ts";
 import { buildExamples, type Example } from "./openapi-examples.ts";

@@ -1,5 +1,5 @@
 import type { RouteTable } from "../api/runtime/route-table.ts";
-import { sha1 } from "../cli/file-hashes.cjs";
+import { sha1 } from "../launcher/file-hashes.cjs";
 
 /** One file of dist/: a path relative to dist/ and its exact bytes. Render functions return these; only io/ writes them. */
 export interface OutputFile {

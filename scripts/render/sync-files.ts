@@ -3,7 +3,7 @@
 // a list partly rewritten patches its old shards (read through the writer) with the pages hashed now; everything else
 // is rendered anew. Nothing here writes: io/write-output.ts writes these files as they render.
 import { fill } from "../api/runtime/route-table.ts";
-import { sha1 } from "../cli/file-hashes.cjs";
+import { sha1 } from "../launcher/file-hashes.cjs";
 import type { OutputFile } from "./output.ts";
 import { type PageDigests, type PageList, pageAt, pageCount } from "./software-pages.ts";
 import {

@@ -6,8 +6,8 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Ajv2020 as Ajv, ValidateFunction } from "ajv/dist/2020.js";
-import { hashOfFile, saveFileHashes } from "../cli/file-hashes.cjs";
-import { CACHE_DIR, writeCacheFile } from "../cli/project-cache.cjs";
+import { hashOfFile, saveFileHashes } from "../launcher/file-hashes.cjs";
+import { CACHE_DIR, writeCacheFile } from "../launcher/project-cache.cjs";
 import { readSchemaFile, SCHEMA_FILE_NAMES, type SchemaFile, schemaFilePath } from "./schema-files.ts";
 
 const require = createRequire(import.meta.url);

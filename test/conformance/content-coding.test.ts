@@ -4,10 +4,10 @@
 // hid a Worker that sent gzip to clients that never asked for it.
 import { gunzipSync } from "node:zlib";
 import { expect } from "vitest";
-import { forEachHost } from "./for-each-host.ts";
-import { categoryWith } from "./lib/catalog.ts";
-import { suiteContext } from "./lib/context.ts";
-import { type RawReply, rawRequest } from "./lib/raw-http.ts";
+import { categoryWith } from "../helpers/conformance/catalog.ts";
+import { suiteContext } from "../helpers/conformance/context.ts";
+import { forEachHost } from "../helpers/conformance/for-each-host.ts";
+import { type RawReply, rawRequest } from "../helpers/conformance/raw-http.ts";
 
 const { catalog } = suiteContext();
 const base = catalog.basePath;

@@ -1,11 +1,11 @@
 // D1–D6 recomputed from the responses and the content files; H5 exact fields and no editorial text.
 import { beforeAll, expect } from "vitest";
-import { forEachHost } from "./for-each-host.ts";
-import { suiteContext } from "./lib/context.ts";
-import { expectKeys, parseJson } from "./lib/expect-response.ts";
-import { fetchSnapshot, type Snapshot } from "./lib/fetch-all.ts";
-import { compareByName } from "./lib/order.ts";
-import { mapPool, POOL } from "./lib/pool.ts";
+import { suiteContext } from "../helpers/conformance/context.ts";
+import { expectKeys, parseJson } from "../helpers/conformance/expect-response.ts";
+import { fetchSnapshot, type Snapshot } from "../helpers/conformance/fetch-all.ts";
+import { forEachHost } from "../helpers/conformance/for-each-host.ts";
+import { compareByName } from "../helpers/conformance/order.ts";
+import { mapPool, POOL } from "../helpers/conformance/pool.ts";
 import {
   BEST_META_KEYS,
   CATEGORIES_META_KEYS,
@@ -18,7 +18,7 @@ import {
   RANKED_KEYS,
   SUMMARY_KEYS,
   TOP_TOOL_KEYS,
-} from "./lib/shapes.ts";
+} from "../helpers/conformance/shapes.ts";
 
 const { catalog } = suiteContext();
 const base = catalog.basePath;

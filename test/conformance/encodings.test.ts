@@ -6,8 +6,8 @@ import { join } from "node:path";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build } from "../../scripts/build.ts";
-import { fixture, tempDir } from "../helpers/dirs.ts";
-import { hosts, type RunningHost, selectedHosts } from "./hosts.ts";
+import { hosts, type RunningHost, selectedHosts } from "../helpers/conformance/hosts.ts";
+import { fixture, tempDir } from "../helpers/fs/dirs.ts";
 
 interface RawResponse {
   status: number;

@@ -2,12 +2,12 @@
 // SHA-256 and size of what the host answers for it; E3's If-None-Match on the root.
 import { createHash } from "node:crypto";
 import { expect } from "vitest";
-import { forEachHost } from "./for-each-host.ts";
-import { suiteContext } from "./lib/context.ts";
-import { expectOk } from "./lib/expect-response.ts";
-import type { Client } from "./lib/http.ts";
-import { mapPool } from "./lib/pool.ts";
-import { wordsOf } from "./lib/search-oracle.ts";
+import { suiteContext } from "../helpers/conformance/context.ts";
+import { expectOk } from "../helpers/conformance/expect-response.ts";
+import { forEachHost } from "../helpers/conformance/for-each-host.ts";
+import type { Client } from "../helpers/conformance/http.ts";
+import { mapPool } from "../helpers/conformance/pool.ts";
+import { wordsOf } from "../helpers/conformance/search-oracle.ts";
 
 const { catalog } = suiteContext();
 const base = catalog.basePath;

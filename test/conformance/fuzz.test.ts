@@ -1,13 +1,13 @@
 // Seeded property-based fuzz: random query strings and paths, each answer checked against the rules' oracle.
 import fc from "fast-check";
 import { expect } from "vitest";
-import { forEachHost } from "./for-each-host.ts";
-import { pathArbitrary, queryArbitrary } from "./lib/arbitraries.ts";
-import { suiteContext } from "./lib/context.ts";
-import { expectCommonHeaders, expectError } from "./lib/expect-response.ts";
-import type { Client } from "./lib/http.ts";
-import { predict } from "./lib/oracle.ts";
-import type { BestList, CategoryList, Detail, SoftwareList } from "./lib/shapes.ts";
+import { pathArbitrary, queryArbitrary } from "../helpers/conformance/arbitraries.ts";
+import { suiteContext } from "../helpers/conformance/context.ts";
+import { expectCommonHeaders, expectError } from "../helpers/conformance/expect-response.ts";
+import { forEachHost } from "../helpers/conformance/for-each-host.ts";
+import type { Client } from "../helpers/conformance/http.ts";
+import { predict } from "../helpers/conformance/oracle.ts";
+import type { BestList, CategoryList, Detail, SoftwareList } from "../helpers/conformance/shapes.ts";
 
 const { catalog } = suiteContext();
 const listedCount = catalog.categories.filter((c) => c.members.length >= 2).length;

@@ -1,11 +1,11 @@
 // H1–H4 on every kind of response (200, 304, 400, 404, 405, 204). H5 is in derived.test.ts; H6 is the build's.
 import { expect } from "vitest";
-import { forEachHost } from "./for-each-host.ts";
-import { categoryWith } from "./lib/catalog.ts";
-import { suiteContext } from "./lib/context.ts";
-import { expectCommonHeaders, expectError, expectOk } from "./lib/expect-response.ts";
-import type { Client, Reply } from "./lib/http.ts";
-import { ERROR_CODES } from "./lib/shapes.ts";
+import { categoryWith } from "../helpers/conformance/catalog.ts";
+import { suiteContext } from "../helpers/conformance/context.ts";
+import { expectCommonHeaders, expectError, expectOk } from "../helpers/conformance/expect-response.ts";
+import { forEachHost } from "../helpers/conformance/for-each-host.ts";
+import type { Client, Reply } from "../helpers/conformance/http.ts";
+import { ERROR_CODES } from "../helpers/conformance/shapes.ts";
 
 const { catalog } = suiteContext();
 const base = catalog.basePath;

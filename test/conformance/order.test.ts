@@ -1,13 +1,13 @@
 // O1–O4 and Q9 cross-checks: every page is a slice of the one full list; filters and rankings agree with it.
 import { beforeAll, expect } from "vitest";
-import { forEachHost } from "./for-each-host.ts";
-import { categoryWith } from "./lib/catalog.ts";
-import { suiteContext } from "./lib/context.ts";
-import { expectError } from "./lib/expect-response.ts";
-import { fetchFullList, fetchSnapshot, type Snapshot } from "./lib/fetch-all.ts";
-import { compareByName, compareByPrice } from "./lib/order.ts";
-import { mapPool, POOL } from "./lib/pool.ts";
-import type { SoftwareList } from "./lib/shapes.ts";
+import { categoryWith } from "../helpers/conformance/catalog.ts";
+import { suiteContext } from "../helpers/conformance/context.ts";
+import { expectError } from "../helpers/conformance/expect-response.ts";
+import { fetchFullList, fetchSnapshot, type Snapshot } from "../helpers/conformance/fetch-all.ts";
+import { forEachHost } from "../helpers/conformance/for-each-host.ts";
+import { compareByName, compareByPrice } from "../helpers/conformance/order.ts";
+import { mapPool, POOL } from "../helpers/conformance/pool.ts";
+import type { SoftwareList } from "../helpers/conformance/shapes.ts";
 
 const { catalog } = suiteContext();
 const base = catalog.basePath;

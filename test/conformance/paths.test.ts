@@ -2,15 +2,15 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { expect } from "vitest";
-import { forEachHost } from "./for-each-host.ts";
-import { CANARY, CANARY_FILES } from "./lib/canary.ts";
-import { categoryWith } from "./lib/catalog.ts";
-import { suiteContext } from "./lib/context.ts";
-import { expectCommonHeaders, expectError, expectOk } from "./lib/expect-response.ts";
-import type { Reply } from "./lib/http.ts";
-import { predict } from "./lib/oracle.ts";
-import { mapPool, POOL } from "./lib/pool.ts";
-import { rawRequest } from "./lib/raw-http.ts";
+import { CANARY, CANARY_FILES } from "../helpers/conformance/canary.ts";
+import { categoryWith } from "../helpers/conformance/catalog.ts";
+import { suiteContext } from "../helpers/conformance/context.ts";
+import { expectCommonHeaders, expectError, expectOk } from "../helpers/conformance/expect-response.ts";
+import { forEachHost } from "../helpers/conformance/for-each-host.ts";
+import type { Reply } from "../helpers/conformance/http.ts";
+import { predict } from "../helpers/conformance/oracle.ts";
+import { mapPool, POOL } from "../helpers/conformance/pool.ts";
+import { rawRequest } from "../helpers/conformance/raw-http.ts";
 
 const { distDir, catalog } = suiteContext();
 const base = catalog.basePath;

@@ -1,11 +1,11 @@
 // Q1–Q9: the query parameters of GET /software, one request per rule case.
 import { expect } from "vitest";
-import { forEachHost } from "./for-each-host.ts";
-import { categoryWith } from "./lib/catalog.ts";
-import { suiteContext } from "./lib/context.ts";
-import { expectError, expectOk } from "./lib/expect-response.ts";
-import type { Client } from "./lib/http.ts";
-import type { ListMeta, SoftwareList } from "./lib/shapes.ts";
+import { categoryWith } from "../helpers/conformance/catalog.ts";
+import { suiteContext } from "../helpers/conformance/context.ts";
+import { expectError, expectOk } from "../helpers/conformance/expect-response.ts";
+import { forEachHost } from "../helpers/conformance/for-each-host.ts";
+import type { Client } from "../helpers/conformance/http.ts";
+import type { ListMeta, SoftwareList } from "../helpers/conformance/shapes.ts";
 
 const { catalog } = suiteContext();
 const list = `${catalog.basePath}/software`;

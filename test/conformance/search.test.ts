@@ -1,12 +1,12 @@
 // S1–S3: GET /search?q=PREFIX, against a brute-force matcher over the content files' names.
 import fc from "fast-check";
 import { expect } from "vitest";
-import { forEachHost } from "./for-each-host.ts";
-import { suiteContext } from "./lib/context.ts";
-import { expectError, expectOk } from "./lib/expect-response.ts";
-import type { Client } from "./lib/http.ts";
-import { bruteForceSearch, wordsOf } from "./lib/search-oracle.ts";
-import type { Summary } from "./lib/shapes.ts";
+import { suiteContext } from "../helpers/conformance/context.ts";
+import { expectError, expectOk } from "../helpers/conformance/expect-response.ts";
+import { forEachHost } from "../helpers/conformance/for-each-host.ts";
+import type { Client } from "../helpers/conformance/http.ts";
+import { bruteForceSearch, wordsOf } from "../helpers/conformance/search-oracle.ts";
+import type { Summary } from "../helpers/conformance/shapes.ts";
 
 const { catalog } = suiteContext();
 const search = `${catalog.basePath}/search`;

@@ -1,12 +1,12 @@
 // Hostile requests, sent byte for byte: never a 2xx, never a 5xx, never a file's contents, and the host survives.
 import { expect } from "vitest";
-import { forEachHost } from "./for-each-host.ts";
-import { CANARY } from "./lib/canary.ts";
-import { categoryWith } from "./lib/catalog.ts";
-import { suiteContext } from "./lib/context.ts";
-import { expectError, parseJson } from "./lib/expect-response.ts";
-import type { Client } from "./lib/http.ts";
-import { type RawReply, rawRequest, rawSend } from "./lib/raw-http.ts";
+import { CANARY } from "../helpers/conformance/canary.ts";
+import { categoryWith } from "../helpers/conformance/catalog.ts";
+import { suiteContext } from "../helpers/conformance/context.ts";
+import { expectError, parseJson } from "../helpers/conformance/expect-response.ts";
+import { forEachHost } from "../helpers/conformance/for-each-host.ts";
+import type { Client } from "../helpers/conformance/http.ts";
+import { type RawReply, rawRequest, rawSend } from "../helpers/conformance/raw-http.ts";
 
 const { catalog } = suiteContext();
 const base = catalog.basePath;

@@ -5,8 +5,8 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import type { TestProject } from "vitest/node";
 import { build } from "../../scripts/build.ts";
-import { CANARY, CANARY_FILES } from "../conformance/lib/canary.ts";
-import { startSharedHosts } from "../conformance/shared-hosts.ts";
+import { CANARY, CANARY_FILES } from "../helpers/conformance/canary.ts";
+import { startSharedHosts } from "../helpers/conformance/shared-hosts.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import type { TestProject } from "vitest/node";
 import { build } from "../../scripts/build.ts";
-import { CANARY, CANARY_FILES } from "../conformance/lib/canary.ts";
+import { CANARY, CANARY_FILES } from "../helpers/conformance/canary.ts";
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const contentDir = resolve(import.meta.dirname, "../fixtures/tiny");

@@ -7,8 +7,8 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import type { TestProject } from "vitest/node";
 import { build } from "../../scripts/build.ts";
-import { CANARY, CANARY_FILES } from "../conformance/lib/canary.ts";
-import { startSharedHosts } from "../conformance/shared-hosts.ts";
+import { CANARY, CANARY_FILES } from "../helpers/conformance/canary.ts";
+import { startSharedHosts } from "../helpers/conformance/shared-hosts.ts";
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const contentDir = resolve(import.meta.dirname, "../fixtures/tiny");
@@ -19,8 +19,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
     await mkdir(dirname(join(distDir, file)), { recursive: true });
     await writeFile(join(distDir, file), JSON.stringify({ canary: CANARY }));
   }
-  const { startLocalWorker } = await import("../../scripts/hosts/cloudflare/local-worker.ts");
-  const { uploadToR2 } = await import("../../scripts/hosts/cloudflare/upload-r2.ts");
+  const { startLocalWorker } = await import("../../scripts/hosts/cloudflare/local/workerd.ts");
+  const { uploadToR2 } = await import("../../scripts/hosts/cloudflare/r2/upload.ts");
   const worker = await startLocalWorker({ distDir, mode: "r2", r2Persist: `${distDir}.r2`, port: 0, uploader: true });
   try {
     await uploadToR2(distDir, await worker.uploadTarget());

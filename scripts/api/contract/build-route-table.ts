@@ -66,7 +66,7 @@ function routeOf(operation: OperationId, op: Operation, files: Pick<Route, "vars
 
 /**
  * The Cache-Control of every success on every full host (H3): the one place it is made. `stale-while-revalidate` lets
- * a CDN answer from its copy for that long after max-age while it fetches the new one (docs/api.md, "Caching").
+ * a CDN answer from its copy for that long after max-age while it fetches the new one (docs/guide/api.md, "Caching").
  */
 export function cacheControl(site: Pick<Site, "cacheMaxAge" | "cacheStaleWhileRevalidate">): string {
   const stale = site.cacheStaleWhileRevalidate > 0 ? `, stale-while-revalidate=${site.cacheStaleWhileRevalidate}` : "";

@@ -26,7 +26,7 @@ export const CONTENT_EXPORT: CommandSpec<typeof options> = {
   summary:
     "Writes the content folder as CSV (UTF-8 with a byte-order mark, a header row): one row per tool in tools.csv, per " +
     "pricing plan in plans.csv, per category in categories.csv, and site.csv. A list (pros, cons, categories, a plan's " +
-    "features) is one cell with one entry per line. Files of those names in DIR are replaced. See docs/content.md.",
+    "features) is one cell with one entry per line. Files of those names in DIR are replaced. See docs/guide/content.md.",
   options,
   notes: ["then edit them in a spreadsheet and: npm run content:import -- --csv DIR"],
 };

@@ -38,7 +38,7 @@ export const CONTENT_IMPORT: CommandSpec<typeof options> = {
     "Writes the content folder from CSV files: one file per row of tools.csv and categories.csv (plans.csv rows join " +
     "their tool), site.json from site.csv (left as it is without one). Only files whose data changed are rewritten; " +
     "tools and categories no longer in the CSV are removed. A bad row stops it all: every error is printed, nothing " +
-    "is written. See docs/content.md.",
+    "is written. See docs/guide/content.md.",
   options,
   notes: ["Exit status: 0 imported, 1 bad rows (nothing written), 2 bad flags."],
 };

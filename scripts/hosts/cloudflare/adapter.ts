@@ -5,7 +5,7 @@
 
 import { errorBodies } from "../../api/contract/error-bodies.ts";
 import { answerTemplates, CODINGS, type RouteTable } from "../../api/runtime/route-table.ts";
-import { cachedBundleTextSync } from "../../cli/bundle-cache.cjs";
+import { cachedBundleTextSync } from "../../launcher/bundle-cache.cjs";
 import { lazyFile, type OutputFile, routeTableKey } from "../../render/output.ts";
 
 export const WORKER_FILE = "cloudflare/worker.js";
@@ -106,14 +106,14 @@ export function cloudflareAdapter(table: RouteTable): OutputFile[] {
     {
       path: WRANGLER_ASSETS_CONFIG,
       body: jsonc(
-        "Workers Static Assets: `npx wrangler deploy --config dist/wrangler.jsonc` (docs/cloudflare.md).",
+        "Workers Static Assets: `npx wrangler deploy --config dist/wrangler.jsonc` (docs/hosts/cloudflare.md).",
         wranglerAssetsConfig(),
       ),
     },
     {
       path: WRANGLER_R2_CONFIG,
       body: jsonc(
-        "R2: `npm run upload:r2`, then `npx wrangler deploy --config dist/wrangler.r2.jsonc` (docs/cloudflare.md).",
+        "R2: `npm run upload:r2`, then `npx wrangler deploy --config dist/wrangler.r2.jsonc` (docs/hosts/cloudflare.md).",
         wranglerR2Config(),
       ),
     },

@@ -2,8 +2,8 @@
 import { resolve } from "node:path";
 import { type CommandSpec, isMain, parseCommandArgs, runCommand, UserError } from "../../cli/command.ts";
 import { onStopRequest, type StopHandler } from "../../cli/stop.ts";
-import { listenAddressFromEnv, printUrls, startFailure, startServerForUser } from "./announce.ts";
-import { CACHE_BYTES, DEFAULT_WORKERS, startCluster, WorkerStartFailure } from "./cluster-primary.ts";
+import { listenAddressFromEnv, printUrls, startFailure, startServerForUser } from "./process/announce.ts";
+import { CACHE_BYTES, DEFAULT_WORKERS, startCluster, WorkerStartFailure } from "./process/primary.ts";
 
 const options = {
   dist: { type: "string", default: "dist", valueName: "DIR", description: "the build to serve" },

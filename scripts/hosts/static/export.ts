@@ -50,7 +50,7 @@ export const EXPORT: CommandSpec<typeof options> = {
   notes: [
     "hosts: static = GitHub Pages, S3 or any file server; cloudflare-pages adds _headers; netlify adds _redirects and _headers",
     "example: npm run build && npm run export -- --out public",
-    "a large catalog on a file host: npm run export -- --out public --pages aligned (see docs/static-hosts.md)",
+    "a large catalog on a file host: npm run export -- --out public --pages aligned (see docs/hosts/static-hosts.md)",
   ],
 };
 

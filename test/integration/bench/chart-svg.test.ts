@@ -5,15 +5,9 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { describe, expect, it } from "vitest";
-import {
-  chartInput,
-  formatBytes,
-  formatCount,
-  formatSeconds,
-  growthChartSvg,
-} from "../../../scripts/bench/chart-svg.ts";
-import type { ResultsFile } from "../../../scripts/bench/results-file.ts";
-import { repoRoot, tempDir } from "../../helpers/dirs.ts";
+import { chartInput, formatBytes, formatCount, formatSeconds, growthChartSvg } from "../../../bench/chart-svg.ts";
+import type { ResultsFile } from "../../../bench/results-file.ts";
+import { repoRoot, tempDir } from "../../helpers/fs/dirs.ts";
 
 const build = (n: number, files: number, bytes: number, seconds: number, tarSeconds: number | null) => ({
   n,
@@ -92,7 +86,7 @@ function findAll(node: unknown, tag: string): Node[] {
   );
 }
 
-describe("growth chart (docs/growth.svg)", () => {
+describe("growth chart (docs/develop/growth.svg)", () => {
   const svg = growthChartSvg(chartInput(results));
   const doc = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "@" }).parse(svg) as Node;
   const groups = findAll(doc, "g");
@@ -167,7 +161,7 @@ describe("growth chart (docs/growth.svg)", () => {
       await import("node:fs/promises").then((fs) => fs.writeFile(resultsPath, JSON.stringify(results)));
       const out = join(dir.path, "growth.svg");
       const run = (args: string[]) =>
-        spawnSync(process.execPath, ["--import", "tsx", "scripts/bench/chart.ts", ...args], {
+        spawnSync(process.execPath, ["--import", "tsx", "bench/chart.ts", ...args], {
           cwd: repoRoot,
           encoding: "utf8",
           timeout: 30_000,

@@ -6,12 +6,12 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { generateCatalog, writeCatalog } from "../../../scripts/catalog/generate.ts";
-import { buildProcessArgs, buildProcessEnv } from "../../../scripts/cli/build-node-flags.ts";
-import { repoRoot, tempDir } from "../../helpers/dirs.ts";
+import { generateCatalog, writeCatalog } from "../../../bench/catalog/generate.ts";
+import { buildProcessArgs, buildProcessEnv } from "../../../scripts/launcher/build-node-flags.ts";
+import { repoRoot, tempDir } from "../../helpers/fs/dirs.ts";
 
 const run = promisify(execFile);
-const REPORTER = join(repoRoot, "test/helpers/report-max-rss.mjs");
+const REPORTER = join(repoRoot, "test/helpers/process/report-max-rss.mjs");
 
 /**
  * MiB a 300-tool build may use beyond a 30-tool one, both run with the build's Node flags and environment as npm runs it. Measured:

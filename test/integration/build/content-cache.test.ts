@@ -16,8 +16,8 @@ import {
 } from "../../../scripts/content/content-cache.ts";
 import { ContentErrors } from "../../../scripts/content/errors.ts";
 import { LINK_MESSAGE } from "../../../scripts/content/load.ts";
-import { fixture, tempDir } from "../../helpers/dirs.ts";
-import { hashTree } from "../../helpers/tree.ts";
+import { fixture, tempDir } from "../../helpers/fs/dirs.ts";
+import { hashTree } from "../../helpers/fs/tree.ts";
 
 /** Files changed more recently than this are always read (file-hashes.cjs): the test waits it out once. */
 const SETTLE_MS = 2_100;

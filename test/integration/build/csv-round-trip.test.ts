@@ -3,13 +3,13 @@
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { generateCatalog, writeCatalog } from "../../../bench/catalog/generate.ts";
 import { build } from "../../../scripts/build.ts";
-import { generateCatalog, writeCatalog } from "../../../scripts/catalog/generate.ts";
 import { exportContentAsCsv } from "../../../scripts/content/csv/export-command.ts";
 import { importContentFromCsv } from "../../../scripts/content/csv/import-command.ts";
 import { MANIFEST_FILE, readManifest } from "../../../scripts/io/manifest.ts";
-import { sampleContent, tempDir } from "../../helpers/dirs.ts";
-import { hashTree } from "../../helpers/tree.ts";
+import { sampleContent, tempDir } from "../../helpers/fs/dirs.ts";
+import { hashTree } from "../../helpers/fs/tree.ts";
 
 let tmp: Awaited<ReturnType<typeof tempDir>>;
 beforeAll(async () => {

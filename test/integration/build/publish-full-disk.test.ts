@@ -6,9 +6,9 @@ import { cp, mkdir, readFile, readlink, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build } from "../../../scripts/build.ts";
-import { fixture, tempDir } from "../../helpers/dirs.ts";
-import { hashTree } from "../../helpers/tree.ts";
-import { runBuild, storeEntries } from "./publish-helpers.ts";
+import { runBuild, storeEntries } from "../../helpers/build/publish.ts";
+import { fixture, tempDir } from "../../helpers/fs/dirs.ts";
+import { hashTree } from "../../helpers/fs/tree.ts";
 
 const dir = await tempDir("msapi-full-disk-");
 const mnt = join(dir.path, "mnt");

@@ -5,13 +5,13 @@ import { execFileSync } from "node:child_process";
 import { mkdir, readdir, readFile, readlink, realpath, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { snapshotTree } from "../../../scripts/bench/disk.ts";
+import { generateCatalog, writeCatalog } from "../../../bench/catalog/generate.ts";
+import { snapshotTree } from "../../../bench/disk.ts";
 import { build } from "../../../scripts/build.ts";
-import { generateCatalog, writeCatalog } from "../../../scripts/catalog/generate.ts";
-import { tempDir } from "../../helpers/dirs.ts";
-import { seeded } from "../../helpers/seeded.ts";
-import { hashTree } from "../../helpers/tree.ts";
-import { editJson, startBuild, storeEntries } from "./publish-helpers.ts";
+import { editJson, startBuild, storeEntries } from "../../helpers/build/publish.ts";
+import { tempDir } from "../../helpers/fs/dirs.ts";
+import { hashTree } from "../../helpers/fs/tree.ts";
+import { seeded } from "../../helpers/random/seeded.ts";
 
 const ATTEMPTS_PER_PHASE = 10;
 /** About 20,000 files: builds long enough to kill at many instants, short enough to do it twenty times. */

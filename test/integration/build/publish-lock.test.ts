@@ -6,9 +6,9 @@ import { cp, readdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build } from "../../../scripts/build.ts";
-import { fixture, tempDir } from "../../helpers/dirs.ts";
-import { hashTree } from "../../helpers/tree.ts";
-import { editJson, notices, runBuild, startBuild, storeEntries } from "./publish-helpers.ts";
+import { editJson, notices, runBuild, startBuild, storeEntries } from "../../helpers/build/publish.ts";
+import { fixture, tempDir } from "../../helpers/fs/dirs.ts";
+import { hashTree } from "../../helpers/fs/tree.ts";
 
 describe("the build lock", () => {
   let dir: Awaited<ReturnType<typeof tempDir>>;

@@ -3,10 +3,10 @@
 import { readdir, readFile, readlink, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { generateCatalog, writeCatalog } from "../../../bench/catalog/generate.ts";
 import { build } from "../../../scripts/build.ts";
-import { generateCatalog, writeCatalog } from "../../../scripts/catalog/generate.ts";
-import { tempDir } from "../../helpers/dirs.ts";
-import { editJson, startBuild } from "./publish-helpers.ts";
+import { editJson, startBuild } from "../../helpers/build/publish.ts";
+import { tempDir } from "../../helpers/fs/dirs.ts";
 
 interface Expected {
   total: number;

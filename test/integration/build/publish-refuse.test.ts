@@ -4,9 +4,9 @@ import { cp, lstat, mkdir, readdir, readFile, readlink, stat, symlink, writeFile
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build } from "../../../scripts/build.ts";
-import { fixture, repoRoot, tempDir } from "../../helpers/dirs.ts";
-import { hashTree } from "../../helpers/tree.ts";
-import { runBuild } from "./publish-helpers.ts";
+import { runBuild } from "../../helpers/build/publish.ts";
+import { fixture, repoRoot, tempDir } from "../../helpers/fs/dirs.ts";
+import { hashTree } from "../../helpers/fs/tree.ts";
 
 describe("a build refuses an --out it did not make", () => {
   let dir: Awaited<ReturnType<typeof tempDir>>;

@@ -6,8 +6,8 @@ import { cp, mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build as buildInProcess } from "../../../scripts/build.ts";
-import { fixture, tempDir } from "../../helpers/dirs.ts";
-import { runBuild, storeEntries } from "./publish-helpers.ts";
+import { runBuild, storeEntries } from "../../helpers/build/publish.ts";
+import { fixture, tempDir } from "../../helpers/fs/dirs.ts";
 
 describe("trash folders of earlier builds", () => {
   let dir: Awaited<ReturnType<typeof tempDir>>;

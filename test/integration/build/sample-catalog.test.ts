@@ -9,9 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build } from "../../../scripts/build.ts";
 import type { SchemaFile } from "../../../scripts/schemas/schema-files.ts";
 import { validatorFor } from "../../../scripts/schemas/validators.ts";
-import { fixture, repoRoot, sampleContent, tempDir } from "../../helpers/dirs.ts";
-import { launchArgs } from "../../helpers/launch.ts";
-import { hashTree } from "../../helpers/tree.ts";
+import { fixture, repoRoot, sampleContent, tempDir } from "../../helpers/fs/dirs.ts";
+import { hashTree } from "../../helpers/fs/tree.ts";
+import { launchArgs } from "../../helpers/process/launch.ts";
 
 const run = promisify(execFile);
 

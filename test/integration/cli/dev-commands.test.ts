@@ -5,14 +5,14 @@ import { existsSync } from "node:fs";
 import { mkdir, readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseBenchOptions } from "../../../scripts/bench/options.ts";
+import { parseBenchOptions } from "../../../bench/options.ts";
 import { UserError } from "../../../scripts/cli/command.ts";
-import { repoRoot, tempDir } from "../../helpers/dirs.ts";
+import { repoRoot, tempDir } from "../../helpers/fs/dirs.ts";
 
 const COMMANDS = {
-  bench: "scripts/bench/run.ts",
-  "bench:chart": "scripts/bench/chart.ts",
-  "catalog:generate": "scripts/catalog/generate.ts",
+  bench: "bench/run.ts",
+  "bench:chart": "bench/chart.ts",
+  "catalog:generate": "bench/catalog/generate.ts",
   schemas: "scripts/write-schemas.ts",
 } as const;
 

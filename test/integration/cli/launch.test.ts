@@ -1,11 +1,11 @@
-// scripts/cli/launch.cjs runs a command from a bundle cached in node_modules/.cache/msapi/: tested in a scratch
+// scripts/launcher/launch.cjs runs a command from a bundle cached in node_modules/.cache/msapi/: tested in a scratch
 // project (the launcher and its cache copied in, esbuild and tsx linked), so the repository's cache is never touched.
 import { execFile } from "node:child_process";
 import { copyFile, mkdir, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { repoRoot, tempDir } from "../../helpers/dirs.ts";
+import { repoRoot, tempDir } from "../../helpers/fs/dirs.ts";
 
 const exec = promisify(execFile);
 
@@ -13,7 +13,7 @@ describe("the command launcher", () => {
   let dir: Awaited<ReturnType<typeof tempDir>>;
   let project: string;
   const launch = (...args: string[]) =>
-    exec(process.execPath, ["scripts/cli/launch.cjs", "scripts/hello.ts", ...args], { cwd: project }).then(
+    exec(process.execPath, ["scripts/launcher/launch.cjs", "scripts/hello.ts", ...args], { cwd: project }).then(
       (r) => ({ code: 0, ...r }),
       (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
     );
@@ -26,11 +26,11 @@ describe("the command launcher", () => {
   beforeAll(async () => {
     dir = await tempDir("msapi-launch-");
     project = join(dir.path, "project");
-    await mkdir(join(project, "scripts/cli"), { recursive: true });
+    await mkdir(join(project, "scripts/launcher"), { recursive: true });
     await mkdir(join(project, "scripts/lib"), { recursive: true });
     await mkdir(join(project, "node_modules"), { recursive: true });
     for (const f of ["launch.cjs", "bundle-cache.cjs", "file-hashes.cjs", "project-cache.cjs"])
-      await copyFile(join(repoRoot, "scripts/cli", f), join(project, "scripts/cli", f));
+      await copyFile(join(repoRoot, "scripts/launcher", f), join(project, "scripts/launcher", f));
     await writeFile(join(project, "package-lock.json"), "{}");
     for (const pkg of ["esbuild", "@esbuild", "tsx"])
       await symlink(join(repoRoot, "node_modules", pkg), join(project, "node_modules", pkg));

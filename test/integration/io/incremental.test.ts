@@ -4,8 +4,8 @@ import { cp, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { build } from "../../../scripts/build.ts";
-import { fixture, tempDir } from "../../helpers/dirs.ts";
-import { hashTree } from "../../helpers/tree.ts";
+import { fixture, tempDir } from "../../helpers/fs/dirs.ts";
+import { hashTree } from "../../helpers/fs/tree.ts";
 
 describe("incremental builds", () => {
   let dir: Awaited<ReturnType<typeof tempDir>>;

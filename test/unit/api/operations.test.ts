@@ -10,8 +10,8 @@ import { validateContent } from "../../../scripts/content/validate.ts";
 import { type Catalog, deriveCatalog } from "../../../scripts/model/derive.ts";
 import { renderErrors } from "../../../scripts/render/errors.ts";
 import { buildOpenApi } from "../../../scripts/render/openapi.ts";
-import { fixture } from "../../helpers/dirs.ts";
-import { derefIn, type Json } from "../../helpers/openapi-refs.ts";
+import { fixture } from "../../helpers/fs/dirs.ts";
+import { derefIn, type Json } from "../../helpers/openapi/refs.ts";
 
 /** One operation as a document names it: path, parameters (name, where, pattern, required), `status code` pairs. */
 interface Named {

@@ -9,8 +9,8 @@ import { exportContentAsCsv } from "../../../scripts/content/csv/export-command.
 import { importContentFromCsv } from "../../../scripts/content/csv/import-command.ts";
 import { ContentErrors, formatContentError } from "../../../scripts/content/errors.ts";
 import { schemaRef } from "../../../scripts/content/schema-ref.ts";
-import { fixture, tempDir } from "../../helpers/dirs.ts";
-import { hashTree } from "../../helpers/tree.ts";
+import { fixture, tempDir } from "../../helpers/fs/dirs.ts";
+import { hashTree } from "../../helpers/fs/tree.ts";
 
 const tinyCsv = fixture("csv/tiny");
 const badCsv = fixture("csv/bad");

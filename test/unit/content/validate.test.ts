@@ -3,8 +3,8 @@ import { describe, expect, it } from "vitest";
 import { formatContentError } from "../../../scripts/content/errors.ts";
 import { LINK_MESSAGE as LINK, loadContent } from "../../../scripts/content/load.ts";
 import { validateContent } from "../../../scripts/content/validate.ts";
-import { toolContent } from "../../helpers/content.ts";
-import { fixture } from "../../helpers/dirs.ts";
+import { toolContent } from "../../helpers/content/content.ts";
+import { fixture } from "../../helpers/fs/dirs.ts";
 
 async function errorsOf(name: string): Promise<string[]> {
   const dir = fixture(`bad/${name}`);

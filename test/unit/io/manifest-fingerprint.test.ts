@@ -4,7 +4,7 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { MANIFEST_FILE, readFingerprint, readManifest, writeManifest } from "../../../scripts/io/manifest.ts";
-import { tempDir } from "../../helpers/dirs.ts";
+import { tempDir } from "../../helpers/fs/dirs.ts";
 
 let dir: Awaited<ReturnType<typeof tempDir>> | undefined;
 afterEach(async () => dir?.remove());

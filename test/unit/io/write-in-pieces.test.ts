@@ -5,7 +5,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { writeInPieces } from "../../../scripts/io/write-in-pieces.ts";
-import { tempDir } from "../../helpers/dirs.ts";
+import { tempDir } from "../../helpers/fs/dirs.ts";
 
 describe("writeInPieces", () => {
   let dir: Awaited<ReturnType<typeof tempDir>>;

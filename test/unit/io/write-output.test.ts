@@ -2,8 +2,8 @@ import { lstat, mkdir, readdir, readFile, readlink, writeFile } from "node:fs/pr
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type SiteOutput, writeOutput } from "../../../scripts/io/write-output.ts";
-import { tempDir } from "../../helpers/dirs.ts";
-import { hashTree } from "../../helpers/tree.ts";
+import { tempDir } from "../../helpers/fs/dirs.ts";
+import { hashTree } from "../../helpers/fs/tree.ts";
 
 const site = (
   files: SiteOutput["files"],

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { deriveCatalog, derivePrices } from "../../../scripts/model/derive.ts";
 import { compareByName, compareByPrice } from "../../../scripts/model/order.ts";
-import { toolContent } from "../../helpers/content.ts";
+import { toolContent } from "../../helpers/content/content.ts";
 
 const plan = (price: number | null) => ({ name: `p${price}`, price, billing: "monthly" as const, features: [] });
 

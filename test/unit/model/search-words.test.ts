@@ -4,7 +4,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { MAX_SEARCH_PREFIX } from "../../../scripts/api/runtime/route-table.ts";
 import { nameWords, prefixIndex, toolsWithPrefix } from "../../../scripts/model/search-words.ts";
-import { bruteForceSearch, wordsOf } from "../../conformance/lib/search-oracle.ts";
+import { bruteForceSearch, wordsOf } from "../../helpers/conformance/search-oracle.ts";
 
 const pieces = [
   ..."abcxyzABCXYZ0129",

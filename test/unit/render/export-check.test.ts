@@ -7,7 +7,7 @@ import { deriveCatalog } from "../../../scripts/model/derive.ts";
 import { toCategory } from "../../../scripts/render/categories.ts";
 import { renderExport } from "../../../scripts/render/export.ts";
 import { renderToolFiles, toExported } from "../../../scripts/render/tools.ts";
-import { fixture } from "../../helpers/dirs.ts";
+import { fixture } from "../../helpers/fs/dirs.ts";
 
 async function tinyCatalog() {
   const validation = validateContent(await loadContent(fixture("tiny")));

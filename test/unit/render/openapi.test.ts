@@ -9,9 +9,9 @@ import addFormatsModule from "ajv-formats";
 import fg from "fast-glob";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_LIMIT, type ErrorId, fill, layout, MAX_LIMIT } from "../../../scripts/api/runtime/route-table.ts";
-import { repoRoot } from "../../helpers/dirs.ts";
-import { derefIn, type Json } from "../../helpers/openapi-refs.ts";
-import { type BuiltSite, buildSite } from "../../openapi/support/built-site.ts";
+import { repoRoot } from "../../helpers/fs/dirs.ts";
+import { type BuiltSite, buildSite } from "../../helpers/openapi/built-site.ts";
+import { derefIn, type Json } from "../../helpers/openapi/refs.ts";
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 

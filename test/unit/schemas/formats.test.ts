@@ -3,7 +3,7 @@
 import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
 import { formats, PLAIN_HTTP_URI } from "../../../scripts/schemas/formats.cjs";
-import { seeded } from "../../helpers/seeded.ts";
+import { seeded } from "../../helpers/random/seeded.ts";
 
 const { fullFormats } = createRequire(import.meta.url)("ajv-formats/dist/formats") as {
   fullFormats: { uri: (s: string) => boolean };

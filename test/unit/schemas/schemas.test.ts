@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { generateJsonSchemas } from "../../../scripts/write-schemas.ts";
-import { repoRoot } from "../../helpers/dirs.ts";
+import { repoRoot } from "../../helpers/fs/dirs.ts";
 
 describe("schemas/ is generated from the zod source", () => {
   for (const [path, text] of Object.entries(generateJsonSchemas())) {

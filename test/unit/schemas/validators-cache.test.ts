@@ -4,7 +4,7 @@ import { readdir } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SCHEMA_FILE_NAMES } from "../../../scripts/schemas/schema-files.ts";
 import { loadValidators } from "../../../scripts/schemas/validators.ts";
-import { tempDir } from "../../helpers/dirs.ts";
+import { tempDir } from "../../helpers/fs/dirs.ts";
 
 const badTool = {
   slug: "Not A Slug",

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ErrorId, RouteTable } from "../../../../scripts/api/runtime/route-table.ts";
 import { build } from "../../../../scripts/build.ts";
 import { findNginx, type RunningNginx, startNginx } from "../../../../scripts/hosts/nginx/start.ts";
-import { fixture, tempDir } from "../../../helpers/dirs.ts";
+import { fixture, tempDir } from "../../../helpers/fs/dirs.ts";
 
 interface RawReply {
   /** undefined for an HTTP/0.9 answer (a body without status line) */

@@ -5,9 +5,9 @@ import { once } from "node:events";
 import { rename } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RunningServer, startServer } from "../../../../scripts/hosts/node/start-server.ts";
-import { repoRoot, tempDir } from "../../../helpers/dirs.ts";
-import { copyTiny, editTiny, INSERTED_SLUG, publish, twoBuilds } from "./edit-fixture.ts";
+import { type RunningServer, startServer } from "../../../../scripts/hosts/node/server/start-server.ts";
+import { repoRoot, tempDir } from "../../../helpers/fs/dirs.ts";
+import { copyTiny, editTiny, INSERTED_SLUG, publish, twoBuilds } from "../../../helpers/hosts/node/edit-fixture.ts";
 
 interface Page {
   meta: { total: number };

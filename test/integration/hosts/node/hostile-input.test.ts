@@ -7,9 +7,9 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build } from "../../../../scripts/build.ts";
 import { startNginx } from "../../../../scripts/hosts/nginx/start.ts";
-import { rawRequest, rawSend } from "../../../conformance/lib/raw-http.ts";
-import { fixture, tempDir } from "../../../helpers/dirs.ts";
-import { spawnWithLimit } from "./lib/children.ts";
+import { rawRequest, rawSend } from "../../../helpers/conformance/raw-http.ts";
+import { fixture, tempDir } from "../../../helpers/fs/dirs.ts";
+import { spawnWithLimit } from "../../../helpers/hosts/node/children.ts";
 
 /** Header timeout for these runs (seconds): the idle test waits past it. */
 const HEADER_TIMEOUT_S = 3;
@@ -25,7 +25,7 @@ const hosts: { name: string; start(dist: string): Promise<Host> }[] = [
     name: "node",
     async start(dist) {
       const child = spawnWithLimit(
-        "test/integration/hosts/node/lib/serve-child.ts",
+        "test/helpers/hosts/node/serve-child.ts",
         [dist, String(HEADER_TIMEOUT_S * 1000)],
         4 * IDLE_CONNECTIONS,
       );
@@ -104,7 +104,7 @@ describe.each(hosts)("hostile input: $name", ({ start }) => {
 
   it(`${IDLE_CONNECTIONS} idle connections leave it answering within 100 ms, and are closed after the header timeout`, async () => {
     const holder = spawnWithLimit(
-      "test/integration/hosts/node/lib/hold-idle.ts",
+      "test/helpers/hosts/node/hold-idle.ts",
       [host.origin, String(IDLE_CONNECTIONS)],
       2 * IDLE_CONNECTIONS,
     );
@@ -155,7 +155,7 @@ describe("hostile input: node out of file descriptors", () => {
     });
 
   it("never turns an existing file into a 404: it retries, then answers a JSON 503 with Retry-After", async () => {
-    const server = spawnWithLimit("test/integration/hosts/node/lib/serve-child.ts", [dist], 128);
+    const server = spawnWithLimit("test/helpers/hosts/node/serve-child.ts", [dist], 128);
     const sockets: Socket[] = [];
     try {
       const [, origin] = await server.line(/^listening (\S+)$/);
@@ -201,7 +201,7 @@ describe("hostile input: node memory under unique long targets", () => {
     Number(/VmRSS:\s+(\d+) kB/.exec(await readFile(`/proc/${pid}/status`, "utf8"))![1]) / 1024;
 
   it("12,000 requests with unique 15 KB targets (180 MB of URLs) do not grow its memory for good", async () => {
-    const server = spawnWithLimit("test/integration/hosts/node/lib/serve-child.ts", [dist], 1024);
+    const server = spawnWithLimit("test/helpers/hosts/node/serve-child.ts", [dist], 1024);
     try {
       const [, origin] = await server.line(/^listening (\S+)$/);
       const { hostname, port } = new URL(origin!);

@@ -5,8 +5,8 @@ import { connect } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build } from "../../../../scripts/build.ts";
-import { type RunningServer, startServer } from "../../../../scripts/hosts/node/start-server.ts";
-import { fixture, tempDir } from "../../../helpers/dirs.ts";
+import { type RunningServer, startServer } from "../../../../scripts/hosts/node/server/start-server.ts";
+import { fixture, tempDir } from "../../../helpers/fs/dirs.ts";
 
 /** Sends `targets` pipelined in one write; resolves with the raw bytes until the server closes. */
 function pipelined(origin: string, targets: string[]): Promise<string> {

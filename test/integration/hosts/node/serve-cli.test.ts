@@ -5,9 +5,9 @@ import { createServer, type Server } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build } from "../../../../scripts/build.ts";
-import { fixture, repoRoot, tempDir } from "../../../helpers/dirs.ts";
-import { launchArgs } from "../../../helpers/launch.ts";
-import { serveProcess, waitFor } from "../../../helpers/serve-process.ts";
+import { fixture, repoRoot, tempDir } from "../../../helpers/fs/dirs.ts";
+import { serveProcess, waitFor } from "../../../helpers/hosts/serve-process.ts";
+import { launchArgs } from "../../../helpers/process/launch.ts";
 
 const serve = (dist: string, env: Record<string, string>) => serveProcess(["--dist", dist], env);
 

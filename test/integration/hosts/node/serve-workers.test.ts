@@ -4,9 +4,9 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { request } from "node:http";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { tempDir } from "../../../helpers/dirs.ts";
-import { serveProcess, waitFor } from "../../../helpers/serve-process.ts";
-import { publish, twoBuilds } from "./edit-fixture.ts";
+import { tempDir } from "../../../helpers/fs/dirs.ts";
+import { publish, twoBuilds } from "../../../helpers/hosts/node/edit-fixture.ts";
+import { serveProcess, waitFor } from "../../../helpers/hosts/serve-process.ts";
 
 /** One GET on a connection of its own: the primary hands each new connection to the next worker in turn. */
 function getFresh(url: string): Promise<{ status: number; body: string }> {

@@ -10,8 +10,8 @@ import { createResolver } from "../../../../scripts/api/runtime/resolve-request.
 import { fill, layout, type RouteTable } from "../../../../scripts/api/runtime/route-table.ts";
 import { build } from "../../../../scripts/build.ts";
 import { SERVE_404_PAGE, serveConfig, servePublicDir } from "../../../../scripts/hosts/static/serve-json.ts";
-import { fixture, tempDir } from "../../../helpers/dirs.ts";
-import { type RunningServe, startServe } from "../../../helpers/serve-package.ts";
+import { fixture, tempDir } from "../../../helpers/fs/dirs.ts";
+import { type RunningServe, startServe } from "../../../helpers/hosts/serve-package.ts";
 
 let dir: Awaited<ReturnType<typeof tempDir>>;
 let dist: string;

@@ -9,7 +9,7 @@ import { validateContent } from "../../../../scripts/content/validate.ts";
 import { NGINX_SERVER_CONF, nginxAdapter, nginxServerConf } from "../../../../scripts/hosts/nginx/adapter.ts";
 import { findNginx, testNginxConfig } from "../../../../scripts/hosts/nginx/start.ts";
 import { deriveCatalog } from "../../../../scripts/model/derive.ts";
-import { fixture, tempDir } from "../../../helpers/dirs.ts";
+import { fixture, tempDir } from "../../../helpers/fs/dirs.ts";
 
 async function tinyTable(): Promise<RouteTable> {
   const result = validateContent(await loadContent(fixture("tiny")));

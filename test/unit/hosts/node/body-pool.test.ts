@@ -1,9 +1,9 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { BodyPool, SLAB_BYTES } from "../../../../scripts/hosts/node/body-pool.ts";
-import { FileCache } from "../../../../scripts/hosts/node/file-cache.ts";
-import { tempDir } from "../../../helpers/dirs.ts";
+import { BodyPool, SLAB_BYTES } from "../../../../scripts/hosts/node/server/body-pool.ts";
+import { FileCache } from "../../../../scripts/hosts/node/server/file-cache.ts";
+import { tempDir } from "../../../helpers/fs/dirs.ts";
 
 describe("BodyPool: buffers for bodies read once", () => {
   let dir: Awaited<ReturnType<typeof tempDir>>;

@@ -1,0 +1,168 @@
+// The printed report: one aligned table per step, the targets beside the numbers they judge.
+import { BUILD_ROUNDS, type BuildResult } from "./bench-build.ts";
+import { INSERT_SAMPLES, type IncrementalResult, PRICE_SAMPLES, type RebuildResult } from "./bench-incremental.ts";
+import type { ServeResult } from "./bench-serve.ts";
+import {
+  BUILD_TARGET_SIZE,
+  buildTargets,
+  formatTarget,
+  formatTargetValue,
+  incrementalTargetsByRow,
+  serveTargets,
+  type Target,
+  verdict,
+} from "./targets.ts";
+import { fixed, int, mb, mib, textTable } from "./text-table.ts";
+
+export function buildReport(builds: BuildResult[]): string {
+  const rows = builds
+    .filter((b) => !b.skipped)
+    .map((b) => {
+      const targets = buildTargets(b);
+      const ratio = targets.find((t) => t.unit === "×");
+      const user = targets.find((t) => t.unit === "s");
+      const rss = targets.find((t) => t.unit === "MiB")!;
+      const ratioCell = ratio
+        ? formatTarget(ratio)
+        : `${fixed(b.ratio, 2, "×")} (target at n = ${int(BUILD_TARGET_SIZE)})`;
+      return [
+        int(b.n),
+        int(b.files),
+        mb(b.bytes),
+        fixed(b.seconds, 2, " s"),
+        user ? formatTarget(user) : fixed(b.userSeconds ?? null, 2, " s"),
+        formatTarget(rss),
+        fixed(b.tarSeconds, 2, " s"),
+        ratioCell,
+      ];
+    });
+  return `BUILD (full build into an empty --out vs tar -x of the same tree, best of ${BUILD_ROUNDS}; seconds are wall-clock, Node start-up included)\n${textTable(
+    ["tools", "files", "bytes", "build", "user CPU", "peak RSS", "tar -x", "build / tar -x"],
+    rows,
+  )}${notes(builds.map((b) => (b.skipped ? `n = ${int(b.n)} skipped: ${b.skipped}` : null)))}`;
+}
+
+const notes = (lines: (string | null)[]) =>
+  lines
+    .filter((l) => l !== null)
+    .map((l) => `\n  ${l}`)
+    .join("");
+
+function rebuildRow(label: string, r: RebuildResult | null, target: Target | null): string[] {
+  if (!r) return [label, "n/a"];
+  const ratio = `${(r.ratio * 100).toFixed(1)}%`;
+  const judged = target
+    ? `${ratio} (${verdict(target)}, target ≤ ${(target.limit * 100).toFixed(0)}%)`
+    : `${ratio} (not judged)`;
+  return [
+    label,
+    fixed(r.seconds, 2, " s"),
+    mib(r.peakRssBytes),
+    r.reportedMode ?? "-",
+    int(r.filesWritten),
+    int(r.filesDeleted),
+    int(r.filesTotal),
+    judged,
+  ];
+}
+
+export function incrementalReport(i: IncrementalResult): string {
+  const title = `INCREMENTAL (n = ${int(i.n)}: edit the content, rebuild over the same --out; full build ${fixed(i.fullSeconds, 2, " s")})`;
+  if (i.skipped) return `${title}\nskipped: ${i.skipped}`;
+  const { priceShare: price, priceSeconds, insert } = incrementalTargetsByRow(i);
+  const table = textTable(
+    ["change", "seconds", "peak RSS", "build mode", "files written", "deleted", "files in tree", "of full build"],
+    [
+      rebuildRow("first rebuild (hard-link clone), one price", i.first ?? null, null),
+      rebuildRow(`one price changed (best of ${PRICE_SAMPLES})`, i.price, price),
+      rebuildRow(`one tool inserted mid-list (best of ${INSERT_SAMPLES})`, i.insert, insert),
+    ],
+  );
+  const rebuilds = [i.first ?? null, i.price, i.insert].filter((r) => r !== null);
+  const lines = rebuilds.map((r) => `  ${r.change}`);
+  lines.push(
+    "  the first rebuild after a full build into an empty --out clones the published tree by hard links (one link a file: why it is not judged, docs/develop/builds.md); the rebuilds after it recycle the generation published before the current one",
+  );
+  const countedBy = [...new Set(rebuilds.map((r) => r.countedBy))];
+  lines.push(
+    `  files counted by: ${countedBy.map((c) => (c === "build" ? "the build's own report" : c === null ? "nobody (the build does not report them)" : "comparing inode and mtime of every file before and after")).join(", ")}`,
+  );
+  if (rebuilds.some((r) => r.reportedMode === "full"))
+    lines.push(
+      "  note: the build chose a full rebuild; it does so when its code fingerprint changed (e.g. a file under scripts/ was edited during the run)",
+    );
+  return `${title}\n${table}\n${lines.join("\n")}\n  targets: one price ${formatTarget(price)}, ${formatTarget(priceSeconds)}; one tool inserted ${formatTarget(insert)}`;
+}
+
+export function serveReport(s: ServeResult): string {
+  const title = `SERVE (n = ${int(s.n)}: ${s.requests.length} mixed requests in rotation, ${s.connections} connections, best of ${s.rounds} × ${s.durationSeconds} s per host, loopback${s.acceptEncoding ? `, Accept-Encoding: ${s.acceptEncoding}` : ""})`;
+  if (s.skipped) return `${title}\nskipped: ${s.skipped}`;
+  const rows = s.hosts
+    .filter((h) => !h.skipped)
+    .map((h) => [
+      h.name,
+      int(h.requestsPerSecond),
+      h.rounds.map(int).join(" / "),
+      fixed(h.latencyP50Ms, 0, " ms"),
+      fixed(h.latencyP99Ms, 0, " ms"),
+      int(h.errors),
+      h.total ? `${(((h.non2xx ?? 0) / h.total) * 100).toFixed(0)}%` : "n/a",
+      mb(h.bytesPerSecond),
+      h.kind === "ceiling" ? "-" : `${h.wrongStatuses.length} of ${s.requests.length}`,
+    ]);
+  const bodies = `  bodies: ${int(s.meanBodyBytes)} bytes on average over the list (uncompressed); the ceiling answers ${int(s.ceilingBodyBytes)} bytes every time${
+    s.nodeWorkers
+      ? `\n  the node server and the ceiling run ${s.nodeWorkers} process${s.nodeWorkers === 1 ? "" : "es"} each (node:cluster)`
+      : ""
+  }`;
+  const table =
+    textTable(["host", "req/s", "rounds req/s", "p50", "p99", "errors", "non-2xx", "per s", "wrong status"], rows) +
+    notes(s.hosts.map((h) => (h.skipped ? `${h.name} skipped: ${h.skipped}` : null)));
+  const wrong = s.hosts.flatMap((h) => h.wrongStatuses.map((w) => `  ${h.name}: ${w}`));
+  const targets = serveTargets(s).map((t) => `  ${t.name}: ${formatTarget(t)}`);
+  return [
+    title,
+    table,
+    bodies,
+    ...(wrong.length ? ["wrong statuses (probed once before the load):", ...wrong] : []),
+    ...coldReport(s),
+    "targets:",
+    ...targets,
+  ].join("\n");
+}
+
+/** The cold set's table: req/s, p99 and peak RSS per host. */
+function coldReport(s: ServeResult): string[] {
+  const c = s.cold;
+  if (!c) return [];
+  const title = `\nSERVE, COLD SET (every URL of the n = ${int(s.n)} build: ${int(c.urls)} URLs, ${mb(c.bytes)} of bodies, each request one at random; ${s.connections} connections, best of ${s.rounds} × ${s.durationSeconds} s per host)`;
+  const rows = c.hosts.map((h) => [
+    h.name,
+    int(h.requestsPerSecond),
+    h.rounds.map(int).join(" / "),
+    fixed(h.latencyP50Ms, 0, " ms"),
+    fixed(h.latencyP99Ms, 0, " ms"),
+    mib(h.peakRssBytes),
+    int(h.errors),
+    `${h.wrongStatuses.length} of 200 probed`,
+  ]);
+  const wrong = c.hosts.flatMap((h) => h.wrongStatuses.slice(0, 5).map((w) => `  ${h.name}: ${w}`));
+  return [
+    title,
+    textTable(["host", "req/s", "rounds req/s", "p50", "p99", "peak RSS", "errors", "wrong status"], rows),
+    "  peak RSS: every process of the host's group, sampled every 200 ms (nginx generated includes its Node wrapper, start-nginx.ts)",
+    ...wrong,
+  ];
+}
+
+export function targetsReport(targets: Target[]): string {
+  return `TARGETS\n${textTable(
+    ["target", "measured", "limit", "result"],
+    targets.map((t) => [
+      t.name,
+      formatTargetValue(t.value, t.unit),
+      `${t.comparison} ${formatTargetValue(t.limit, t.unit)}`,
+      verdict(t),
+    ]),
+  )}`;
+}

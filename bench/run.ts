@@ -1,0 +1,72 @@
+// npm run bench: build, incremental and serve benchmarks side by side; prints tables, writes bench/results.json
+// and redraws docs/develop/growth.svg from it.
+// Benchmarks print numbers; tests never time anything.
+import { join, relative } from "node:path";
+import { runCommand } from "../scripts/cli/command.ts";
+import { type BuildResult, benchBuilds } from "./bench-build.ts";
+import { benchIncremental, type IncrementalResult } from "./bench-incremental.ts";
+import { benchR2Upload, type R2UploadResult, r2Report } from "./bench-r2-upload.ts";
+import { benchServe, type ServeResult } from "./bench-serve.ts";
+import { benchSync, type SyncBenchResult, syncReport } from "./bench-sync.ts";
+import { writeGrowthChart } from "./chart.ts";
+import { parseBenchOptions } from "./options.ts";
+import { buildReport, incrementalReport, serveReport, targetsReport } from "./report.ts";
+import { allTargets, writeResults } from "./results-file.ts";
+import { ROOT, removeAll } from "./workspace.ts";
+
+const RESULTS = join(ROOT, "bench", "results.json");
+
+async function main(): Promise<number> {
+  const options = parseBenchOptions(process.argv.slice(2));
+  const started = performance.now();
+  const log = (line: string) =>
+    console.error(`[${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}`);
+  const measured: {
+    build?: BuildResult[];
+    incremental?: IncrementalResult;
+    r2?: R2UploadResult;
+    serve?: ServeResult;
+    sync?: SyncBenchResult;
+  } = {};
+
+  try {
+    if (options.steps.includes("build")) measured.build = await benchBuilds(options, log);
+    if (options.steps.includes("incremental"))
+      measured.incremental = await benchIncremental(options, measured.build ?? null, log);
+    if (options.steps.includes("r2")) measured.r2 = await benchR2Upload(options.mainSize, options.buildArgs, log, true);
+    if (options.steps.includes("serve")) measured.serve = await benchServe(options, log);
+    if (options.steps.includes("sync")) measured.sync = await benchSync(options.sizes, options.mainSize, log);
+  } finally {
+    if (!options.keep) await removeAll();
+  }
+
+  const targets = allTargets(measured);
+  const sections = [
+    measured.build && buildReport(measured.build),
+    measured.incremental && incrementalReport(measured.incremental),
+    measured.r2 && r2Report(measured.r2),
+    measured.serve && serveReport(measured.serve),
+    measured.sync && syncReport(measured.sync),
+    // only this run's targets: results.json may also hold older sections
+    targetsReport(targets),
+  ].filter(Boolean);
+  console.log(`\n${sections.join("\n\n")}\n`);
+  if (options.check) {
+    // The guard judges and leaves the recorded results as they were.
+    const missed = targets.filter((t) => t.pass !== true);
+    for (const t of missed) console.error(`${t.pass === null ? "not measured" : "missed"}: ${t.name}`);
+    if (missed.length > 0) return 1;
+    console.log(`every target met (${targets.length}); bench/results.json left as it was`);
+    return 0;
+  }
+  const file = await writeResults(RESULTS, measured, options.buildArgs);
+  const chart = await writeGrowthChart(RESULTS);
+  console.log(
+    `${file.machine.cpus} × ${file.machine.cpuModel}, Node ${file.machine.node}${options.buildArgs.length ? `, build ${options.buildArgs.join(" ")}` : ""}; ` +
+      `${((performance.now() - started) / 1000).toFixed(0)} s in all; written to bench/results.json and ${relative(ROOT, chart)}`,
+  );
+  return 0;
+}
+
+// B6: a bad flag or value, or a failure the user can fix (full disk, permissions), is one line; a bug keeps its trace.
+await runCommand(main);

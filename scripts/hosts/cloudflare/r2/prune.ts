@@ -1,0 +1,159 @@
+// --prune: keeps the newest builds and the live one, and bounds the bucket's bytes by what they use. A pack no kept
+// build uses goes; a pack whose used share fell below REPACK_SHARE has its used bodies copied into a new pack, the
+// kept builds that pointed into it get new shards and records (the live one a new pointer, same build), and the old
+// pack goes once no Worker can still hold the old pointer. Every pack left is at least REPACK_SHARE used, so the
+// bucket holds at most 1 / REPACK_SHARE of what the kept builds use (plus their manifests). Refused while an upload
+// is under way: it may rely on packs no complete build names yet.
+import { UserError } from "../../../cli/command.ts";
+import { POINTER_TTL_MS } from "../worker/r2-builds.ts";
+import {
+  BUILDS_PREFIX,
+  type BuildRecord,
+  buildRecordKey,
+  type ManifestShard,
+  PACKS_PREFIX,
+  packKey,
+  SHARDS_PREFIX,
+  type ShardRef,
+  shardKey,
+  UPLOADS_PREFIX,
+} from "../worker/r2-layout.ts";
+import { PackWriter } from "./packs.ts";
+import { encodeShard } from "./shards.ts";
+import {
+  DELETE_BATCH,
+  listBuilds,
+  metered,
+  putObject,
+  readShard,
+  switchTo,
+  type Traffic,
+  UPLOAD_MARKER_MS,
+  type UploadTarget,
+} from "./upload.ts";
+
+/** A pack used less than this (by bytes) is rewritten: 2/3 bounds the bucket at 1.5× what kept builds use. */
+export const REPACK_SHARE = 0.7;
+
+export interface PruneSummary extends Traffic {
+  kept: string[];
+  removedBuilds: string[];
+  removedPacks: number;
+  rewrittenPacks: number;
+  removedShards: number;
+  /** bytes of packs and shards before and after */
+  bucketBytes: { before: number; after: number };
+}
+
+export async function prune(bucket: UploadTarget, keep: number): Promise<PruneSummary> {
+  const { target, traffic } = metered(bucket);
+  const markers = await target.list(UPLOADS_PREFIX);
+  const fresh = markers.filter((o) => Date.now() - o.uploaded < UPLOAD_MARKER_MS);
+  if (fresh.length > 0)
+    throw new UserError(
+      `an upload is under way (or was killed less than an hour ago: ${fresh[0]!.key}): prune again when it is done`,
+    );
+  const builds = await listBuilds(target);
+  const kept = builds.filter((b, i) => i < keep || b.live);
+  const removed = builds.filter((b) => !kept.includes(b));
+  const packs = await target.list(PACKS_PREFIX);
+  const shardObjects = await target.list(SHARDS_PREFIX);
+  const sizeOf = new Map(packs.map((o) => [o.key.slice(PACKS_PREFIX.length), o.size]));
+  const before = [...packs, ...shardObjects].reduce((sum, o) => sum + o.size, 0);
+
+  // What the kept builds use of each pack: its bodies by offset.
+  const shards = new Map<string, ManifestShard>();
+  for (const build of kept)
+    for (const [, name] of build.shards) if (!shards.has(name)) shards.set(name, await readShard(target, name));
+  const used = new Map<string, Map<number, { etag: string; size: number; length: number }>>();
+  for (const shard of shards.values())
+    for (const [, etag, size, pack, offset, length] of shard.files) {
+      const name = shard.packs[pack]!;
+      let bodies = used.get(name);
+      if (!bodies) used.set(name, (bodies = new Map()));
+      bodies.set(offset, { etag, size, length });
+    }
+  const usedBytes = (name: string) => [...(used.get(name)?.values() ?? [])].reduce((sum, b) => sum + b.length, 0);
+  const sparse = [...used.keys()].filter((name) => usedBytes(name) < REPACK_SHARE * (sizeOf.get(name) ?? 0));
+
+  // The sparse packs' used bodies into new packs: old (pack, offset) → new place.
+  const moved = new Map<string, { pack: string; offset: number; length: number }>();
+  let writer = new PackWriter();
+  let waiting: { from: string; offset: number; at: { offset: number; length: number } }[] = [];
+  const seal = async () => {
+    const { name, body } = writer.seal();
+    await putObject(target, packKey(name), body);
+    for (const w of waiting) moved.set(`${w.from}@${w.offset}`, { pack: name, ...w.at });
+    writer = new PackWriter();
+    waiting = [];
+  };
+  for (const name of sparse) {
+    const bytes = await target.readBytes(packKey(name));
+    if (!bytes) throw new UserError(`${packKey(name)} is missing, though a kept build uses it: nothing was pruned`);
+    for (const [offset, body] of [...used.get(name)!].sort((a, b) => a[0] - b[0])) {
+      const at = writer.add(body.etag, body.size, bytes.subarray(offset, offset + body.length));
+      waiting.push({ from: name, offset, at });
+      if (writer.bytes >= target.packBytes) await seal();
+    }
+  }
+  if (!writer.empty) await seal();
+
+  // Kept builds pointing into a rewritten pack: new shards, then a new record, then (the live one) the pointer.
+  const renamed = new Map<string, ShardRef>();
+  const rewriteShard = async (ref: ShardRef): Promise<ShardRef> => {
+    if (!ref[3].some((p) => sparse.includes(p))) return ref;
+    const done = renamed.get(ref[1]);
+    if (done) return [ref[0], done[1], ref[2], done[3], done[4]];
+    const old = shards.get(ref[1])!;
+    const shard: ManifestShard = { packs: [], files: [] };
+    const index = new Map<string, number>();
+    for (const [path, etag, size, pack, offset, length] of old.files) {
+      const to = moved.get(`${old.packs[pack]}@${offset}`) ?? { pack: old.packs[pack]!, offset, length };
+      let k = index.get(to.pack);
+      if (k === undefined) index.set(to.pack, (k = shard.packs.push(to.pack) - 1));
+      shard.files.push([path, etag, size, k, to.offset, to.length]);
+    }
+    const { name, body } = encodeShard(shard);
+    await target.put([{ key: shardKey(name), body }]);
+    const next: ShardRef = [ref[0], name, ref[2], shard.packs, ref[4]];
+    renamed.set(ref[1], next);
+    return next;
+  };
+  const records: BuildRecord[] = [];
+  for (const build of kept) {
+    const { live: _live, ...record } = build;
+    const refs: ShardRef[] = [];
+    for (const ref of record.shards) refs.push(await rewriteShard(ref));
+    const next: BuildRecord = { ...record, shards: refs, packs: [...new Set(refs.flatMap((r) => r[3]))].sort() };
+    if (JSON.stringify(next) !== JSON.stringify(record))
+      await target.put([{ key: buildRecordKey(next.id), body: new TextEncoder().encode(JSON.stringify(next)) }]);
+    records.push(next);
+    if (build.live) await switchTo(target, next, { sameBuild: true });
+  }
+  // A Worker may hold the old pointer for POINTER_TTL_MS: the old packs and shards stay until it cannot.
+  if (sparse.length > 0) await new Promise((r) => setTimeout(r, 2 * POINTER_TTL_MS));
+
+  const deleteAll = async (keys: string[]) => {
+    for (let i = 0; i < keys.length; i += DELETE_BATCH) await target.delete(keys.slice(i, i + DELETE_BATCH));
+  };
+  // The records first: a build without its record is no longer listed, whatever is left of it.
+  await deleteAll(removed.map((b) => buildRecordKey(b.id)));
+  for (const build of removed) await deleteAll((await target.list(`${BUILDS_PREFIX}${build.id}/`)).map((o) => o.key));
+  const keptPacks = new Set(records.flatMap((r) => r.packs));
+  const keptShards = new Set(records.flatMap((r) => r.shards.map((ref) => ref[1])));
+  const oldPacks = packs.map((o) => o.key).filter((key) => !keptPacks.has(key.slice(PACKS_PREFIX.length)));
+  const oldShards = shardObjects.map((o) => o.key).filter((key) => !keptShards.has(key.slice(SHARDS_PREFIX.length)));
+  await deleteAll([...oldPacks, ...oldShards, ...markers.map((o) => o.key)]);
+  const after = (await target.list(PACKS_PREFIX))
+    .concat(await target.list(SHARDS_PREFIX))
+    .reduce((sum, o) => sum + o.size, 0);
+  return {
+    kept: kept.map((b) => b.id),
+    removedBuilds: removed.map((b) => b.id),
+    removedPacks: oldPacks.length,
+    rewrittenPacks: sparse.length,
+    removedShards: oldShards.length,
+    bucketBytes: { before, after },
+    ...traffic,
+  };
+}

@@ -1,0 +1,231 @@
+// dist/ files in memory with their ETags, bounded by bytes (keys included). Eviction is second-chance FIFO: a hit only
+// sets a flag (no map mutation on the hot path); a flagged entry at the front gets moved to the back once instead of
+// evicted. A cache serves one published build (one generation folder, never modified), so a miss is remembered too.
+// A file (or miss) is kept only from its second request among the recently seen ones (admission.ts): the first one is
+// read, answered and dropped.
+import { readFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { etagOf } from "../../../api/etag-node.ts";
+import { CODINGS, type Coding, MIN_COMPRESS_BYTES } from "../../../api/runtime/route-table.ts";
+import { DEFAULT_RECENT_BYTES, Doorkeeper } from "./admission.ts";
+import { BodyPool } from "./body-pool.ts";
+
+export interface CachedFile {
+  body: Buffer;
+  /** strong validator: a hash of the bytes, the same on every host and every rebuild of the same content (H6) */
+  etag: string;
+  /** precompressed siblings written by `build --compress` (x.json.br, x.json.gz), when present */
+  encoded: { name: Coding; body: Buffer }[];
+  /** the names of `encoded`, in the same order (what the answer policy weighs) */
+  codings: Coding[];
+  /** the handler's header lists for this file, built on first use (they go with the file when it is dropped) */
+  headers?: string[][];
+  /** set on a file read for one response and not cached (`take`): gives its body's buffer back, once that response
+   *  is handed to the kernel; `body` must not be read after */
+  release?: () => void;
+}
+
+/** Out of file descriptors (this process or the whole system): a passing condition, never "no such file". */
+export class FilesUnavailable extends Error {
+  constructor(readonly file: string) {
+    super(`too many open files reading ${file}`);
+  }
+}
+
+/** Lookup errors that mean "no such file here": ENAMETOOLONG too, since a name that long cannot exist in dist/. */
+const MISSING = new Set(["ENOENT", "ENOTDIR", "EISDIR", "ENAMETOOLONG"]);
+const OUT_OF_FILES = new Set(["EMFILE", "ENFILE"]);
+
+interface Entry {
+  value: CachedFile | null;
+  used: boolean;
+  bytes: number;
+}
+
+/** The longest file name (one path segment) Linux, macOS and Windows file systems allow, in bytes. */
+const MAX_NAME_BYTES = 255;
+const tooLong = (file: string) => file.split("/").some((segment) => Buffer.byteLength(segment) > MAX_NAME_BYTES);
+
+/** What an entry costs besides its bodies: the key (UTF-16 in memory), the map slot and the objects. */
+const entryOverhead = (key: string) => 2 * key.length + 160;
+
+export interface FileCacheOptions {
+  maxBytes?: number;
+  /** bytes of recently seen names a file must be among to be cached (admission.ts); 0 caches every file at once */
+  recentBytes?: number;
+  /** files read at once: each read holds up to one descriptor, so a burst cannot exhaust the process's limit */
+  maxOpen?: number;
+  /** waits (ms) before each retry when the process or system is out of descriptors; then FilesUnavailable */
+  retryDelays?: number[];
+  /** how bytes are read after a failure for lack of descriptors (tests inject failures) */
+  readFile?: (path: string) => Promise<Buffer>;
+  /** whether the build wrote precompressed siblings at all: without them, no lookup per file is spent on them */
+  siblings?: boolean;
+}
+
+export class FileCache {
+  private readonly entries = new Map<string, Entry>();
+  private readonly doorkeeper: Doorkeeper;
+  private readonly pool = new BodyPool();
+  private bytes = 0;
+  private readonly maxBytes: number;
+  private readonly maxOpen: number;
+  private readonly retryDelays: number[];
+  private readonly readFile: (path: string) => Promise<Buffer>;
+  private readonly siblings: boolean;
+  private readonly injected: boolean;
+  private open = 0;
+  private readonly waiting: (() => void)[] = [];
+  /** one read per file at a time: concurrent misses of the same file share it */
+  private readonly loading = new Map<string, Promise<CachedFile | null>>();
+
+  constructor(
+    private readonly root: string,
+    options: FileCacheOptions | number = {},
+  ) {
+    const o = typeof options === "number" ? { maxBytes: options } : options;
+    this.maxBytes = o.maxBytes ?? 64 * 1024 * 1024;
+    this.doorkeeper = new Doorkeeper(o.recentBytes ?? DEFAULT_RECENT_BYTES);
+    this.maxOpen = o.maxOpen ?? 64;
+    this.retryDelays = o.retryDelays ?? [5, 20, 50, 100, 200, 400];
+    this.readFile = o.readFile ?? readFile;
+    this.injected = o.readFile !== undefined;
+    this.siblings = o.siblings ?? true;
+  }
+
+  /** The file if cached, `null` for a known miss, `undefined` when not known yet. */
+  peek(file: string): CachedFile | null | undefined {
+    const entry = this.entries.get(file);
+    if (!entry) return undefined;
+    entry.used = true;
+    return entry.value;
+  }
+
+  /** Bytes held, keys and bodies together, and the recently seen names. */
+  get size(): number {
+    return this.bytes + this.doorkeeper.size;
+  }
+
+  /** The file, or null when dist/ has no such file. Rejects with FilesUnavailable when descriptors stay exhausted. */
+  get(file: string): Promise<CachedFile | null> {
+    return this.lookup(file, false);
+  }
+
+  /**
+   * The file for one response: as `get`, except that a file not kept in the cache is read into a pooled buffer (its
+   * `release` gives it back). Never shared with another caller, so the buffer is the caller's alone.
+   */
+  take(file: string): Promise<CachedFile | null> {
+    return this.lookup(file, true);
+  }
+
+  private lookup(file: string, pooled: boolean): Promise<CachedFile | null> {
+    // A name no file system holds (a segment over 255 bytes) is a miss without a lookup, and not worth remembering.
+    if (file.length > MAX_NAME_BYTES / 3 && tooLong(file)) return Promise.resolve(null);
+    const known = this.peek(file);
+    if (known !== undefined) return Promise.resolve(known);
+    // Asynchronous reads are shared between concurrent callers: those get owned bytes.
+    if (pooled && this.open === 0 && !this.injected && !this.loading.has(file)) return this.load(file, true);
+    let pending = this.loading.get(file);
+    if (!pending) {
+      pending = this.load(file).finally(() => this.loading.delete(file));
+      this.loading.set(file, pending);
+    }
+    return pending;
+  }
+
+  private async load(file: string, pooled = false): Promise<CachedFile | null> {
+    const path = join(this.root, file);
+    const fromPool = pooled ? this.readPooled(path) : undefined;
+    const body = fromPool === undefined ? await this.read(path, file) : fromPool === null ? null : fromPool.body;
+    if (body === null) {
+      if (this.admits(file)) this.store(file, null);
+      return null;
+    }
+    // The build writes siblings only for bodies worth compressing: a small body has none to look for.
+    const encoded: CachedFile["encoded"] = [];
+    if (this.siblings && body.byteLength >= MIN_COMPRESS_BYTES) {
+      for (const c of CODINGS) {
+        const sibling = await this.read(path + c.suffix, file);
+        if (sibling) encoded.push({ name: c.name, body: sibling });
+      }
+    }
+    const loaded: CachedFile = { body, etag: etagOf(body), encoded, codings: encoded.map((e) => e.name) };
+    if (this.admits(file)) {
+      if (fromPool) {
+        loaded.body = Buffer.from(body); // a cached body owns its bytes
+        fromPool.release();
+      }
+      this.store(file, loaded);
+    } else if (fromPool) loaded.release = fromPool.release;
+    return loaded;
+  }
+
+  /** Read into a pooled buffer: null when missing, undefined when it has to be read otherwise (too large, no descriptor). */
+  private readPooled(path: string) {
+    try {
+      return this.pool.read(path) ?? undefined;
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code ?? "";
+      if (MISSING.has(code)) return null;
+      if (OUT_OF_FILES.has(code)) return undefined;
+      throw e;
+    }
+  }
+
+  /**
+   * One file's bytes, null when missing. Read synchronously first: the bodies are small and in the page cache, where
+   * one blocking read (four syscalls, tens of microseconds) beats four thread-pool round trips many times over.
+   * Out of descriptors, it waits for a slot and retries asynchronously while the system is out of them.
+   */
+  private async read(path: string, file: string): Promise<Buffer | null> {
+    if (this.open === 0 && !this.injected) {
+      try {
+        return readFileSync(path);
+      } catch (e) {
+        const code = (e as NodeJS.ErrnoException).code ?? "";
+        if (MISSING.has(code)) return null;
+        if (!OUT_OF_FILES.has(code)) throw e;
+      }
+    }
+    for (let attempt = 0; ; attempt++) {
+      if (this.open >= this.maxOpen) await new Promise<void>((r) => this.waiting.push(r));
+      this.open++;
+      try {
+        return await this.readFile(path);
+      } catch (e) {
+        const code = (e as NodeJS.ErrnoException).code ?? "";
+        if (MISSING.has(code)) return null;
+        if (!OUT_OF_FILES.has(code)) throw e;
+        if (attempt >= this.retryDelays.length) throw new FilesUnavailable(file);
+      } finally {
+        this.open--;
+        this.waiting.shift()?.();
+      }
+      await new Promise((r) => setTimeout(r, this.retryDelays[attempt]));
+    }
+  }
+
+  /** Whether a file just read is to be kept (not already, and asked for recently before). */
+  private admits(file: string): boolean {
+    return !this.entries.has(file) && this.doorkeeper.admit(file);
+  }
+
+  private store(file: string, value: CachedFile | null): void {
+    const bytes = entryOverhead(file) + (value ? sizeOf(value) : 0);
+    this.entries.set(file, { value, used: false, bytes });
+    this.bytes += bytes;
+    // Bounded: each entry gets at most one second chance per pass.
+    for (let budget = this.entries.size * 2; budget > 0 && this.bytes > this.maxBytes; budget--) {
+      const [key, oldest] = this.entries.entries().next().value as [string, Entry];
+      this.entries.delete(key);
+      if (oldest.used && key !== file) {
+        oldest.used = false;
+        this.entries.set(key, oldest);
+      } else this.bytes -= oldest.bytes;
+    }
+  }
+}
+
+const sizeOf = (f: CachedFile) => f.encoded.reduce((n, e) => n + e.body.byteLength, f.body.byteLength);

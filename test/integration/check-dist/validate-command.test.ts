@@ -1,0 +1,112 @@
+// npm run validate over a real build: silent and exit 0 when all is well; every problem, one line each, exit 1.
+import { cp, readFile, realpath, rm, writeFile } from "node:fs/promises";
+import { join, relative } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildSchemaMap, SCHEMA_MAP_FILE } from "../../../scripts/render/schema-table.ts";
+import { builtDist, run, TAMPERED_PROBLEMS, tamperPage } from "../../helpers/check-dist/validators.ts";
+import { fixture, repoRoot, tempDir } from "../../helpers/fs/dirs.ts";
+import { launchArgs } from "../../helpers/process/launch.ts";
+
+const validate = (...args: string[]) =>
+  run([process.execPath, ...launchArgs("scripts/check-dist/command.ts", ...args)]);
+
+describe("npm run validate", () => {
+  let built: Awaited<ReturnType<typeof builtDist>>;
+  beforeAll(async () => {
+    built = await builtDist(fixture("tiny"));
+  });
+  afterAll(() => built?.remove());
+
+  it("dist/schema-map.json is the route table's map, and every JSON file the hosts serve matches one entry", async () => {
+    const map = JSON.parse(await readFile(join(built.dist, SCHEMA_MAP_FILE), "utf8"));
+    const table = JSON.parse(await readFile(join(built.dist, "routes.json"), "utf8"));
+    expect(map).toEqual(buildSchemaMap(table));
+    const schemas = new Set(map.entries.map((e: { schema: string | null }) => e.schema));
+    for (const s of schemas)
+      if (typeof s === "string" && !s.startsWith("https://"))
+        expect(await readFile(join(repoRoot, s as string), "utf8")).toContain("$schema");
+  });
+
+  it("passes a fresh build (through the dist symlink), and says how many files it checked", async () => {
+    const { status, stdout, stderr } = validate("--dist", built.dist);
+    expect(stderr).toBe("");
+    expect(status).toBe(0);
+    expect(stdout).toMatch(/: [\d,]+ files valid \(/);
+  });
+
+  it("reports every problem of a tampered page at once, as file: pointer: message, and exits 1", async () => {
+    const dir = await tempDir("msapi-validate-bad-");
+    try {
+      const copy = join(dir.path, "dist");
+      await cp(await realpath(built.dist), copy, { recursive: true });
+      await tamperPage(join(copy, "v1/software/pages/all/20/0.json"));
+      const { status, stdout, stderr } = validate("--dist", copy);
+      expect(status).toBe(1);
+      const shown = `${copy}/v1/software/pages/all/20/0.json`;
+      expect(stderr.trim().split("\n")).toEqual([
+        `${shown}: /data/0/slug: must match pattern "^[a-z0-9]+(?:-[a-z0-9]+)*$"`,
+        `${shown}: /data/0/rating: must be <= 5`,
+        `${shown}: /meta/total: must be >= 0`,
+        `${shown}: /meta/limit: must be <= 100`,
+      ]);
+      for (const p of TAMPERED_PROBLEMS) expect(stderr).toContain(p);
+      expect(stdout).toMatch(/4 problems in 1 of [\d,]+ files/);
+
+      const json = validate("--dist", relative(repoRoot, copy), "--json");
+      expect(json.status).toBe(1);
+      const answer = JSON.parse(json.stdout);
+      expect(answer).toMatchObject({
+        ok: false,
+        problems: expect.arrayContaining([expect.stringMatching(/0\.json: \/meta\/limit: must be <= 100$/)]),
+      });
+      expect(answer.problems).toHaveLength(4);
+    } finally {
+      await dir.remove();
+    }
+  });
+
+  it("checks error bodies and openapi.json too, and names a missing file the route table answers with", async () => {
+    const dir = await tempDir("msapi-validate-bad-");
+    try {
+      const copy = join(dir.path, "dist");
+      await cp(await realpath(built.dist), copy, { recursive: true });
+      await writeFile(join(copy, "errors/not_found.json"), JSON.stringify({ error: { code: "teapot", message: "x" } }));
+      const openapi = JSON.parse(await readFile(join(copy, "v1/openapi.json"), "utf8"));
+      openapi.openapi = "3.0.3";
+      openapi.paths["/software"].get.responses = "none";
+      await writeFile(join(copy, "v1/openapi.json"), JSON.stringify(openapi));
+      await rm(join(copy, "v1/categories.json"));
+      const { status, stderr } = validate("--dist", copy);
+      expect(status).toBe(1);
+      const lines = stderr
+        .trim()
+        .split("\n")
+        .map((l) => l.slice(copy.length + 1));
+      expect(lines[0]).toBe("v1/categories.json: missing");
+      expect(lines).toContain(
+        'errors/not_found.json: /error/code: must be one of "software_not_found", "category_not_found", "invalid_limit", "invalid_offset", "offset_out_of_range", "not_found", "method_not_allowed", "invalid_query", "bad_request", "service_unavailable"',
+      );
+      expect(lines).toContain("v1/openapi.json: /openapi: must be an OpenAPI 3.1 version (3.1.x)");
+      expect(lines.some((l) => l.startsWith("v1/openapi.json: /paths/~1software/get/responses: "))).toBe(true);
+    } finally {
+      await dir.remove();
+    }
+  });
+
+  it("B6: --help, a bad flag (exit 2, one line), a folder with no build (exit 1, one line, or one JSON object)", () => {
+    const help = validate("--help");
+    expect(help.status).toBe(0);
+    expect(help.stdout).toContain("--dist DIR");
+    const bad = validate("--dst", "x");
+    expect(bad.status).toBe(2);
+    expect(bad.stderr.trim().split("\n")).toHaveLength(1);
+    const none = validate("--dist", "/nonexistent-msapi");
+    expect(none.status).toBe(1);
+    expect(none.stderr.trim()).toBe(
+      "/nonexistent-msapi/schema-map.json not found: run npm run build first (or pass --dist DIR)",
+    );
+    const noneJson = validate("--dist", "/nonexistent-msapi", "--json");
+    expect(noneJson.status).toBe(1);
+    expect(JSON.parse(noneJson.stdout)).toEqual({ ok: false, error: expect.stringContaining("not found") });
+  });
+});

@@ -1,0 +1,211 @@
+// What the README and docs/ state about the repository and the sample catalog is true of a fresh build of the sample:
+// every file path they name exists (in the repository or in the build), every count of the sample's files and bytes
+// is the build's, every count of the n = 1,000 tree is bench/results.json's, every rule id cited anywhere is defined
+// in docs/develop/rules.md, and no link leaves the repository.
+import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import fg from "fast-glob";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { OPERATIONS } from "../../../scripts/api/operations.ts";
+import { build } from "../../../scripts/build.ts";
+import { checkDist } from "../../../scripts/check-dist/check-dist.ts";
+import { publishedFiles } from "../../../scripts/hosts/cloudflare/r2/upload.ts";
+import { startServer } from "../../../scripts/hosts/node/server/start-server.ts";
+import { exportBuild } from "../../../scripts/hosts/static/export.ts";
+import { repoRoot, tempDir } from "../../helpers/fs/dirs.ts";
+
+const DOCS = ["README.md", ...fg.sync("docs/**/*.md", { cwd: repoRoot }).sort()];
+
+/** Each doc's lines, with the doc's name and the line number. */
+const lines = DOCS.flatMap((doc) =>
+  readFileSync(join(repoRoot, doc), "utf8")
+    .split("\n")
+    .map((text, i) => ({ where: `${doc}:${i + 1}`, text })),
+);
+
+/** Each doc's lines outside fenced code blocks: prose and tables, not a command's output quoted as printed. */
+const proseLines = DOCS.flatMap((doc) => {
+  let fenced = false;
+  return readFileSync(join(repoRoot, doc), "utf8")
+    .split("\n")
+    .flatMap((text, i) => {
+      if (text.trimStart().startsWith("```")) fenced = !fenced;
+      return fenced || text.trimStart().startsWith("```") ? [] : [{ where: `${doc}:${i + 1}`, text }];
+    });
+});
+
+/** Every number of bench/results.json, the one source of measured figures. */
+function benchNumbers(): { all: Set<number>; tree1000: number } {
+  const results = JSON.parse(readFileSync(join(repoRoot, "bench/results.json"), "utf8")) as {
+    build: { results: { n: number; files: number }[] };
+  };
+  const all = new Set<number>();
+  const walk = (value: unknown): void => {
+    if (typeof value === "number") all.add(value);
+    else if (value !== null && typeof value === "object") Object.values(value).forEach(walk);
+  };
+  walk(results);
+  const tree1000 = results.build.results.find((r) => r.n === 1000)?.files;
+  if (tree1000 === undefined) throw new Error("bench/results.json has no n = 1,000 build");
+  return { all, tree1000 };
+}
+
+/** A rule id as cited (`Q8`, `B3`; not a percent-encoding such as `%E0`), and a range of them (`Q1–Q9`). */
+const CITED_RULE = /(?<![%\w])([PQODHCBMSE])(\d+)(?:[–-]\1?(\d+))?\b/g;
+
+/** Repository paths a doc names in `code`: folders of the project and dist/, without placeholders. */
+const NAMED_PATH = /`((?:scripts|test|schemas|docs|bench|\.github|\.ci|dist)\/[^`\s]*)`/g;
+const PLACEHOLDER = /[{}<>…*$]/;
+
+/**
+ * The paths git ignores, among these: outputs a command makes (bench/out/), not files of the repository. One git for
+ * them all (one per path was ~220 processes).
+ */
+function ignoredOf(paths: string[]): Set<string> {
+  // A path inside dist/ is looked up in the fresh build; git refuses any path beyond the `dist` link a user's build
+  // leaves (exit 128), so none is asked about, and any answer but 0 (some ignored) or 1 (none) is an error.
+  const asked = paths.filter((path) => path !== "dist" && !path.startsWith("dist/"));
+  const git = spawnSync("git", ["check-ignore", "--stdin"], {
+    cwd: repoRoot,
+    input: asked.join("\n"),
+    encoding: "utf8",
+  });
+  if (git.status !== 0 && git.status !== 1) throw new Error(`git check-ignore: exit ${git.status}: ${git.stderr}`);
+  return new Set(git.stdout.split("\n").filter(Boolean));
+}
+
+let dir: Awaited<ReturnType<typeof tempDir>>;
+let dist: string;
+const counts = { built: 0, bytes: 0, published: 0, validated: 0, exported: 0 };
+
+beforeAll(async () => {
+  dir = await tempDir("msapi-doc-facts-");
+  dist = join(dir.path, "dist");
+  const result = await build({ contentDir: join(repoRoot, "content"), outDir: dist });
+  counts.built = result.files;
+  counts.bytes = result.bytes;
+  counts.published = (await publishedFiles(dist)).length;
+  counts.validated = (await checkDist(dist)).checked;
+  counts.exported = (await exportBuild(dist, join(dir.path, "public"), "static")).files;
+}, 120_000);
+afterAll(() => dir?.remove());
+
+describe("README.md and docs/", () => {
+  it("name files that exist: in the repository, or in a fresh build of the sample", async () => {
+    const named = lines.flatMap(({ where, text }) =>
+      [...text.matchAll(NAMED_PATH)]
+        .map(([, path]) => ({ where, path: path!.replace(/[.,:;]$/, "") }))
+        .filter(({ path }) => !PLACEHOLDER.test(path)),
+    );
+    const ignored = ignoredOf(named.map(({ path }) => path));
+    const missing: string[] = [];
+    for (const { where, path } of named) {
+      if (ignored.has(path)) continue;
+      const inDist = path.startsWith("dist/") ? path.slice("dist/".length) : path;
+      const found = [join(repoRoot, path), join(dist, inDist)].some((p) => existsSync(p));
+      if (!found) missing.push(`${where}: ${path}`);
+    }
+    expect(missing).toEqual([]);
+  });
+
+  it("state the sample's counts as a fresh build of it has them (files built, uploaded, checked, exported; MB)", () => {
+    const exact = new Set(Object.values(counts).filter((n) => n > 1000));
+    const wrong: string[] = [];
+    for (const { where, text } of lines) {
+      // A count near the sample's size is one of its counts; approximations ("about 22,000") are not written.
+      // A line about the benchmark's generated catalogs is not about the sample.
+      if (/generated/.test(text)) continue;
+      for (const [number] of text.matchAll(/\b\d{2},\d{3}\b/g)) {
+        const n = Number(number.replace(",", ""));
+        if (Math.abs(n - counts.built) / counts.built < 0.1 && !exact.has(n)) wrong.push(`${where}: ${number}`);
+      }
+      if (/sample/.test(text))
+        for (const [, mb] of text.matchAll(/\b(\d+(?:\.\d)?) MB\b/g))
+          if (Number(mb) !== Math.round(counts.bytes / 1e6)) wrong.push(`${where}: ${mb} MB`);
+    }
+    expect(wrong, JSON.stringify(counts)).toEqual([]);
+  });
+
+  it("state the n = 1,000 tree's counts only as bench/results.json has them (quoted bench output aside)", () => {
+    const { all, tree1000 } = benchNumbers();
+    const wrong: string[] = [];
+    for (const { where, text } of proseLines)
+      for (const [number] of text.matchAll(/\b\d{3},\d{3}\b/g)) {
+        const n = Number(number.replace(",", ""));
+        if (Math.abs(n - tree1000) / tree1000 < 0.03 && !all.has(n)) wrong.push(`${where}: ${number}`);
+      }
+    expect(wrong).toEqual([]);
+    expect(proseLines.some(({ text }) => text.includes("benchmarks.md#the-n--1000-tree"))).toBe(true);
+  });
+
+  it("define in docs/develop/rules.md every rule id that scripts/, test/, docs/ and the README cite", async () => {
+    const rules = readFileSync(join(repoRoot, "docs/develop/rules.md"), "utf8");
+    const defined = new Set([...rules.matchAll(/^\| ([A-Z]\d+) \|/gm)].map(([, id]) => id));
+    const files = [
+      ...(await fg(["scripts/**/*.{ts,mjs}", "bench/**/*.ts", "test/**/*.{ts,mjs}"], { cwd: repoRoot })),
+      ...DOCS.filter((doc) => doc !== "docs/develop/rules.md"),
+    ];
+    const undefinedIds: string[] = [];
+    let cited = 0;
+    for (const file of files)
+      for (const [i, text] of readFileSync(join(repoRoot, file), "utf8").split("\n").entries())
+        for (const [, family, first, last] of text.matchAll(CITED_RULE))
+          for (let n = Number(first); n <= Number(last ?? first); n++) {
+            cited++;
+            if (!defined.has(`${family}${n}`)) undefinedIds.push(`${file}:${i + 1}: ${family}${n}`);
+          }
+    expect(cited).toBeGreaterThan(500);
+    expect(undefinedIds).toEqual([]);
+    expect(readFileSync(join(repoRoot, "docs/develop/contributing.md"), "utf8")).toContain("(rules.md)");
+  });
+
+  it("docs/guide/openapi.md names every operation of the description, in its order", () => {
+    const text = readFileSync(join(repoRoot, "docs/guide/openapi.md"), "utf8");
+    const paragraph = text.slice(text.indexOf("It documents every operation"), text.indexOf("For each operation"));
+    const named = [...paragraph.matchAll(/`([a-z]+[A-Z]\w*)`/g)].map(([, id]) => id);
+    expect(named).toEqual(Object.keys(OPERATIONS));
+  });
+
+  it("link only inside the repository", () => {
+    const outside: string[] = [];
+    for (const { where, text } of lines) {
+      for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+        const path = target!.split("#")[0]!;
+        const doc = where.split(":")[0]!;
+        const base = doc.includes("/") ? join(repoRoot, doc, "..") : repoRoot;
+        if (/^[a-z]+:/i.test(target!) || (path && !join(base, path).startsWith(repoRoot)))
+          outside.push(`${where}: ${target}`);
+        else if (path && !existsSync(join(base, path))) outside.push(`${where}: ${target} (no such file)`);
+      }
+      if (text.includes("../shared")) outside.push(`${where}: ../shared`);
+    }
+    expect(outside).toEqual([]);
+  });
+
+  it("show each curl example's answer as the API answers it for the sample", async () => {
+    const server = await startServer({ distDir: dist, port: 0 });
+    try {
+      let checked = 0;
+      for (const doc of DOCS) {
+        const text = readFileSync(join(repoRoot, doc), "utf8");
+        for (const [, target, shown] of text.matchAll(
+          /curl -s '?http:\/\/localhost:3000(\/[^'\s]*)'?\n```\n+```json\n(.*)\n```/g,
+        )) {
+          const answer = await fetch(server.url + target!).then((r) => r.text());
+          expect(shown, `${doc}: curl ${target}`).toBe(answer);
+          checked++;
+        }
+      }
+      expect(checked).toBeGreaterThanOrEqual(2); // README.md and docs/guide/api.md
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("finds what it checks (the extraction works)", async () => {
+    expect(lines.length).toBeGreaterThan(500);
+    expect(lines.some(({ text }) => [...text.matchAll(NAMED_PATH)].length > 0)).toBe(true);
+    expect(DOCS).toContain("docs/guide/api.md");
+  });
+});

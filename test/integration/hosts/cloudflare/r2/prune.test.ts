@@ -1,0 +1,79 @@
+// Prune over an in-memory bucket: after builds that leave packs mostly unused, a prune keeping the live build rewrites
+// those packs, and the live build still answers every file byte for byte through the Worker module, the bucket
+// holding at most 1.5× what the live build stores.
+import { cp, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { errorBodies } from "../../../../../scripts/api/contract/error-bodies.ts";
+import type { RouteTable } from "../../../../../scripts/api/runtime/route-table.ts";
+import { build } from "../../../../../scripts/build.ts";
+import { prune } from "../../../../../scripts/hosts/cloudflare/r2/prune.ts";
+import { readLive, readRecord, readShard, uploadToR2 } from "../../../../../scripts/hosts/cloudflare/r2/upload.ts";
+import { createWorker } from "../../../../../scripts/hosts/cloudflare/worker/worker.ts";
+import { fixture, tempDir } from "../../../../helpers/fs/dirs.ts";
+import { memoryBucket } from "../../../../helpers/r2/memory-bucket.ts";
+
+let dir: Awaited<ReturnType<typeof tempDir>>;
+let content: string;
+let dist: string;
+
+beforeAll(async () => {
+  dir = await tempDir("cloudflare-r2-prune-");
+  content = join(dir.path, "content");
+  dist = join(dir.path, "dist");
+  await cp(fixture("tiny"), content, { recursive: true });
+  await build({ contentDir: content, outDir: dist });
+}, 120_000);
+
+afterAll(() => dir?.remove());
+
+const stored = (bucket: ReturnType<typeof memoryBucket>) =>
+  [...bucket.objects].filter(([k]) => /^(packs|shards)\//.test(k)).reduce((sum, [, o]) => sum + o.bytes.byteLength, 0);
+
+it("prune rewrites mostly unused packs; the live build answers every file as before; the bucket ≤ 1.5× the live build", async () => {
+  const bucket = memoryBucket();
+  await uploadToR2(dist, bucket.target);
+  // Three more builds, each a new tool (every total changes): the first packs end up mostly unused.
+  const tool = JSON.parse(await readFile(join(content, "tools/beta-mail.json"), "utf8"));
+  for (const name of ["Bravo", "Charlie", "Delta"]) {
+    const slug = name.toLowerCase();
+    await writeFile(join(content, `tools/${slug}.json`), JSON.stringify({ ...tool, name, slug }));
+    await build({ contentDir: content, outDir: dist });
+    await uploadToR2(dist, bucket.target);
+  }
+  const before = stored(bucket);
+  const pruned = await prune(bucket.target, 1);
+  expect(pruned.rewrittenPacks, "some pack was mostly unused").toBeGreaterThan(0);
+  expect(pruned.bucketBytes).toEqual({ before, after: stored(bucket) });
+  const live = (await readLive(bucket.target))!.pointer;
+  const record = (await readRecord(bucket.target, live.build))!;
+  expect(stored(bucket)).toBeLessThanOrEqual(1.5 * record.storedBytes);
+
+  // Every file of the live build, through the Worker module: byte for byte the build's.
+  const table = JSON.parse(await readFile(join(dist, "routes.json"), "utf8")) as RouteTable;
+  const worker = createWorker(table, errorBodies(table.basePath));
+  const store = {
+    BUCKET: bucket.binding,
+  };
+  let files = 0;
+  for (const [, name] of live.shards)
+    for (const [path] of (await readShard(bucket.target, name)).files) {
+      if (!path.startsWith("v1/software/") || !path.endsWith(".json") || path.includes("/pages/")) continue;
+      const res = await worker.fetch(new Request(`https://api.example/${path.replace(/\.json$/, "")}`), store);
+      expect(res.status, path).toBe(200);
+      expect(Buffer.from(await res.arrayBuffer()).equals(await readFile(join(dist, path))), path).toBe(true);
+      files++;
+    }
+  expect(files).toBeGreaterThan(3);
+  // And every stored body through the bucket itself: each shard entry's range decodes to the file.
+  const { gunzipSync } = await import("node:zlib");
+  for (const [, name] of live.shards) {
+    const shard = await readShard(bucket.target, name);
+    for (const [path, , size, pack, offset, length] of shard.files) {
+      const bytes = await bucket.target.readBytes(`packs/${shard.packs[pack]}`, { offset, length });
+      const body = gunzipSync(bytes!);
+      expect(body.byteLength, path).toBe(size);
+      expect(body.equals(await readFile(join(dist, path))), path).toBe(true);
+    }
+  }
+}, 120_000);

@@ -1,0 +1,207 @@
+// Builds on R2 in motion, in workerd through Miniflare (offline), with the upload run as the real command: a reader
+// hammering the Worker while build B is published over build A sees whole A answers, then whole B answers, never a
+// mix; rollback answers byte for byte as A did; a repeated request reads nothing from R2 (kills during an upload:
+// upload-r2-kills.test.ts).
+import { spawn } from "node:child_process";
+import { createHash } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import { request } from "node:http";
+import { join } from "node:path";
+import { gunzipSync } from "node:zlib";
+import { expect, it } from "vitest";
+import { listBuilds, rollback } from "../../../../../scripts/hosts/cloudflare/r2/upload.ts";
+import { repoRoot } from "../../../../helpers/fs/dirs.ts";
+import {
+  type Answer,
+  ab,
+  answersOf,
+  ask,
+  buildsAB,
+  serving,
+  TARGETS,
+  uploadCommand,
+} from "../../../../helpers/r2/builds-ab.ts";
+
+buildsAB();
+
+it("a reader during the upload of B over A sees whole A answers, then whole B answers; rollback answers as A did", async () => {
+  const persist = join(ab.dir, "hammer.r2");
+  const worker = await serving(ab.distA, persist);
+  try {
+    const a = await answersOf(worker.url);
+    const idA = a[0]!.build!;
+    expect(a.every((x) => x.build === idA)).toBe(true);
+    const upload = uploadCommand(ab.distB, persist);
+    let exited = false;
+    void upload.done.then(() => (exited = true));
+    const seen: { build: string | null; target: string }[] = [];
+    let b: Answer[] | undefined;
+    // Sequential reads until the upload is over and the pointer's isolate cache (1 s) has passed, bounded.
+    for (let round = 0, after = 0; round < 5000 && after < 30; round++) {
+      if (exited) after++;
+      for (const [i, target] of TARGETS.entries()) {
+        const got = await ask(worker.url, target);
+        seen.push({ build: got.build, target });
+        if (got.build === idA) {
+          expect(got, `${target} from A`).toEqual(a[i]);
+          continue;
+        }
+        b ??= await answersOf(worker.url).then((x) => (x.every((y) => y.build === got.build) ? x : undefined));
+        expect(b, `${target}: an answer from an unknown build ${got.build}`).toBeDefined();
+        expect(got, `${target} from B`).toEqual(b![i]);
+      }
+      if (exited) await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(await upload.done).toBe(0);
+    const builds = seen.map((s) => s.build);
+    const firstB = builds.findIndex((id) => id !== idA);
+    expect(firstB, "B went live").toBeGreaterThan(0);
+    expect(
+      builds.slice(firstB).every((id) => id !== idA),
+      "once B answers, A never does again",
+    ).toBe(true);
+    expect(
+      b!.every((x, i) => x.body !== a[i]!.body),
+      "every target tells A from B",
+    ).toBe(true);
+
+    // Rollback in one step (through the serving workerd's uploader Worker): A's answers, byte for byte, from the
+    // running Worker.
+    const target = await worker.uploadTarget();
+    expect(await rollback(target)).toEqual({ build: idA, previous: b![0]!.build });
+    expect((await listBuilds(target)).map((x) => x.live)).toEqual([false, true]);
+    await new Promise((r) => setTimeout(r, 1100));
+    expect(await answersOf(worker.url)).toEqual(a);
+  } finally {
+    await worker.close();
+  }
+}, 120_000);
+
+/** One GET as sent, without a client that decodes for us: status, headers, the bytes as they came (null: no
+ *  Accept-Encoding at all). */
+function rawGet(url: string, acceptEncoding: string | null) {
+  return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }>(
+    (resolve, reject) => {
+      request(url, { headers: acceptEncoding === null ? {} : { "accept-encoding": acceptEncoding } }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
+        res.on("error", reject);
+      })
+        .on("error", reject)
+        .end();
+    },
+  );
+}
+
+it("every body served by URL decodes to the build's bytes, as stored with gzip and decoded without", async () => {
+  const worker = await serving(ab.distA, join(ab.dir, "decode.r2"));
+  try {
+    // The hash tree (E2) names every body served by URL with its SHA-256: the Node server's bytes.
+    const root = JSON.parse(await readFile(join(ab.distA, "v1/sync/index.json"), "utf8")) as { data: object };
+    const expected = new Map<string, string>();
+    for (const shard of Object.keys(root.data)) {
+      const { data } = JSON.parse(await readFile(join(ab.distA, `v1/sync/${shard}.json`), "utf8")) as {
+        data: Record<string, { sha256: string }>;
+      };
+      for (const [target, body] of Object.entries(data)) expected.set(target, body.sha256);
+    }
+    expect(expected.size).toBeGreaterThan(1000);
+    const sha256 = (b: Buffer) => createHash("sha256").update(b).digest("hex");
+    for (const [target, hash] of expected) {
+      const gzip = await rawGet(worker.url + target, "gzip");
+      expect(gzip.status, target).toBe(200);
+      expect(gzip.headers["content-encoding"], target).toBe("gzip");
+      // the Worker sets none on a coded answer; workerd may add the stored length
+      if (gzip.headers["content-length"] !== undefined)
+        expect(gzip.headers["content-length"], target).toBe(String(gzip.body.byteLength));
+      expect(sha256(gunzipSync(gzip.body)), target).toBe(hash);
+      const plain = await rawGet(worker.url + target, "identity");
+      expect(plain.headers["content-encoding"], target).toBeUndefined();
+      expect(sha256(plain.body), target).toBe(hash);
+      // The Worker answers the client's own Accept-Encoding (request.cf.clientAcceptEncoding), not the `br, gzip`
+      // workerd hands it: the identity representation, with its own ETag.
+      expect(gzip.headers.etag, target).toBe(String(plain.headers.etag).replace(/"$/, '-gzip"'));
+      const none = await rawGet(worker.url + target, null);
+      expect(none.headers["content-encoding"], target).toBeUndefined();
+      expect(none.body.equals(plain.body), target).toBe(true);
+    }
+  } finally {
+    await worker.close();
+  }
+}, 120_000);
+
+it("a repeated request reads no shard and no body (edge cache, shards in memory); route-decided errors read nothing", async () => {
+  const worker = await serving(ab.distA, join(ab.dir, "reads.r2"));
+  try {
+    const reads = async (target: string) => {
+      const { headers } = await fetch(worker.url + target);
+      return `${headers.get("x-r2-reads")}: ${headers.get("x-r2-read-kinds")}`;
+    };
+    // the first request of a fresh isolate: the pointer, the tool's manifest shard, its body: each once
+    expect(await reads("/v1/software/beta-mail")).toBe("3: pointer=1 manifest=1 body=1");
+    // again: nothing but the pointer, and that only if a second has passed (a loaded machine)
+    expect(await reads("/v1/software/beta-mail")).toMatch(/^[01]: pointer=[01] manifest=0 body=0$/);
+    expect(await reads("/v1/nope")).toBe("0: pointer=0 manifest=0 body=0");
+    expect(await reads("/v1/software?limit=0")).toBe("0: pointer=0 manifest=0 body=0");
+  } finally {
+    await worker.close();
+  }
+}, 60_000);
+
+it("start:cloudflare --r2 --as-is listens only once a build is live, then follows uploads and a rollback without a restart", async () => {
+  const persist = join(ab.dir, "follow.r2");
+  const server = spawn(
+    process.execPath,
+    [
+      "scripts/launcher/launch.cjs",
+      "scripts/hosts/cloudflare/local/start.ts",
+      "--dist",
+      ab.distA,
+      "--r2",
+      "--as-is",
+      "--persist",
+      persist,
+    ],
+    { cwd: repoRoot, env: { ...process.env, PORT: "0" }, stdio: ["ignore", "pipe", "pipe"] },
+  );
+  let stdout = "";
+  server.stdout!.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+  const origin = () => /at (http:\/\/[^\s]+) \(/.exec(stdout)?.[1];
+  const until = async (what: string, ok: () => boolean | Promise<boolean>) => {
+    for (let i = 0; i < 600; i++) {
+      if (await ok()) return;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`timed out waiting for ${what}:\n${stdout}`);
+  };
+  try {
+    await until("the waiting line", () => stdout.includes("waiting for a complete build"));
+    expect(origin(), "no address before a build is live").toBeUndefined();
+    expect(await uploadCommand(ab.distA, persist).done).toBe(0);
+    await until("the address", () => origin() !== undefined);
+    const a = await answersOf(origin()!);
+    expect(new Set(a.map((x) => x.build)).size).toBe(1);
+    expect(await uploadCommand(ab.distB, persist).done).toBe(0);
+    await until("B", async () => (await ask(origin()!, TARGETS[0]!)).build !== a[0]!.build);
+    const rolled = spawn(
+      process.execPath,
+      [
+        "scripts/launcher/launch.cjs",
+        "scripts/hosts/cloudflare/r2/command.ts",
+        "--dist",
+        ab.distA,
+        "--persist",
+        persist,
+        "--rollback",
+      ],
+      { cwd: repoRoot, stdio: "ignore" },
+    );
+    expect(await new Promise((r) => rolled.on("exit", r))).toBe(0);
+    await until("A again", async () => (await ask(origin()!, TARGETS[0]!)).build === a[0]!.build);
+    expect(await answersOf(origin()!)).toEqual(a);
+  } finally {
+    server.kill("SIGTERM");
+    await new Promise((r) => server.on("exit", r));
+  }
+}, 120_000);

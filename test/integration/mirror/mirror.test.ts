@@ -1,0 +1,159 @@
+// npm run mirror against real hosts (the Node server, nginx, the Worker in workerd): a first sync copies every body,
+// a sync from build A to build B fetches only the shards and bodies whose hash changed and ends byte-identical to a
+// fresh copy of B, a tampered body is refused with the previous copy kept, and a killed sync resumes.
+import { spawn } from "node:child_process";
+import { cp, readdir, readFile, readlink, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import fg from "fast-glob";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { build } from "../../../scripts/build.ts";
+import { startServer } from "../../../scripts/hosts/node/server/start-server.ts";
+import { syncCopy } from "../../../scripts/mirror/sync-copy.ts";
+import { hosts } from "../../helpers/conformance/hosts.ts";
+import { fixture, repoRoot, tempDir } from "../../helpers/fs/dirs.ts";
+import { hashTree } from "../../helpers/fs/tree.ts";
+import { seeded } from "../../helpers/random/seeded.ts";
+
+type Listing = Record<string, { sha256: string; size: number }>;
+const listing = async (path: string) => (JSON.parse(await readFile(path, "utf8")) as { data: Listing }).data;
+
+/** A built tree's targets and shards with their hashes, read from its files. */
+async function treeOf(dist: string) {
+  const shards = await listing(join(dist, "v1/sync/index.json"));
+  const targets: Listing = {};
+  for (const name of Object.keys(shards)) Object.assign(targets, await listing(join(dist, `v1/sync/${name}.json`)));
+  return { shards, targets };
+}
+const changed = (a: Listing, b: Listing) => Object.keys(b).filter((k) => a[k]?.sha256 !== b[k]!.sha256).length;
+
+let dir: Awaited<ReturnType<typeof tempDir>>;
+let distA: string;
+let distB: string;
+
+beforeAll(async () => {
+  dir = await tempDir("msapi-mirror-");
+  const content = join(dir.path, "content");
+  await cp(fixture("tiny"), content, { recursive: true });
+  distA = join(dir.path, "a");
+  await build({ contentDir: content, outDir: distA });
+  // B: one price changed
+  const file = join(content, "tools/beta-mail.json");
+  const tool = JSON.parse(await readFile(file, "utf8"));
+  tool.pricingPlans[0].price = 27;
+  await writeFile(file, JSON.stringify(tool));
+  distB = join(dir.path, "b");
+  await build({ contentDir: content, outDir: distB });
+}, 120_000);
+afterAll(() => dir?.remove());
+
+const selected = ["node", "nginx", "cloudflare-assets"].map((name) => hosts.find((h) => h.name === name)!);
+
+describe.each(selected)("npm run mirror against $name", (host) => {
+  const why = host.unavailable();
+  it.skipIf(why !== undefined && process.env.CI !== "true")(
+    "copies A whole, then syncs to B fetching only what changed, ending byte-identical to a fresh copy of B",
+    async () => {
+      const out = join(dir.path, `copy-${host.name}`);
+      const a = await host.start(distA);
+      try {
+        const first = await syncCopy(`${a.origin}/v1`, out);
+        const treeA = await treeOf(distA);
+        expect(first).toMatchObject({ changed: true, targets: Object.keys(treeA.targets).length });
+        expect(first.bodiesFetched).toBe(first.targets);
+        // every body is the file the build wrote for it
+        expect(await readFile(join(out, "v1/software/beta-mail.json"))).toEqual(
+          await readFile(join(distA, "v1/software/beta-mail.json")),
+        );
+        expect((await syncCopy(`${a.origin}/v1`, out)).changed).toBe(false);
+      } finally {
+        await a.stop();
+      }
+      const b = await host.start(distB);
+      try {
+        const [treeA, treeB] = [await treeOf(distA), await treeOf(distB)];
+        const sync = await syncCopy(`${b.origin}/v1`, out);
+        expect(sync.bodiesFetched).toBe(changed(treeA.targets, treeB.targets));
+        expect(sync.shardsFetched).toBe(changed(treeA.shards, treeB.shards));
+        expect(sync.bodiesFetched).toBeGreaterThan(0);
+        expect(sync.bodiesFetched).toBeLessThan(10);
+        const fresh = join(dir.path, `fresh-${host.name}`);
+        await syncCopy(`${b.origin}/v1`, fresh);
+        expect(await hashTree(out)).toEqual(await hashTree(fresh));
+      } finally {
+        await b.stop();
+      }
+    },
+    120_000,
+  );
+});
+
+describe("npm run mirror refuses and resumes", () => {
+  it("refuses a body whose hash is not the tree's, and keeps the previous copy as it was", async () => {
+    const out = join(dir.path, "copy-tampered");
+    const a = await startServer({ distDir: distA, port: 0, host: "127.0.0.1" });
+    await syncCopy(`${a.url.replace(/\/$/, "")}/v1`, out);
+    await a.close();
+    const before = await hashTree(out);
+    const link = await readlink(out);
+    // B as a plain folder with one body changed after the build
+    const tampered = join(dir.path, "tampered");
+    await cp(await readlink(distB).then((l) => join(dir.path, l)), tampered, { recursive: true });
+    await writeFile(join(tampered, "v1/software/beta-mail.json"), '{"data":{"tampered":true}}');
+    const b = await startServer({ distDir: tampered, port: 0, host: "127.0.0.1" });
+    try {
+      await expect(syncCopy(`${b.url.replace(/\/$/, "")}/v1`, out)).rejects.toThrow(/not the one the hash tree lists/);
+    } finally {
+      await b.close();
+    }
+    expect(await readlink(out)).toBe(link);
+    expect(await hashTree(out)).toEqual(before);
+  });
+
+  it("a sync killed at seeded moments leaves no copy or the previous one, and the next run completes it without refetching", async () => {
+    const server = await startServer({ distDir: distA, port: 0, host: "127.0.0.1" });
+    const from = `${server.url.replace(/\/$/, "")}/v1`;
+    const out = join(dir.path, "copy-killed");
+    const random = seeded(20261125);
+    const total = Object.keys((await treeOf(distA)).targets).length;
+    try {
+      for (let kill = 0; kill < 3; kill++) {
+        // Killed once the staging folder holds this many bodies (spread over the run).
+        const at = Math.floor(total * (0.1 + 0.6 * random()));
+        const child = spawn(
+          process.execPath,
+          [
+            "scripts/launcher/launch.cjs",
+            "scripts/mirror/command.ts",
+            "--from",
+            from,
+            "--out",
+            out,
+            "--concurrency",
+            "1",
+          ],
+          { cwd: repoRoot, stdio: "ignore" },
+        );
+        let gone = false;
+        const exited = new Promise((done) => child.on("exit", done)).then(() => (gone = true));
+        for (let i = 0; i < 2000; i++) {
+          const staged = await fg("copy-killed.copies/.staging-*/**", { cwd: dir.path, onlyFiles: true, dot: true });
+          if (staged.length >= at || gone) break;
+          await new Promise((r) => setTimeout(r, 10));
+        }
+        expect(gone, "the sync was still running when killed").toBe(false);
+        child.kill("SIGKILL");
+        await exited;
+        // nothing was published: no link yet
+        expect(await readdir(dir.path)).not.toContain("copy-killed");
+      }
+      const done = await syncCopy(from, out);
+      expect(done.targets).toBe(total);
+      expect(done.bodiesFetched).toBeLessThan(total);
+      const fresh = join(dir.path, "fresh-killed");
+      await syncCopy(from, fresh);
+      expect(await hashTree(out)).toEqual(await hashTree(fresh));
+    } finally {
+      await server.close();
+    }
+  }, 120_000);
+});
