@@ -190,8 +190,9 @@ describe("docs page (dist/index.html + Redoc bundle)", () => {
         await expect.poll(() => page.locator("#try.files").count(), { timeout: 10_000 }).toBe(1);
         expect(await page.locator("#try .files-note").isVisible()).toBe(true);
         const requests = tryRequests(site.catalog, site.table);
-        const hrefs = await page.locator("#try li a").evaluateAll((els) => els.map((e) => e.getAttribute("href")));
-        expect(hrefs).toEqual(requests.map((r) => `./${r.file}`));
+        // The page marks itself a file host, then rewrites the cards after one more fetch: wait for the rewrite.
+        const hrefs = () => page.locator("#try li a").evaluateAll((els) => els.map((e) => e.getAttribute("href")));
+        await expect.poll(hrefs, { timeout: 10_000 }).toEqual(requests.map((r) => `./${r.file}`));
         for (const r of requests) {
           // Followed as a click follows it: the browser's own request for the card's address.
           const res = await page.goto(new URL(`./${r.file}`, `${files.url}/`).href, { timeout: 10_000 });

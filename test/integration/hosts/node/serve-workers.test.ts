@@ -26,7 +26,7 @@ function getFresh(url: string): Promise<{ status: number; body: string }> {
 function workersOf(pid: number): number[] {
   return childrenOf(pid).filter((child) => {
     try {
-      return /cluster-worker[-.]/.test(readFileSync(`/proc/${child}/cmdline`, "utf8"));
+      return /server-process[-.]/.test(readFileSync(`/proc/${child}/cmdline`, "utf8"));
     } catch {
       return false;
     }
