@@ -1,4 +1,4 @@
-// Every shell command in README.md and docs/*.md works as written. Each is either run (in a scratch copy of the
+// Every shell command in README.md and docs/ works as written. Each is either run (in a scratch copy of the
 // repository, in the order the docs give) or, when it cannot run here (a server that runs until stopped, a deploy
 // that needs an account and network, a minutes-long run), checked: the npm script exists, every flag is one its
 // --help lists, the npx package is installed, the file exists. Those are listed in command-checks.ts with the reason.
@@ -10,7 +10,7 @@ import { check, makeScratch, plan, prefetchHelp, runInScratch } from "../../help
 import { type DocCommand, docCommands, inlineCommands } from "../../helpers/docs/shell-commands.ts";
 import { repoRoot } from "../../helpers/fs/dirs.ts";
 
-const DOC_FILES = ["README.md", ...fg.sync("docs/*.md", { cwd: repoRoot }).sort()];
+const DOC_FILES = ["README.md", ...fg.sync("docs/**/*.md", { cwd: repoRoot }).sort()];
 const commands: DocCommand[] = DOC_FILES.flatMap((file) =>
   docCommands(file, readFileSync(join(repoRoot, file), "utf8")),
 );
