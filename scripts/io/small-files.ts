@@ -23,6 +23,12 @@ export interface SmallStats {
   writtenBytes: number;
   removedBytes: number;
   deleted: number;
+  /** bodies made (a kept one is not), and their bytes */
+  rendered: number;
+  renderedBytes: number;
+  /** bodies hashed, and the bytes fed to SHA-256: the bench judges these exactly (a body hashed twice counts twice) */
+  hashed: number;
+  hashedBytes: number;
   // Maps, not records: a record of thousands of paths set one by one cost a rebuild ~20 ms.
   hashes: Map<string, string>;
   sizes: Map<string, number>;
@@ -44,6 +50,10 @@ export const emptySmallStats = (): SmallStats => ({
   writtenBytes: 0,
   removedBytes: 0,
   deleted: 0,
+  rendered: 0,
+  renderedBytes: 0,
+  hashed: 0,
+  hashedBytes: 0,
   hashes: new Map(),
   sizes: new Map(),
   keys: new Map(),
@@ -76,8 +86,16 @@ export async function writeSmallFiles(
     }
     return target;
   };
-  /** Records the hash and size of the body at `path`; true when its bytes differ from the build before's. */
+  /** A body's SHA-256, counted. */
+  const hashOf = (body: Uint8Array) => {
+    stats.hashed++;
+    stats.hashedBytes += body.byteLength;
+    return sha256Hex(body);
+  };
+  /** Records the hash and size of the body made for `path`; true when its bytes differ from the build before's. */
   const recordIsNew = (path: string, sha256: string, size: number) => {
+    stats.rendered++;
+    stats.renderedBytes += size;
     stats.hashes.set(path, sha256);
     stats.sizes.set(path, size);
     return previous?.get(path) !== sha256;
@@ -106,6 +124,9 @@ export async function writeSmallFiles(
   const putPieces = (file: OutputFile, pieces: Iterable<string>) => {
     const tmp = `${targetOf(file.path)}.tmp-${process.pid}`;
     const { sha256, size } = writeInPieces(tmp, pieces);
+    // hashed as it was written
+    stats.hashed++;
+    stats.hashedBytes += size;
     if (!recordIsNew(file.path, sha256, size)) return void unlinkSync(tmp);
     try {
       file.check?.();
@@ -142,7 +163,7 @@ export async function writeSmallFiles(
     // Read once (a shard renders on each read) and encoded once: hashed, measured and written as the same bytes.
     const read = file.body;
     const body = typeof read === "string" ? Buffer.from(read) : read;
-    if (!recordIsNew(file.path, sha256Hex(body), body.byteLength)) return;
+    if (!recordIsNew(file.path, hashOf(body), body.byteLength)) return;
     file.check?.();
     put(file.path, body);
     if (!compressed) return;
@@ -191,6 +212,10 @@ export function addSmallStats(into: SmallStats, ...passes: SmallStats[]): SmallS
     into.writtenBytes += s.writtenBytes;
     into.removedBytes += s.removedBytes;
     into.deleted += s.deleted;
+    into.rendered += s.rendered;
+    into.renderedBytes += s.renderedBytes;
+    into.hashed += s.hashed;
+    into.hashedBytes += s.hashedBytes;
     for (const field of ["hashes", "sizes", "keys", "targets"] as const)
       for (const [path, value] of s[field]) (into[field] as Map<string, unknown>).set(path, value);
   }

@@ -13,7 +13,7 @@ import { type SyncLayout, syncRootFile, syncShardFiles } from "../render/sync-fi
 import { type Base, type GenerationOptions, writeGeneration } from "./generation.ts";
 import { countChangedLists, countWrittenLists } from "./list-accounting.ts";
 import { type Manifest, manifestLists, type OffsetPlan, planList, writeManifest } from "./manifest.ts";
-import type { PageUnit } from "./page-units.ts";
+import type { PageStats, PageUnit } from "./page-units.ts";
 import { type PageWriters, writePages } from "./page-writers.ts";
 import { addSmallStats, manifestPart, type SmallStats, writeSmallFiles } from "./small-files.ts";
 import type { Trash } from "./store.ts";
@@ -58,6 +58,12 @@ export interface WriteSummary {
   written: number;
   writtenBytes: number;
   deleted: number;
+  /** bodies made (small files rendered, kept ones not; list pages written) and their bytes */
+  rendered: number;
+  renderedBytes: number;
+  /** bodies hashed (pages' digests included) and the bytes fed to SHA-256: a body hashed twice counts twice */
+  hashed: number;
+  hashedBytes: number;
 }
 
 export async function writeOutput(outDir: string, site: SiteOutput, options: WriteOptions): Promise<WriteSummary> {
@@ -93,7 +99,15 @@ async function writeFull(
   countWrittenLists(site.lists, lists, pages.perList);
   const tree = { files: small.written + pages.written, bytes: small.writtenBytes + pages.writtenBytes };
   writeManifest(work, options.fingerprint, small, lists, tree);
-  return { mode: "full", base: "fresh", ...tree, written: tree.files, writtenBytes: tree.bytes, deleted: 0 };
+  return {
+    mode: "full",
+    base: "fresh",
+    ...tree,
+    written: tree.files,
+    writtenBytes: tree.bytes,
+    deleted: 0,
+    ...workCounts(small, pages),
+  };
 }
 
 async function writeIncremental(
@@ -164,8 +178,17 @@ async function writeIncremental(
     written: small.written + pages.written,
     writtenBytes: small.writtenBytes + pages.writtenBytes,
     deleted: small.deleted + pages.deleted + lists.removedFiles,
+    ...workCounts(small, pages),
   };
 }
+
+/** What the build made and hashed: the page writers render each page they write; the main thread hashes. */
+const workCounts = (small: SmallStats, pages: PageStats) => ({
+  rendered: small.rendered + pages.written,
+  renderedBytes: small.renderedBytes + pages.writtenBytes,
+  hashed: small.hashed,
+  hashedBytes: small.hashedBytes,
+});
 
 /** The folder of the hash tree's files (`v1/sync/`). */
 const syncFolder = (site: SiteOutput) => site.sync.rootFile.slice(0, site.sync.rootFile.lastIndexOf("/") + 1);
@@ -211,7 +234,13 @@ async function writeSyncTree(
     manifestPart(previous, (path) => path === site.sync.rootFile),
     compress,
   );
-  return addSmallStats(bodies, shardStats, rootStats);
+  const stats = addSmallStats(bodies, shardStats, rootStats);
+  // the pages' hashing is counted with the small files' (their files are the page writers')
+  for (const digests of pages) {
+    stats.hashed += digests?.hashed ?? 0;
+    stats.hashedBytes += digests?.hashedBytes ?? 0;
+  }
+  return stats;
 }
 
 /**
