@@ -24,12 +24,14 @@ export function normalizeBaseUrl(raw: string): string {
 export function createHttpSource(baseUrl: string, timeoutMs = REQUEST_TIMEOUT_MS): CatalogSource {
   return {
     remote: true,
-    async get(target) {
+    async get(target, options = {}) {
       const url = baseUrl + target;
       let response: Response;
+      const headers: Record<string, string> = { accept: "application/json" };
+      if (options.ifNoneMatch !== undefined) headers["if-none-match"] = options.ifNoneMatch;
       try {
         response = await fetch(url, {
-          headers: { accept: "application/json" },
+          headers,
           signal: AbortSignal.timeout(timeoutMs),
         });
       } catch (e) {
@@ -37,13 +39,15 @@ export function createHttpSource(baseUrl: string, timeoutMs = REQUEST_TIMEOUT_MS
         throw new SourceUnavailable(`the API at ${baseUrl} did not answer (${cause})`);
       }
       const body = await response.text();
+      const etag = response.headers.get("etag") ?? undefined;
+      if (response.status === 304 && options.ifNoneMatch !== undefined) return { status: 304, body, etag };
       const json = (response.headers.get("content-type") ?? "").startsWith("application/json");
       if (!API_STATUSES.has(response.status) || !json) {
         throw new SourceUnavailable(
           `the API at ${baseUrl} answered ${url} with ${response.status} ${json ? "" : "(not JSON) "}— is --base-url the API's base path?`,
         );
       }
-      return { status: response.status, body };
+      return { status: response.status, body, ...(etag === undefined ? {} : { etag }) };
     },
   };
 }

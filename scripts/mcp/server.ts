@@ -28,8 +28,9 @@ export const MCP: CommandSpec<typeof options> = {
   usage: "npm run --silent mcp --",
   summary:
     "Serves the catalog to AI agents as a Model Context Protocol server over standard input and output, read-only: " +
-    "tools list_software, get_software, list_categories and get_best_in_category answer exactly what the HTTP API " +
-    "answers for the same request. Started by an MCP client, not by hand.",
+    "tools list_software, get_software, list_categories, get_best_in_category and search_software answer exactly what " +
+    "the HTTP API answers for the same request (search_software also takes several words). Started by an MCP client, " +
+    "not by hand.",
   options,
   notes: ["--silent keeps npm's own banner off standard output, which carries the protocol alone."],
 };

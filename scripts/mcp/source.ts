@@ -2,13 +2,16 @@
 
 /** One answer of the API: its status and its body, byte for byte as the HTTP API sends it. */
 export interface ApiAnswer {
+  /** 304 only when the request named the body's ETag in `ifNoneMatch` and the body is still that one */
   status: number;
   body: string;
+  /** the ETag the API sent with the body, when it came over the network */
+  etag?: string;
 }
 
 export interface CatalogSource {
   /** answers a GET for `target`, the path below the base path plus its query: `/software?category=crm&limit=5` */
-  get(target: string): Promise<ApiAnswer>;
+  get(target: string, options?: { ifNoneMatch?: string }): Promise<ApiAnswer>;
   /** true when answers come over the network from a deployed API (the tools' openWorldHint) */
   remote: boolean;
 }

@@ -11,10 +11,12 @@ import {
 } from "../api/contract/response-schemas.ts";
 import { DEFAULT_LIMIT, MAX_LIMIT, MAX_SEARCH_PREFIX } from "../api/runtime/route-table.ts";
 import { foldName } from "../content/fold-name.ts";
+import { nameWords } from "../model/search-words.ts";
 import { SLUG_PATTERN } from "../schemas/slug-pattern.ts";
 import { successOrError } from "./output-schema.ts";
 import { bestTarget, categoriesTarget, listSoftwareTarget, searchTarget, softwareTarget } from "./requests.ts";
 import type { ApiAnswer, CatalogSource } from "./source.ts";
+import { createWordsSearch } from "./words-search.ts";
 
 export const TOOL_NAMES = [
   "list_software",
@@ -158,28 +160,39 @@ export function createCatalogServer(source: CatalogSource, version: string): Mcp
     ({ category }) => call(bestTarget(category)),
   );
 
+  const wordsSearch = createWordsSearch(source);
   server.registerTool(
     "search_software",
     {
       title: "Search software",
       description:
-        "Tools whose name has a word starting with q, ordered by name: the first 20, and meta.total for how many match. " +
-        "A name's words are it without accents, lower-cased, split at anything but letters and digits. q is folded the " +
-        'same way before it is checked ("Mäil" and "MAIL" search for mail). No match is an empty list.',
+        "Tools whose name has a word starting with each word of q, ordered by name: the first 20, and meta.total for " +
+        "how many match. A name's words, and q's, are folded the same way: accents removed, lower-cased, split at " +
+        'anything but letters and digits ("Mäil" and "MAIL" search for mail). One word answers exactly what the HTTP API answers ' +
+        'for GET /search?q=word; several ("Sparrow SMS": every word starts a word of the name) answer the same shape, ' +
+        "computed from the catalog's export. No match is an empty list.",
       inputSchema: {
-        // Not the API's pattern here: an agent sends capitals and accents, which are folded first (S2 then applies).
+        // Not the API's pattern here: an agent sends names, capitals and accents, which are folded first.
         q: z
           .string()
           .min(1)
           .max(4 * MAX_SEARCH_PREFIX)
           .describe(
-            "The start of a word of a tool's name, e.g. mail. Accents are removed and capitals lowered; then it must be 1 to 32 letters a-z or digits 0-9",
+            "One or more words, e.g. mail or sparrow sms: each the start of a word of a tool's name. Accents are " +
+              "removed and capitals lowered; each word is then 1 to 32 letters a-z or digits 0-9",
           ),
       },
       outputSchema: successOrError(SearchResponse, "The matches (data, meta), or the API's error body (error)"),
       annotations: { title: "Search software", ...annotations },
     },
-    ({ q }) => call(searchTarget(foldName(q))),
+    async ({ q }) => {
+      const words = nameWords(q);
+      if (words.length > 1 && words.every((w) => w.length <= MAX_SEARCH_PREFIX))
+        return toolResult(await wordsSearch.answer(words));
+      // Else the API's own answer: one word is its request; no word, or one too long, its own 400 and hint.
+      const sent = words.length === 0 ? foldName(q) : (words.find((w) => w.length > MAX_SEARCH_PREFIX) ?? words[0]!);
+      return call(searchTarget(sent));
+    },
   );
 
   server.registerResource(

@@ -65,3 +65,17 @@ export function toolPrefixIndex(tools: readonly { name: string }[]): Map<string,
   if (!index) indexes.set(tools, (index = prefixIndex(tools.map((t) => t.name))));
   return index;
 }
+
+/**
+ * The indexes of the tools whose name has, for each of `words`, a word starting with it (several words people type:
+ * "sparrow sms"), in the order the tools came. The words are taken as given: fold them with nameWords first.
+ */
+export function toolsWithEveryPrefix(tools: readonly { name: string }[], words: readonly string[]): number[] {
+  if (words.length === 0) return [];
+  const out: number[] = [];
+  tools.forEach((t, i) => {
+    const own = nameWords(t.name);
+    if (words.every((w) => own.some((word) => word.startsWith(w)))) out.push(i);
+  });
+  return out;
+}

@@ -2,6 +2,8 @@
 // tool result must be the HTTP API's body for the same request, errors included; a rebuild must be seen at once.
 import { existsSync } from "node:fs";
 import { mkdir, realpath, rename, rm, symlink } from "node:fs/promises";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { Ajv } from "ajv";
 import addFormats from "ajv-formats";
@@ -41,6 +43,22 @@ function httpPath(call: Call): string {
   }
 }
 
+/** A pass-through to `upstream` that records each request it forwards: its target, If-None-Match and status. */
+async function recordingProxy(upstream: string) {
+  const seen: { target: string; ifNoneMatch: string | undefined; status: number }[] = [];
+  const server: Server = createServer(async (req, res) => {
+    const headers: Record<string, string> = {};
+    for (const name of ["accept", "if-none-match"]) if (req.headers[name]) headers[name] = String(req.headers[name]);
+    const answer = await fetch(upstream + req.url, { headers });
+    seen.push({ target: req.url!, ifNoneMatch: headers["if-none-match"], status: answer.status });
+    res.writeHead(answer.status, Object.fromEntries(answer.headers));
+    res.end(Buffer.from(await answer.arrayBuffer()));
+  });
+  await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { url, seen, close: () => new Promise<void>((done) => server.close(() => done())) };
+}
+
 /** Publishes `target` at `link` as the build does: a new link renamed over the old one. */
 async function publish(link: string, target: string) {
   await rm(`${link}.next`, { force: true });
@@ -57,6 +75,7 @@ describe("npm run mcp over a built dist/", () => {
   let api: string;
   let mcp: McpSession;
   let remote: McpSession;
+  let proxy: Awaited<ReturnType<typeof recordingProxy>>;
   let tools: Awaited<ReturnType<McpSession["client"]["listTools"]>>["tools"];
 
   beforeAll(async () => {
@@ -70,13 +89,19 @@ describe("npm run mcp over a built dist/", () => {
     await symlink(genA, dist);
     http = await startServer({ distDir: dist, port: 0 });
     api = http.url + http.basePath;
+    // The API through a proxy that records what the server over --base-url asks it.
+    proxy = await recordingProxy(http.url);
     // Both subprocesses start at once: the one over dist/ as a user starts it, the one over the API through node.
-    [mcp, remote] = await Promise.all([startMcp(["--dist", dist]), startMcp(["--base-url", `${api}/`], "node")]);
+    [mcp, remote] = await Promise.all([
+      startMcp(["--dist", dist]),
+      startMcp(["--base-url", `${proxy.url}${http.basePath}/`], "node"),
+    ]);
     // Listing also arms the client's own check of every structuredContent against the tool's output schema.
     tools = (await mcp.client.listTools()).tools;
   });
   afterAll(async () => {
     await Promise.all([mcp?.close(), remote?.close()]);
+    await proxy?.close();
     await http?.close();
     await dir?.remove();
   });
@@ -237,10 +262,55 @@ describe("npm run mcp over a built dist/", () => {
       expect(result.structuredContent, sent).toStrictEqual(await response.json());
       expect(result.isError, sent).toBe(false);
     }
-    // What folding leaves outside the rule is the API's own 400, as a tool result.
-    const result = await mcp.client.callTool({ name: "search_software", arguments: { q: "E-Mail" } });
-    expect(result.isError).toBe(true);
-    expect(result.structuredContent).toMatchObject({ error: { code: "invalid_query" } });
+    // A text with no word, or a word longer than the API takes, is the API's own 400 and hint, as a tool result.
+    for (const [sent, refused] of [
+      ["-- !", "--%20!"],
+      [`alpha ${"m".repeat(33)}`, "m".repeat(33)],
+    ]) {
+      const [result, response] = await Promise.all([
+        mcp.client.callTool({ name: "search_software", arguments: { q: sent } }),
+        fetch(`${api}/search?q=${refused}`),
+      ]);
+      expect(response.status, sent).toBe(400);
+      expect(result.isError, sent).toBe(true);
+      expect(result.structuredContent, sent).toStrictEqual(await response.json());
+    }
+  });
+
+  it("search_software takes several words, each starting a word of the name: name order, the search answer's shape", async () => {
+    const search = tools.find((t) => t.name === "search_software")!;
+    expect(search.description).toMatch(/several/);
+    expect(search.description).toMatch(/One word answers exactly what the HTTP API answers/);
+    // The oracle: every tool from the HTTP list, its name's words made here, each typed word a prefix of one of them.
+    const all = (await (await fetch(`${api}/software?limit=100`)).json()) as { data: { name: string }[] };
+    const words = (text: string) =>
+      text
+        .normalize("NFKD")
+        .replace(/\p{M}/gu, "")
+        .toLowerCase()
+        .split(/[^a-z0-9]+/)
+        .filter(Boolean);
+    const expected = (q: string) => {
+      const data = all.data.filter((t) => words(q).every((w) => words(t.name).some((n) => n.startsWith(w))));
+      return { data, meta: { total: data.length, limit: 20 } };
+    };
+    const cases: [string, string[]][] = [
+      ["Alpha Mail", ["alpha Mail"]],
+      ["mail  B", ["Beta Mail"]],
+      ["MAIL m", ["alpha Mail", "Beta Mail"]],
+      ["Nandu crm", ["Ñandú CRM"]],
+      ["mail seo", []],
+    ];
+    for (const [q, names] of cases) {
+      const result = await mcp.client.callTool({ name: "search_software", arguments: { q } });
+      expect(result.isError, q).toBe(false);
+      expect(result.structuredContent, q).toStrictEqual(expected(q));
+      expect(
+        (result.structuredContent as { data: { name: string }[] }).data.map((t) => t.name),
+        q,
+      ).toEqual(names);
+      expect(result.content, q).toStrictEqual([{ type: "text", text: JSON.stringify(expected(q)) }]);
+    }
   });
 
   it("refuses arguments outside the API's limits before any request", async () => {
@@ -324,5 +394,23 @@ describe("npm run mcp over a built dist/", () => {
     ];
     for (const c of calls) await expectSameAnswer(remote, c);
     expect(remote.transportErrors).toEqual([]);
+  });
+
+  it("over --base-url, several words are one request for the export, revalidated by its ETag on the next search", async () => {
+    proxy.seen.length = 0;
+    const search = (q: string) => remote.client.callTool({ name: "search_software", arguments: { q } });
+    const first = await search("alpha mail");
+    const again = await search("beta m");
+    const one = await search("Quill");
+    expect((first.structuredContent as { meta: unknown }).meta).toEqual({ total: 1, limit: 20 });
+    expect((again.structuredContent as { data: { slug: string }[] }).data.map((t) => t.slug)).toEqual(["beta-mail"]);
+    const exported = `${http.basePath}/export/catalog.json`;
+    const etag = (await fetch(`${api}/export/catalog.json`)).headers.get("etag")!;
+    expect(proxy.seen).toEqual([
+      { target: exported, ifNoneMatch: undefined, status: 200 },
+      { target: exported, ifNoneMatch: etag, status: 304 },
+      { target: `${http.basePath}/search?q=quill`, ifNoneMatch: undefined, status: 200 },
+    ]);
+    expect(one.structuredContent).toStrictEqual(await (await fetch(`${api}/search?q=quill`)).json());
   });
 });

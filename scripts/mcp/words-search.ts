@@ -1,0 +1,54 @@
+// search_software with several words ("Sparrow SMS"): the HTTP API takes one prefix (its search files are one per
+// prefix), so several are answered here from the export body, the whole catalog in one request. The body is kept
+// with its ETag and revalidated on every search (If-None-Match over the network; the bytes' own ETag from a build),
+// so a rebuild or a new deployment is seen at once and an unchanged catalog is parsed once.
+
+import { SoftwareSummary } from "../api/contract/response-schemas.ts";
+import { etagOf } from "../api/etag-node.ts";
+import { SEARCH_LIMIT } from "../api/runtime/route-table.ts";
+import { toolsWithEveryPrefix } from "../model/search-words.ts";
+import { type ApiAnswer, type CatalogSource, SourceUnavailable } from "./source.ts";
+
+export const EXPORT_TARGET = "/export/catalog.json";
+
+/** The summary's fields in the contract's order: a search item is the exported tool cut to these. */
+const SUMMARY_FIELDS = Object.keys(SoftwareSummary.shape);
+
+type Exported = Record<string, unknown> & { name: string };
+
+export interface WordsSearch {
+  /** the search answer for these words (each 1 or more of a-z, 0-9), or the API's error answer for the export */
+  answer(words: readonly string[]): Promise<ApiAnswer>;
+}
+
+export function createWordsSearch(source: CatalogSource): WordsSearch {
+  let cached: { etag: string; tools: Exported[] } | undefined;
+
+  async function catalog(): Promise<Exported[] | ApiAnswer> {
+    const got = await source.get(EXPORT_TARGET, cached ? { ifNoneMatch: cached.etag } : {});
+    if (got.status === 304 && cached) return cached.tools;
+    if (got.status !== 200) return got;
+    const etag = got.etag ?? etagOf(Buffer.from(got.body));
+    if (cached?.etag === etag) return cached.tools;
+    let tools: Exported[];
+    try {
+      tools = (JSON.parse(got.body) as { data: { software: Exported[] } }).data.software;
+    } catch {
+      throw new SourceUnavailable(`${EXPORT_TARGET} is not the catalog's export body`);
+    }
+    cached = { etag, tools };
+    return tools;
+  }
+
+  return {
+    async answer(words) {
+      const tools = await catalog();
+      if (!Array.isArray(tools)) return tools;
+      const matches = toolsWithEveryPrefix(tools, words);
+      const data = matches
+        .slice(0, SEARCH_LIMIT)
+        .map((i) => Object.fromEntries(SUMMARY_FIELDS.map((field) => [field, tools[i]![field]])));
+      return { status: 200, body: JSON.stringify({ data, meta: { total: matches.length, limit: SEARCH_LIMIT } }) };
+    },
+  };
+}
