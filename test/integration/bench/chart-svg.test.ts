@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { chartInput, formatBytes, formatCount, formatSeconds, growthChartSvg } from "../../../bench/chart-svg.ts";
 import type { ResultsFile } from "../../../bench/results-file.ts";
 import { repoRoot, tempDir } from "../../helpers/fs/dirs.ts";
+import { launchArgs } from "../../helpers/process/launch.ts";
 
 const build = (n: number, files: number, bytes: number, seconds: number, tarSeconds: number | null) => ({
   n,
@@ -161,7 +162,7 @@ describe("growth chart (docs/develop/growth.svg)", () => {
       await import("node:fs/promises").then((fs) => fs.writeFile(resultsPath, JSON.stringify(results)));
       const out = join(dir.path, "growth.svg");
       const run = (args: string[]) =>
-        spawnSync(process.execPath, ["--import", "tsx", "bench/chart.ts", ...args], {
+        spawnSync(process.execPath, launchArgs("bench/chart.ts", ...args), {
           cwd: repoRoot,
           encoding: "utf8",
           timeout: 30_000,

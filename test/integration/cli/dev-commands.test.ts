@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseBenchOptions } from "../../../bench/options.ts";
 import { UserError } from "../../../scripts/cli/command.ts";
 import { repoRoot, tempDir } from "../../helpers/fs/dirs.ts";
+import { launchArgs } from "../../helpers/process/launch.ts";
 
 const COMMANDS = {
   bench: "bench/run.ts",
@@ -17,7 +18,7 @@ const COMMANDS = {
 } as const;
 
 function run(command: keyof typeof COMMANDS, args: string[]) {
-  const r = spawnSync(process.execPath, ["--import", "tsx", COMMANDS[command], ...args], {
+  const r = spawnSync(process.execPath, launchArgs(COMMANDS[command], ...args), {
     cwd: repoRoot,
     encoding: "utf8",
     timeout: 30_000,

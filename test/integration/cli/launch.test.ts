@@ -32,6 +32,8 @@ describe("the command launcher", () => {
     for (const f of ["launch.cjs", "bundle-cache.cjs", "file-hashes.cjs", "project-cache.cjs"])
       await copyFile(join(repoRoot, "scripts/launcher", f), join(project, "scripts/launcher", f));
     await writeFile(join(project, "package-lock.json"), "{}");
+    // ES modules, as the repository's own package.json says: what tsx runs them as when there is no bundle.
+    await writeFile(join(project, "package.json"), JSON.stringify({ type: "module" }));
     for (const pkg of ["esbuild", "@esbuild", "tsx"])
       await symlink(join(repoRoot, "node_modules", pkg), join(project, "node_modules", pkg));
     await writeFile(
@@ -95,5 +97,21 @@ describe("the command launcher", () => {
     await writeGreeting("fixed");
     const fixed = await launch();
     expect([fixed.stderr, JSON.parse(fixed.stdout).greeting]).toEqual(["", "fixed"]);
+  });
+
+  it("with a node_modules it cannot write (no cache folder can be made) runs through tsx, and says so in one line", async () => {
+    const cache = join(project, "node_modules/.cache");
+    await rm(cache, { recursive: true, force: true });
+    // A file where the cache folder goes: mkdir fails for root too, as a read-only node_modules would for a user.
+    await writeFile(cache, "");
+    try {
+      await writeGreeting("uncached");
+      const run = await launch("--x");
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stderr).toMatch(/^note: running scripts\/hello\.ts through tsx \(no bundle: .*\)\n$/);
+      expect(JSON.parse(run.stdout)).toMatchObject({ greeting: "uncached", main: true, args: ["--x"] });
+    } finally {
+      await rm(cache, { force: true });
+    }
   });
 });
