@@ -7,6 +7,11 @@ import { CACHE_BYTES, DEFAULT_WORKERS, startCluster, WorkerStartFailure } from "
 
 const options = {
   dist: { type: "string", default: "dist", valueName: "DIR", description: "the build to serve" },
+  port: {
+    type: "string",
+    valueName: "N",
+    description: "the port to listen on (default: PORT, else 3000; 0 picks a free one)",
+  },
   workers: {
     type: "string",
     default: String(DEFAULT_WORKERS),
@@ -22,16 +27,19 @@ export const SERVE: CommandSpec<typeof options> = {
     "Serves a built dist/ over HTTP: the API under its base path and the docs page at /. A new `npm run build` is " +
     "served within a second of its publication, without a restart.",
   options,
-  notes: ["environment: PORT (default 3000, 0 picks a free one), HOST (default localhost)"],
+  notes: ["environment: PORT (default 3000, 0 picks a free one; --port wins over it), HOST (default localhost)"],
 };
 
 /** Serves `values.dist` as npm run serve does; `stopper` learns how to stop what started. */
-export async function serveDist(values: { dist: string; workers: string }, stopper: StopHandler): Promise<void> {
+export async function serveDist(
+  values: { dist: string; workers: string; port?: string },
+  stopper: StopHandler,
+): Promise<void> {
   const workers = Number(values.workers);
   if (!/^\d+$/.test(values.workers) || workers < 1 || workers > 64)
     throw new UserError(`--workers must be a whole number from 1 to 64, got "${values.workers}"`, 2);
   const distDir = resolve(values.dist);
-  const address = listenAddressFromEnv();
+  const address = listenAddressFromEnv(3000, values.port);
   let server: { close(): Promise<void> } | undefined;
   stopper.set(() => server?.close());
   if (workers === 1) {

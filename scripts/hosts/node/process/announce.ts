@@ -2,11 +2,17 @@
 import { UserError } from "../../../cli/command.ts";
 import type { RunningServer, ServerOptions } from "../server/start-server.ts";
 
-/** PORT and HOST from the environment, as every serving command reads them. */
-export function listenAddressFromEnv(defaultPort = 3000): { port: number; host: string } {
-  const port = Number(process.env.PORT ?? defaultPort);
+/** PORT and HOST from the environment, as every serving command reads them; a `--port` flag wins over PORT. */
+export function listenAddressFromEnv(defaultPort = 3000, portFlag?: string): { port: number; host: string } {
+  const [given, name] = portFlag !== undefined ? [portFlag, "--port"] : [process.env.PORT, "PORT"];
+  // A flag's value must be digits: Number("") is 0, which would pick any free port.
+  const port =
+    given === undefined ? defaultPort : portFlag !== undefined && !/^\d+$/.test(given) ? Number.NaN : Number(given);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
-    throw new UserError(`PORT must be a whole number from 0 to 65535, got "${process.env.PORT}"`);
+    throw new UserError(
+      `${name} must be a whole number from 0 to 65535, got "${given}"`,
+      portFlag === undefined ? 1 : 2,
+    );
   return { port, host: process.env.HOST ?? "localhost" };
 }
 

@@ -5,6 +5,7 @@ import { createServer, type Server } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build } from "../../../../scripts/build.ts";
+import { freePort } from "../../../../scripts/hosts/free-port.ts";
 import { fixture, repoRoot, tempDir } from "../../../helpers/fs/dirs.ts";
 import { serveProcess, waitFor } from "../../../helpers/hosts/serve-process.ts";
 import { launchArgs } from "../../../helpers/process/launch.ts";
@@ -47,6 +48,34 @@ describe("npm run serve", () => {
     } finally {
       blocker.close();
     }
+  });
+
+  it("--port N listens on N, and wins over PORT", async () => {
+    // PORT names a port already taken: listening there would fail, so an answer proves the flag won.
+    const blocker: Server = createServer();
+    await new Promise<void>((r) => blocker.listen(0, "127.0.0.1", r));
+    const taken = (blocker.address() as { port: number }).port;
+    try {
+      const port = await freePort();
+      const run = serveProcess(["--dist", dist, "--port", String(port), "--workers", "1"], {
+        PORT: String(taken),
+        HOST: "127.0.0.1",
+      });
+      await waitFor(() => /http:\/\/\S+\/v1/.test(run.output().stdout));
+      expect(run.output().stdout).toContain(`:${port}/v1`);
+      expect((await fetch(`http://127.0.0.1:${port}/v1/categories`)).status).toBe(200);
+      run.child.kill("SIGTERM");
+      expect((await run.exited)[0]).toBe(0);
+    } finally {
+      blocker.close();
+    }
+  });
+
+  it("a --port that is no port number is one line and exit 2", async () => {
+    const run = serveProcess(["--dist", dist, "--port", "http"], { HOST: "127.0.0.1" });
+    const [code] = await run.exited;
+    expect(code).toBe(2);
+    expect(run.output().stderr.trim()).toBe('--port must be a whole number from 0 to 65535, got "http"');
   });
 
   it("an unknown flag is one line and exit 2", async () => {
