@@ -18,9 +18,35 @@ export const LIST_SEPARATOR = "\n";
 export type CellRead = { value: unknown } | { absent: true } | { error: string };
 
 const NUMBER = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$/;
+/** A decimal comma, as spreadsheets in most European locales write numbers: `12,50`. */
+const DECIMAL_COMMA_NUMBER = /^-?(?:0|[1-9][0-9]*),[0-9]+$/;
 const INTEGER = /^-?(?:0|[1-9][0-9]*)$/;
 
-export function readCell(kind: CellKind, cell: string): CellRead {
+/**
+ * The words spreadsheets save a flag as: English, and the words Excel and LibreOffice write in the locales that save
+ * `;`-separated files (a flag cell is written in the spreadsheet's language: WAHR, VRAI, …).
+ */
+const FLAG_WORDS = new Map<string, boolean>([
+  ["true", true],
+  ["false", false],
+  ["wahr", true],
+  ["falsch", false],
+  ["vrai", true],
+  ["faux", false],
+  ["verdadero", true],
+  ["verdadeiro", true],
+  ["vero", true],
+  ["falso", false],
+  ["waar", true],
+  ["onwaar", false],
+]);
+
+export interface CellOptions {
+  /** the file is `;`-separated: a number may be written with a decimal comma */
+  decimalComma?: boolean;
+}
+
+export function readCell(kind: CellKind, cell: string, options: CellOptions = {}): CellRead {
   const empty = cell === "";
   switch (kind) {
     case "text":
@@ -31,9 +57,12 @@ export function readCell(kind: CellKind, cell: string): CellRead {
       return { value: empty ? null : cell };
     case "nullable-number":
       if (empty) return { value: null };
-      return NUMBER.test(cell.trim())
-        ? { value: Number(cell.trim()) }
-        : { error: `expected a number (like 12.5) or an empty cell, got ${JSON.stringify(cell)}` };
+      if (NUMBER.test(cell.trim())) return { value: Number(cell.trim()) };
+      if (options.decimalComma && DECIMAL_COMMA_NUMBER.test(cell.trim()))
+        return { value: Number(cell.trim().replace(",", ".")) };
+      return {
+        error: `expected a number (like ${options.decimalComma ? "12,5 or 12.5" : "12.5"}) or an empty cell, got ${JSON.stringify(cell)}`,
+      };
     case "nullable-integer":
     case "optional-integer":
       if (empty) return kind === "optional-integer" ? { absent: true } : { value: null };
@@ -41,8 +70,8 @@ export function readCell(kind: CellKind, cell: string): CellRead {
         ? { value: Number(cell.trim()) }
         : { error: `expected a whole number or an empty cell, got ${JSON.stringify(cell)}` };
     case "boolean": {
-      const word = cell.trim().toLowerCase();
-      if (word === "true" || word === "false") return { value: word === "true" };
+      const value = FLAG_WORDS.get(cell.trim().toLowerCase());
+      if (value !== undefined) return { value };
       return { error: `expected true or false, got ${JSON.stringify(cell)}` };
     }
     case "list":

@@ -1,6 +1,6 @@
 // content:export and content:import: the catalog as CSV files and back, exactly; bad rows refused at their file, row
 // and column, every one in one run, with nothing written.
-import { cp, readdir, readFile, stat, writeFile } from "node:fs/promises";
+import { cp, mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { contentToCsv } from "../../../scripts/content/csv/content-to-csv.ts";
@@ -9,7 +9,7 @@ import { exportContentAsCsv } from "../../../scripts/content/csv/export-command.
 import { importContentFromCsv } from "../../../scripts/content/csv/import-command.ts";
 import { ContentErrors, formatContentError } from "../../../scripts/content/errors.ts";
 import { schemaRef } from "../../../scripts/content/schema-ref.ts";
-import { fixture, tempDir } from "../../helpers/fs/dirs.ts";
+import { fixture, sampleContent, tempDir } from "../../helpers/fs/dirs.ts";
 import { hashTree } from "../../helpers/fs/tree.ts";
 
 const tinyCsv = fixture("csv/tiny");
@@ -95,6 +95,22 @@ describe("content:import", () => {
       (await contentFiles(content)).map(async (f) => (await stat(join(content, f))).mtimeMs),
     );
     expect(after).toEqual(before);
+  });
+
+  it("of the sample's own export leaves the sample's content folder byte-identical", async () => {
+    const content = join(tmp.path, "content");
+    const csv = join(tmp.path, "csv");
+    await cp(sampleContent, content, { recursive: true });
+    const { files } = await exportContentAsCsv(content);
+    await mkdir(csv);
+    for (const [file, text] of Object.entries(files)) await writeFile(join(csv, file), text);
+    const tree = await hashTree(content);
+    const report = await importContentFromCsv(csv, content, false);
+    expect([report.tools, report.categories]).toEqual([
+      { added: [], changed: [], removed: [] },
+      { added: [], changed: [], removed: [] },
+    ]);
+    expect(await hashTree(content)).toEqual(tree);
   });
 
   it("reports tools added, changed and removed, and rewrites only those; --dry-run writes nothing", async () => {
@@ -221,10 +237,11 @@ describe("a bad CSV file is refused at its file, row and column, and nothing is 
       'tools.csv:4: slug: "alpha-mail" is also the slug of row 2: each tool has one row',
     ],
     "tools.misspelt-column.csv": [
-      'tools.csv:1: prso: unknown column (did you mean "pros"?): the columns of tools.csv are slug, name, shortDescription, websiteUrl, logoUrl, rating, freeTrialDays, moneyBackDays, hasApi, hasMcpServer, hasZapier, hasMake, pros, cons, pricingLastVerified, categories, internalNotes',
-      "tools.csv:1: pros: this column is missing from the header row",
+      'tools.csv:1: "prso" is not a column (did you mean "pros"?); "pros" is missing: the header row should name the columns slug, name, shortDescription, websiteUrl, logoUrl, rating, freeTrialDays, moneyBackDays, hasApi, hasMcpServer, hasZapier, hasMake, pros, cons, pricingLastVerified, categories, internalNotes (internalNotes may be left out)',
     ],
-    "tools.missing-column.csv": ["tools.csv:1: hasMake: this column is missing from the header row"],
+    "tools.missing-column.csv": [
+      'tools.csv:1: "hasMake" is missing: the header row should name the columns slug, name, shortDescription, websiteUrl, logoUrl, rating, freeTrialDays, moneyBackDays, hasApi, hasMcpServer, hasZapier, hasMake, pros, cons, pricingLastVerified, categories, internalNotes (internalNotes may be left out)',
+    ],
     "tools.impossible-date.csv": ['tools.csv:4: pricingLastVerified: expected a valid date, got "2026-02-30"'],
     "tools.quote-never-closed.csv": [
       "tools.csv:4: shortDescription: text after a quoted cell's closing quote: quote the whole cell and double its quotes",
@@ -238,9 +255,24 @@ describe("a bad CSV file is refused at its file, row and column, and nothing is 
     ],
     "tools.name-too-long.csv": ["tools.csv:3: name: longer than the limit of 80 characters (has 90)"],
     "tools.not-a-url.csv": ['tools.csv:4: websiteUrl: expected a valid uri, got "quill dot example"'],
-    "tools.latin-1.csv": ["tools.csv:1: is not valid UTF-8: save CSV files as UTF-8"],
+    "tools.latin-1.csv": ['tools.csv:1: is not valid UTF-8: save CSV files as UTF-8 (Excel: "CSV UTF-8")'],
     "categories.top-pick-outside-category.csv": [
       'categories.csv:2: topToolPick: tool "quill" is not in category "crm"',
+    ],
+    "plans.unquoted-semicolon.csv": [
+      "plans.csv:3: has 6 cells, the header row has 5: a cell with a semicolon must be quoted",
+    ],
+    "plans.tab-separated-thousands-comma.csv": [
+      'plans.csv:3: price: expected a number (like 12.5) or an empty cell, got "1,250"',
+    ],
+    "categories.pipe-separated.csv": [
+      'categories.csv:1: the header row should name the columns slug, name, topToolPick, editorialNotes (topToolPick and editorialNotes may be left out), separated by commas, semicolons or tabs; found "slug|name|topToolPick|editorialNotes"',
+    ],
+    "categories.semicolon-misspelt-column.csv": [
+      'categories.csv:1: "nmae" is not a column (did you mean "name"?); "name" is missing: the header row should name the columns slug, name, topToolPick, editorialNotes (topToolPick and editorialNotes may be left out)',
+    ],
+    "tools.utf-16-without-bom.csv": [
+      "tools.csv:1: is UTF-16 text without a byte-order mark: save it as CSV UTF-8 (or as Unicode text, which has one)",
     ],
     "site.two-rows.csv": ["site.csv:3: site.csv holds exactly one row under its header, found 2"],
   };
