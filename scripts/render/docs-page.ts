@@ -10,6 +10,7 @@ import {
   MAX_LIMIT,
   MAX_SEARCH_PREFIX,
   type RouteTable,
+  SEARCH_LIMIT,
 } from "../api/runtime/route-table.ts";
 import { hashOfFile } from "../launcher/file-hashes.cjs";
 import type { Catalog } from "../model/derive.ts";
@@ -55,6 +56,8 @@ export interface TryRequest {
   status: number;
   /** the file of the build that answers it: what a file-only host serves instead (./v1/categories.json) */
   file: string;
+  /** what the answer shows when a file host holds this list at another page size instead, `{limit}` its size */
+  showsAtLimit?: string;
 }
 
 /** A few requests that answer real data of this catalog (and one error), for the page and for tests. */
@@ -75,7 +78,12 @@ export function tryRequests(catalog: Catalog, table: RouteTable): TryRequest[] {
     status,
     file: fileOf(base + target),
   });
-  const out = [get("/software?limit=5", "The first five tools, in name order")];
+  const out: TryRequest[] = [
+    {
+      ...get("/software?limit=5", "The first five tools, in name order"),
+      showsAtLimit: "The first {limit} tools, in name order",
+    },
+  ];
   const tool = catalog.tools[0];
   if (tool) out.push(get(`/software/${tool.slug}`, `One tool in full: ${tool.name}`));
   out.push(get("/categories", "Categories with their counts and top tool"));
@@ -121,6 +129,7 @@ const TRY_STYLE = `
     #try .status.error { color: ${COLOURS.error}; }
     #try .files-note { display: none; }
     #try.files .files-note { display: block; }
+    #try.files .status.error { display: none; }
     #search { box-sizing: border-box; padding: 0 40px 24px; background: ${COLOURS.panel}; border-bottom: 1px solid ${COLOURS.border}; font-size: 14px; }
     #search label { display: block; margin: 0 0 6px; font-weight: 600; }
     #search input { box-sizing: border-box; width: min(100%, 360px); padding: 6px 10px; border: 1px solid ${COLOURS.border}; border-radius: 4px; font: 14px ${FONT}; }
@@ -159,14 +168,20 @@ const fileHostScript = (probe: string, limitsFile: string) => `
     a.title = "answers " + a.getAttribute("href").slice(1);
     a.href = file;
     a.querySelector(".path").textContent = file.slice(1);
+    // A page held at another size shows that many tools: the card says so.
+    const size = /\\/(\\d+)\\/\\d+\\.json$/.exec(file);
+    if (file !== a.dataset.file && size && a.dataset.showsAtLimit)
+      a.querySelector(".shows").textContent = a.dataset.showsAtLimit.replace("{limit}", size[1]);
   }
 })();`;
 
 /**
- * The search box: the typed text's first word, folded as names are for search (accents removed, lower-cased, cut at
- * anything but a-z and 0-9), asked of the search endpoint; on a file host, of the answer's file, or the empty answer.
+ * The search box: the typed text folded as names are for search (accents removed, lower-cased, split at anything but
+ * a-z and 0-9). One word is asked of the search endpoint; on a file host, of the answer's file, or the empty answer.
+ * Several words ("sparrow sms": each must start a word of the name) are matched here against the export body, read
+ * once, which lies at the same path on an API and on a file host.
  */
-const searchScript = (base: string) => `
+const searchScript = (base: string, probe: string) => `
 (() => {
   const input = document.getElementById("search-q");
   const status = document.getElementById("search-status");
@@ -176,22 +191,38 @@ const searchScript = (base: string) => `
     const type = res && res.ok ? res.headers.get("content-type") || "" : "";
     return type.includes("json") ? res.json().catch(() => null) : null;
   };
+  const wordsOf = (text) => text.normalize("NFKD").replace(/\\p{M}/gu, "").toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+  let exported;
+  let api;
+  const severalWords = async (words) => {
+    exported ??= json(".${base}/export/catalog.json");
+    api ??= json(${JSON.stringify(probe)}).then((body) => body !== null);
+    const catalog = await exported;
+    if (!catalog) return { body: null, files: false };
+    const data = catalog.data.software.filter((tool) => {
+      const own = wordsOf(tool.name);
+      return words.every((w) => own.some((word) => word.startsWith(w)));
+    });
+    return { body: { data: data.slice(0, ${SEARCH_LIMIT}), meta: { total: data.length } }, files: !(await api) };
+  };
+  const oneWord = async (q) => {
+    const body = await json(".${base}/search?q=" + q);
+    if (body) return { body, files: false };
+    return { body: (await json(".${base}/search/" + q + ".json")) || (await json(".${base}/search/_none.json")), files: true };
+  };
   let latest = 0;
   input.addEventListener("input", async () => {
     const ticket = ++latest;
-    const q = (input.value.normalize("NFKD").replace(/\\p{M}/gu, "").toLowerCase().match(/[a-z0-9]+/) || [""])[0].slice(0, ${MAX_SEARCH_PREFIX});
+    const words = wordsOf(input.value).map((w) => w.slice(0, ${MAX_SEARCH_PREFIX}));
     list.replaceChildren();
-    if (!q) { status.textContent = ""; return; }
-    let files = false;
-    let body = await json(".${base}/search?q=" + q);
-    if (!body) {
-      files = true;
-      body = (await json(".${base}/search/" + q + ".json")) || (await json(".${base}/search/_none.json"));
-    }
+    if (words.length === 0) { status.textContent = ""; return; }
+    const { body, files } = words.length === 1 ? await oneWord(words[0]) : await severalWords(words);
     if (ticket !== latest) return;
     if (!body) { status.textContent = "Search is not available on this host."; return; }
     const total = body.meta.total;
-    status.textContent = (total === 0 ? "No tool" : total === 1 ? "1 tool" : total + " tools") + " with a word starting with \u201c" + q + "\u201d" +
+    const quoted = words.map((w) => "\u201c" + w + "\u201d").join(", ");
+    status.textContent = (total === 0 ? "No tool" : total === 1 ? "1 tool" : total + " tools") +
+      (words.length === 1 ? " with a word starting with " : " with words starting with each of ") + quoted +
       (total > body.data.length ? ", the first " + body.data.length + " shown" : "");
     for (const tool of body.data) {
       const a = document.createElement("a");
@@ -206,8 +237,9 @@ const searchScript = (base: string) => `
 
 function tryCard(r: TryRequest): string {
   const kind = r.status >= 400 ? "status error" : "status";
+  const showsAtLimit = r.showsAtLimit ? ` data-shows-at-limit="${escapeHtml(r.showsAtLimit)}"` : "";
   return (
-    `      <li><a href=".${escapeHtml(r.target)}" data-file="./${escapeHtml(r.file)}">` +
+    `      <li><a href=".${escapeHtml(r.target)}" data-file="./${escapeHtml(r.file)}"${showsAtLimit}>` +
     `<span class="line"><span class="method">${r.method}</span><code class="path">${escapeHtml(r.target)}</code>` +
     `<span class="${kind}" title="answers HTTP ${r.status}">${r.status}</span></span>` +
     `<span class="shows">${escapeHtml(r.shows)}</span></a></li>`
@@ -256,12 +288,12 @@ ${items}
   </section>
   <section id="search" aria-label="Search tools by name">
     <label for="search-q">Search tools by name</label>
-    <input id="search-q" type="search" autocomplete="off" placeholder="the start of a word, e.g. ${escapeHtml(searchExample(catalog))}">
+    <input id="search-q" type="search" autocomplete="off" placeholder="the start of a word or two, e.g. ${escapeHtml(searchExample(catalog))}">
     <p id="search-status" aria-live="polite"></p>
     <ol id="search-results"></ol>
   </section>
   <script>${fileHostScript(`.${table.basePath}/categories`, `./${alignedLimitsFile(table.basePath)}`)}</script>
-  <script>${searchScript(table.basePath)}</script>
+  <script>${searchScript(table.basePath, `.${table.basePath}/categories`)}</script>
   <div id="redoc"></div>
   <script src="./${DOCS_FILES.redoc.file}"></script>
   <script>Redoc.init(${JSON.stringify(specUrl)}, ${JSON.stringify(options)}, document.getElementById("redoc"));</script>

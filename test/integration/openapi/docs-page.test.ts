@@ -193,6 +193,11 @@ describe("docs page (dist/index.html + Redoc bundle)", () => {
         // The page marks itself a file host, then rewrites the cards after one more fetch: wait for the rewrite.
         const hrefs = () => page.locator("#try li a").evaluateAll((els) => els.map((e) => e.getAttribute("href")));
         await expect.poll(hrefs, { timeout: 10_000 }).toEqual(requests.map((r) => `./${r.file}`));
+        // A file host answers the error's body with 200: the card shows no status, as the note above it says.
+        const errorCard = page.locator("#try li a").nth(requests.findIndex((r) => r.status >= 400));
+        expect(await errorCard.locator(".status").isVisible()).toBe(false);
+        expect(await errorCard.innerText()).not.toContain("400");
+        expect(await page.locator("#try li a").first().locator(".shows").textContent()).toBe(requests[0]!.shows);
         for (const r of requests) {
           // Followed as a click follows it: the browser's own request for the card's address.
           const res = await page.goto(new URL(`./${r.file}`, `${files.url}/`).href, { timeout: 10_000 });
@@ -236,6 +241,24 @@ describe("docs page (dist/index.html + Redoc bundle)", () => {
           await expect
             .poll(() => page.locator("#search-status").textContent(), { timeout: 10_000 })
             .toContain("No tool");
+          // Several words, as people type names: each must start a word of the name.
+          for (const [typed, words] of [
+            ["Mäil B", ["mail", "b"]],
+            ["alpha  MAIL", ["alpha", "mail"]],
+          ] as const) {
+            const matches = site.catalog.tools.filter((t) => words.every((w) => bruteForceSearch([t], w).length > 0));
+            expect(matches.length, typed).toBeGreaterThan(0);
+            await page.locator("#search-q").fill(typed);
+            await expect
+              .poll(() => page.locator("#search-results a").evaluateAll((els) => els.map((e) => e.textContent)), {
+                timeout: 10_000,
+              })
+              .toEqual(matches.map((t) => t.name));
+            expect(await page.locator("#search-results a").first().getAttribute("href")).toBe(
+              `./v1/software/${matches[0]!.slug}${suffix}`,
+            );
+            expect(await page.locator("#search-status").textContent()).toMatch(/^1 tool with words starting with/);
+          }
         }
       } finally {
         await page.close();
@@ -257,6 +280,10 @@ describe("docs page (dist/index.html + Redoc bundle)", () => {
         await expect
           .poll(() => page.locator("#try li a").first().getAttribute("href"), { timeout: 10_000 })
           .toBe("./v1/software/pages/all/50/0.json");
+        // It opens a page of 50, and says so.
+        expect(await page.locator("#try li a").first().locator(".shows").textContent()).toBe(
+          "The first 50 tools, in name order",
+        );
         const hrefs = await page.locator("#try li a").evaluateAll((els) => els.map((e) => e.getAttribute("href")!));
         expect(hrefs).toEqual(
           requests.map(
