@@ -88,6 +88,12 @@ export function summaryLine(s: UploadSummary): string {
   );
 }
 
+/** The kept builds, and why each one beyond the `keep` newest is kept. */
+export function keptLine(kept: string[], because: Record<string, string>, keep: number): string {
+  const extra = kept.filter((id) => because[id] !== undefined);
+  return kept.join(", ") + extra.map((id) => ` (${id} beyond the ${keep} newest: ${because[id]})`).join("");
+}
+
 const listLine = (b: BuildListing) =>
   `${b.id}  ${b.createdAt.replace("T", " ").slice(0, 19)}  ${formatCount(b.files).padStart(9)} files${b.live ? "  live" : ""}`;
 
@@ -153,7 +159,7 @@ async function main(): Promise<void> {
       const done = await prune(target, keep).catch(failed("prune of"));
       print(
         { target: where, ...done },
-        `R2: kept ${done.kept.join(", ")}; removed ${done.removedBuilds.length} builds, ` +
+        `R2: kept ${keptLine(done.kept, done.keptBecause, keep)}; removed ${done.removedBuilds.length} builds, ` +
           `${formatCount(done.removedPacks)} packs and ${formatCount(done.removedShards)} shards; rewrote ` +
           `${done.rewrittenPacks} packs; ${(done.bucketBytes.before / 1e6).toFixed(1)} MB → ` +
           `${(done.bucketBytes.after / 1e6).toFixed(1)} MB`,

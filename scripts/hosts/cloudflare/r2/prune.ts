@@ -37,12 +37,29 @@ export const REPACK_SHARE = 0.7;
 
 export interface PruneSummary extends Traffic {
   kept: string[];
+  /** why each kept build beyond the `keep` newest was kept, by id */
+  keptBecause: Record<string, string>;
   removedBuilds: string[];
   removedPacks: number;
   rewrittenPacks: number;
   removedShards: number;
   /** bytes of packs and shards before and after */
   bucketBytes: { before: number; after: number };
+}
+
+/** Why each kept build that is not among the `keep` newest stays: the summary says it, so no kept build is a surprise. */
+export function keptReasons(
+  newestFirst: readonly { id: string; live: boolean }[],
+  kept: readonly { id: string; live: boolean }[],
+  keep: number,
+): Record<string, string> {
+  const reasons: Record<string, string> = {};
+  for (const build of kept) {
+    if (newestFirst.indexOf(build) < keep) continue;
+    // Older than the newest `keep` and still live: a rollback made it live (or newer uploads did not switch to theirs).
+    if (build.live) reasons[build.id] = "it is the live build, made live again by a rollback";
+  }
+  return reasons;
 }
 
 export async function prune(bucket: UploadTarget, keep: number): Promise<PruneSummary> {
@@ -56,6 +73,7 @@ export async function prune(bucket: UploadTarget, keep: number): Promise<PruneSu
   const builds = await listBuilds(target);
   const kept = builds.filter((b, i) => i < keep || b.live);
   const removed = builds.filter((b) => !kept.includes(b));
+  const keptBecause = keptReasons(builds, kept, keep);
   const packs = await target.list(PACKS_PREFIX);
   const shardObjects = await target.list(SHARDS_PREFIX);
   const sizeOf = new Map(packs.map((o) => [o.key.slice(PACKS_PREFIX.length), o.size]));
@@ -149,6 +167,7 @@ export async function prune(bucket: UploadTarget, keep: number): Promise<PruneSu
     .reduce((sum, o) => sum + o.size, 0);
   return {
     kept: kept.map((b) => b.id),
+    keptBecause,
     removedBuilds: removed.map((b) => b.id),
     removedPacks: oldPacks.length,
     rewrittenPacks: sparse.length,
