@@ -1,4 +1,5 @@
 // Step "build": full builds for each size against the tar -x floor of the same tree, best of two.
+import type { BuildCounts } from "./guard.ts";
 import type { BenchOptions } from "./options.ts";
 import type { BuildRun } from "./run-build.ts";
 import { tarExtractSeconds } from "./tar-floor.ts";
@@ -19,6 +20,8 @@ export interface BuildResult {
   tarSeconds: number | null;
   /** build seconds / tar -x seconds */
   ratio: number | null;
+  /** what each round's build reported it wrote, rendered and hashed (absent from results written before it did) */
+  counts?: BuildCounts[];
 }
 
 /** Full builds of each size: a single build swings by a fifth on a shared machine, the better of two does not. */
@@ -74,6 +77,7 @@ export async function benchBuilds(options: BenchOptions, log: (line: string) => 
       written: run.written,
       tarSeconds,
       ratio: run.seconds / tarSeconds,
+      counts: runs.map((r) => r.counts),
     });
     // The main catalog's tree is reused by the incremental and serve steps.
     if (n !== options.mainSize) await removeBuild(n);

@@ -4,6 +4,7 @@
 import type { BuildResult } from "./bench-build.ts";
 import { changeOnePrice, insertToolMidList } from "./bench-catalog.ts";
 import { diffTrees, settleDisk, snapshotTree, waitForTrash } from "./disk.ts";
+import type { BuildCounts } from "./guard.ts";
 import type { BenchOptions } from "./options.ts";
 import { runBuild } from "./run-build.ts";
 import { contentDir, distDir, freshBuild, hasBuild, lackOfSpace } from "./workspace.ts";
@@ -24,6 +25,8 @@ export interface RebuildResult {
   reportedMode: string | null;
   /** seconds / full build seconds */
   ratio: number;
+  /** what the build reported it wrote, rendered and hashed, for every sample in order (absent from older results) */
+  counts?: BuildCounts[];
 }
 
 export interface IncrementalResult {
@@ -48,6 +51,8 @@ const fastest = (runs: RebuildResult[]): RebuildResult => {
   return {
     ...chosen,
     change: `${chosen.change} (best of ${runs.length}: ${runs.map((r) => `${r.seconds.toFixed(2)} s`).join(", ")})`,
+    // every sample's: which one was fastest is the machine's choice, what each wrote is the code's
+    counts: runs.flatMap((r) => r.counts ?? []),
   };
 };
 
@@ -86,6 +91,7 @@ async function rebuild(
     reportedDeleted: run.deleted,
     reportedMode: run.mode,
     ratio: run.seconds / fullSeconds,
+    counts: [run.counts],
   };
 }
 

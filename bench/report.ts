@@ -2,6 +2,7 @@
 import { BUILD_ROUNDS, type BuildResult } from "./bench-build.ts";
 import { INSERT_SAMPLES, type IncrementalResult, PRICE_SAMPLES, type RebuildResult } from "./bench-incremental.ts";
 import type { ServeResult } from "./bench-serve.ts";
+import { type GuardRow, guardPasses, NOISE_BAND, TOLERANCE } from "./guard.ts";
 import {
   BUILD_TARGET_SIZE,
   buildTargets,
@@ -165,4 +166,23 @@ export function targetsReport(targets: Target[]): string {
       verdict(t),
     ]),
   )}`;
+}
+
+/** The guard's table (--check), what differed under it, and its verdict. */
+export function guardReport(rows: GuardRow[]): string {
+  const table = textTable(
+    ["judged", "measured", "against", "rule", "result"],
+    rows.map((r) => [r.name, r.measured, r.against, r.rule, r.verdict]),
+    1,
+  );
+  const details = rows.flatMap((r) => r.details.slice(0, 12).map((d) => `  ${r.name}: ${d}`));
+  const rules =
+    `  counts exactly as bench/results.json recorded them; user CPU within ${TOLERANCE.userCpu * 100}% and peak RSS within ` +
+    `${TOLERANCE.peakRss * 100}% above the recorded figures; wall-clock ratios against the issue's limits, a miss only ` +
+    `beyond a noise band of ${NOISE_BAND * 100}% (NOISE: inside it, not a failure)`;
+  const misses = rows.filter((r) => r.verdict === "MISS" || r.verdict === "n/a").length;
+  const verdict = guardPasses(rows)
+    ? `guard: PASS (${rows.length} rows${rows.some((r) => r.verdict === "NOISE") ? `, ${rows.filter((r) => r.verdict === "NOISE").length} in the noise band` : ""})`
+    : `guard: FAIL (${misses} of ${rows.length} rows missed or not judged)`;
+  return ["GUARD", table, rules, ...details, verdict].join("\n");
 }

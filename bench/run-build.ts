@@ -1,6 +1,7 @@
 // One build as a child process (`scripts/build.ts --json`, as `npm run build` starts it), measured from outside: wall seconds and peak RSS.
 import { fileURLToPath } from "node:url";
 import { buildProcessArgs, buildProcessEnv } from "../scripts/launcher/build-node-flags.ts";
+import { type BuildCounts, COUNT_KEYS } from "./guard.ts";
 import { runMeasured } from "./measured-run.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -20,6 +21,8 @@ export interface BuildRun {
   deleted: number | null;
   /** "full" or "incremental", when the build says */
   mode: string | null;
+  /** what the build says it wrote, rendered and hashed: the guard judges these exactly */
+  counts: BuildCounts;
 }
 
 export async function runBuild(contentDir: string, outDir: string, extraArgs: string[]): Promise<BuildRun> {
@@ -46,5 +49,6 @@ export async function runBuild(contentDir: string, outDir: string, extraArgs: st
     written: num("written"),
     deleted: num("deleted"),
     mode: typeof summary.mode === "string" ? summary.mode : null,
+    counts: Object.fromEntries(COUNT_KEYS.map((key) => [key, num(key)])) as BuildCounts,
   };
 }

@@ -1,8 +1,9 @@
 // npm run bench: build, incremental and serve benchmarks side by side; prints tables, writes bench/results.json
 // and redraws docs/develop/growth.svg from it.
 // Benchmarks print numbers; tests never time anything.
-import { join, relative } from "node:path";
+
 import { readFile } from "node:fs/promises";
+import { join, relative } from "node:path";
 import { runCommand } from "../scripts/cli/command.ts";
 import { type BuildResult, benchBuilds } from "./bench-build.ts";
 import { benchIncremental, type IncrementalResult } from "./bench-incremental.ts";
