@@ -63,7 +63,7 @@ async function rebuild(
   fullSeconds: number,
   buildCounts: boolean,
 ): Promise<RebuildResult> {
-  // Listing 280k files twice costs seconds: only done when the build does not say what it wrote.
+  // Listing the whole tree twice is slow: only done when the build does not say what it wrote.
   const before = buildCounts ? null : await snapshotTree(distDir(n));
   await waitForTrash(`${distDir(n)}.builds`);
   await settleDisk();

@@ -11,7 +11,7 @@ export async function freeBytes(dir: string): Promise<number> {
 
 /**
  * Waits (at most two minutes) until the store folder holds no trash: the `rm` a rebuild leaves behind deletes a
- * replaced list of ~2 GB, and the next timed rebuild would otherwise share the disk with it.
+ * replaced list of gigabytes, and the next timed rebuild would otherwise share the disk with it.
  */
 export async function waitForTrash(storeDir: string): Promise<void> {
   for (let i = 0; i < 1200; i++) {
@@ -29,7 +29,7 @@ async function syncDisk(): Promise<void> {
 /**
  * Before every timed step: flush dirty pages and, where allowed (root), drop the page, dentry and inode caches, so a
  * build and its tar floor start from the same kernel state. Without it, a tree deleted just before leaves the kernel
- * busy: the same n = 500 build measured anywhere from 9 s to 33 s.
+ * busy: the same build's time swung several-fold from one run to the next.
  */
 export async function settleDisk(): Promise<void> {
   await syncDisk();

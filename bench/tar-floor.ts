@@ -9,7 +9,7 @@ import { runOrThrow } from "./measured-run.ts";
 const SHM = "/dev/shm";
 
 /** The archive is kept in memory when it fits with room to spare: writing it to disk and flushing it costs the run
- *  minutes at n = 1,000 and changes nothing in the timing, which reads it from the page cache either way. */
+ *  a long wait at the larger sizes and changes nothing in the timing, which reads it from the page cache either way. */
 async function archiveFolder(scratchDir: string, archiveBytes: number): Promise<string> {
   if (existsSync(SHM)) {
     const s = await statfs(SHM);

@@ -175,5 +175,5 @@ export function isMain(importMetaUrl: string): boolean {
   return real(process.argv[1]) === real(fileURLToPath(importMetaUrl));
 }
 
-/** 1234567 → "1,234,567", as toLocaleString("en-US") writes it, without loading ICU (its first use costs 40 ms). */
+/** 1234567 → "1,234,567", as toLocaleString("en-US") writes it, without loading ICU (its first use is slow). */
 export const formatCount = (n: number): string => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ",");

@@ -1,10 +1,10 @@
 // What the last good build read, remembered by each content file's signature (file-hashes.cjs explains the rule), so
-// a rebuild reads and validates only the files changed since: with a cold disk cache, reading a thousand tool files
-// was a third of a one-price rebuild. It lives in the store folder beside the generations, never inside one (content
+// a rebuild reads and validates only the files changed since: with a cold disk cache, reading every tool file was a
+// large part of a one-price rebuild. It lives in the store folder beside the generations, never inside one (content
 // holds fields that are never published), and only a build whose content passed writes it.
 //
 // Two files: the whole cache, and the files read anew since it was written. A rebuild that read one file writes a
-// small file of changes (rewriting the whole cache cost it 15 ms); the whole one is rewritten once changes pile up.
+// small file of changes (not the whole cache, which grows with the catalog); the whole is rewritten once they pile up.
 // Any mix of the two is safe: an entry is used only while its file's signature is the one it was read with.
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
@@ -20,8 +20,8 @@ export const CONTENT_CHANGES_FILE = ".content-cache-changes.v8";
 export const REWRITE_AFTER = 64;
 
 /**
- * In V8's serialization format (backward compatible, made to be stored), holding each file's parsed value: read in
- * half the time JSON takes, and a fifth faster than texts parsed one by one, with less garbage for the collector.
+ * In V8's serialization format (backward compatible, made to be stored), holding each file's parsed value: read
+ * faster than JSON and than texts parsed one by one, with less garbage for the collector.
  */
 interface CacheFile {
   /** the code and schemas that read and judged these files: any change there and none is trusted */

@@ -82,8 +82,8 @@ export async function loadContent(contentDir: string, remembered: KnownFiles = n
     }
   };
 
-  // Synchronous: a thousand small files are read in tens of milliseconds this way, and in hundreds through the
-  // thread pool (five round trips each). Nothing else runs during a build.
+  // Synchronous: through the thread pool each small file costs five round trips between threads, many times the
+  // read itself. Nothing else runs during a build.
   /** `listedAsFile`: its folder's listing said it is a regular file, so no lstat is spent on it (O_NOFOLLOW still holds). */
   function readJson(absolute: string, listedAsFile = false): ContentFile | undefined {
     const file = shown(absolute);

@@ -4,7 +4,7 @@
 import { createRequire } from "node:module";
 import { CODINGS, type Coding, MIN_COMPRESS_BYTES } from "../api/runtime/route-table.ts";
 
-/** zlib on first use: loading it cost every build ~6 ms of start-up, and only --compress needs it. */
+/** zlib on first use: loading it adds to every build's start-up, and only --compress needs it. */
 let loaded: typeof import("node:zlib") | undefined;
 const zlib = () => (loaded ??= createRequire(import.meta.url)("node:zlib") as typeof import("node:zlib"));
 

@@ -1,5 +1,5 @@
 // A moment as `Date.prototype.toISOString` writes it, without a Date: a process's first Date loads the time zone
-// data, about 15 ms when the disk cache is cold, which a small rebuild (whose lock names its start) should not pay.
+// data, slow when the disk cache is cold, which a small rebuild (whose lock names its start) should not pay.
 
 const DAY_MS = 86_400_000;
 const pad = (n: number, width = 2) => String(n).padStart(width, "0");

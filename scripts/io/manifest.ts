@@ -30,7 +30,7 @@ export interface Manifest {
 
 /**
  * The file as written: each file one row `[path, sha256, size]` or `[path, sha256, size, key]`. Rows, not objects keyed
- * by path: an object of thousands of keys cost a rebuild ~20 ms to parse and as much to write.
+ * by path: an object of thousands of keys is slow to parse and as slow to write, on every rebuild.
  */
 interface ManifestText extends Omit<Manifest, "files" | "sizes" | "keys"> {
   files: FileRow[];

@@ -20,8 +20,8 @@ export async function writePages(
     (n, u) => n + (u.offsets === "all" ? job.lists[u.list]!.items.length + 1 : u.offsets.length),
     0,
   );
-  // Plain writes are bound by the kernel's file creation: a second writer doubled sys time and gained no wall time
-  // (n = 1,000: 32.8 s with one worker, 33.0 s with two). Compression is CPU work, and there every core pays.
+  // Plain writes are bound by the kernel's file creation: a second writer added system time and gained no wall
+  // time. Compression is CPU work, and there every core pays.
   const inline = pageCount <= INLINE_PAGES;
   const workers = Math.min(job.compress ? availableParallelism() : 1, Math.ceil(pageCount / INLINE_PAGES));
   let stats: PageStats[];
@@ -129,14 +129,14 @@ const PAGE_WORKER = "scripts/io/page-writer-thread.ts";
 
 /**
  * What a page writer thread runs: the cached bundle of page-worker.ts, as the server's cluster workers do (a thread
- * that loads tsx's hooks instead costs a build ~30 MiB more peak memory); through tsx when no bundle can be made.
+ * that loads tsx's hooks instead adds that thread's memory to a build's peak); through tsx when no bundle can be made.
  */
 async function pageWorkerEntry(): Promise<URL | string> {
   return cachedCommandBundle(PAGE_WORKER).catch(() => new URL("./page-writer-thread.mjs", import.meta.url));
 }
 
 function newWorker(entry: URL | string): Worker {
-  // Loaded here, synchronously: worker_threads cost every build ~5 ms of start-up, and a small rebuild starts none.
+  // Loaded here, synchronously: worker_threads would add to every build's start-up, and a small rebuild starts none.
   const { Worker } = createRequire(import.meta.url)("node:worker_threads") as typeof import("node:worker_threads");
   // Page pieces are short-lived garbage: a small young generation keeps each worker's memory flat.
   const worker = new Worker(entry, { resourceLimits: { maxYoungGenerationSizeMb: 8 } });

@@ -2,8 +2,8 @@
 // before (all, in a full build), and removes those gone. Over a working copy an existing file is replaced by a new
 // one renamed over it, never written into: its inode may be the published tree's (B2).
 //
-// Synchronous calls: each call through the thread pool is a round trip between threads (a stat took 0.15 ms against
-// 0.02, a small write 1 ms against 0.3 here), and nothing else runs on this thread meanwhile; the page writer is a
+// Synchronous calls: each call through the thread pool is a round trip between threads (several times the cost of a
+// stat or a small write itself), and nothing else runs on this thread meanwhile; the page writer is a
 // thread of its own, given its whole job at once.
 import { mkdirSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -29,7 +29,7 @@ export interface SmallStats {
   /** bodies hashed, and the bytes fed to SHA-256: the bench judges these exactly (a body hashed twice counts twice) */
   hashed: number;
   hashedBytes: number;
-  // Maps, not records: a record of thousands of paths set one by one cost a rebuild ~20 ms.
+  // Maps, not records: a record of thousands of paths set one by one is slow to fill, on every rebuild.
   hashes: Map<string, string>;
   sizes: Map<string, number>;
   keys: Map<string, string>;
@@ -204,7 +204,7 @@ export const manifestPart = (
   owns: (path: string) => boolean,
 ): PreviousPart | undefined => manifest && { manifest, owns };
 
-/** Adds the later passes' stats into the first pass's (its maps hold thousands of paths: copying them cost ~20 ms). */
+/** Adds the later passes' stats into the first pass's (its maps hold thousands of paths: copying them is slow). */
 export function addSmallStats(into: SmallStats, ...passes: SmallStats[]): SmallStats {
   for (const s of passes) {
     into.written += s.written;

@@ -25,7 +25,7 @@ import { isAlive } from "./processes.ts";
 
 /** The file that says a store folder is ours; it also keeps the last generation number, so none is reused. */
 export const STORE_MARKER = ".msapi-builds";
-/** child_process on first use: loading it cost every build ~7 ms of start-up, and most rebuilds start no process. */
+/** child_process on first use: loading it adds to every build's start-up, and most rebuilds start no process. */
 const childProcess = () => import("node:child_process");
 const PROJECT_ROOT = resolve(fileURLToPath(new URL("../../", import.meta.url)));
 const GENERATION = /^g(\d{6,})$/;
@@ -45,7 +45,7 @@ export const generationName = (n: number) => `g${String(n).padStart(6, "0")}`;
 export const workingName = () => `tmp-${process.pid}`;
 
 // Synchronous: inspectOutput makes about ten of these calls three times a build, and through the thread pool each
-// cost more than the call itself (~25 ms of a one-price rebuild at n = 1,000).
+// costs more than the call itself, a share a one-price rebuild notices.
 const lstatOrNullSync = (path: string) => lstatSync(path, { throwIfNoEntry: false }) ?? null;
 const realOrResolved = (path: string) => {
   try {

@@ -3,16 +3,15 @@
 //
 // A young generation of 1 MiB (Node's default grows it to 16 MiB, 32 on Node 24): nearly everything a build
 // allocates stays live until it ends (the catalog as read and as derived, the records), so a larger one only copies
-// it once more and touches more fresh memory. Measured at n = 1,000 on the benchmark's machine, where a page touched
-// for the first time costs about 20 µs: a one-price rebuild about 50 ms faster (2,300 fewer page faults), a full
-// build's peak RSS 169–173 → 125 MB with no more CPU.
+// it once more and touches more fresh memory, which is slow on a virtual machine: the small one makes a rebuild
+// faster (fewer page faults) and a full build's peak RSS lower, with no more CPU (figures: docs/develop/builds.md).
 import { fileURLToPath } from "node:url";
 
 export const BUILD_NODE_FLAGS: readonly string[] = ["--max-semi-space-size=1"];
 
 /**
  * Variables the build starts without. Node 20 reads and parses the certificates NODE_EXTRA_CA_CERTS names at every
- * start, before any code runs (about 50 ms for Debian's bundle on the benchmark's machine; Node 22 and later wait
+ * start, before any code runs (a share a small rebuild notices, with Debian's bundle; Node 22 and later wait
  * until TLS needs them), and a build opens no TLS connection.
  */
 export const BUILD_ENV_UNSET: readonly string[] = ["NODE_EXTRA_CA_CERTS"];

@@ -62,7 +62,7 @@ function cacheEntry(entry, options) {
 
 /**
  * CommonJS, loaded with require: a process that loads no ES module never starts Node's ES module loader, whose
- * start-up and reads through the thread pool cost a cold command about 30 ms. A command's entry therefore has no
+ * start-up and reads through the thread pool would slow every cold command. A command's entry therefore has no
  * top-level await (`if (isMain(import.meta.url)) void runCommand(main)`).
  */
 const COMMAND_OPTIONS = { platform: "node", target: "node20", packages: "external", format: "cjs" };

@@ -1,7 +1,7 @@
 // node scripts/launcher/launch.cjs scripts/build.ts [args…]: runs a command from its cached bundle (bundle-cache.cjs).
-// tsx costs about 0.3 s of start-up and a loader round trip per module: most of a one-file incremental build.
+// tsx costs start-up and a loader round trip per module: most of a one-file incremental build.
 // CommonJS, as the bundles are: a process that loads no ES module never starts Node's ES module loader (its start-up
-// and its reads through the thread pool cost a cold command about 30 ms).
+// and its reads through the thread pool would slow every cold command).
 // Without a usable bundle (an unwritable node_modules, a syntax error) the command runs through tsx as before.
 const { relative, resolve } = require("node:path");
 const { pathToFileURL } = require("node:url");

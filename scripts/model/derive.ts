@@ -55,8 +55,8 @@ export function deriveCatalog({ site, categories, tools, toolSources }: ValidCon
   const sortedCategories = sortByName(categories);
   const categoryRank = new Map(sortedCategories.map((c, i) => [c.slug, i]));
 
-  // A copy from one source, then the derived fields by name: spreading a thousand tools cost a cold rebuild ten
-  // times as much, and Object.assign from several sources left each tool a dictionary (1.6 kB of property table).
+  // A copy from one source, then the derived fields by name: spreading every tool cost a cold rebuild many times
+  // as much, and Object.assign from several sources left each tool a dictionary (a property table of its own).
   const derivedTools: Tool[] = sortByName(
     tools.map((t) => {
       const tool = Object.assign({}, t) as Tool;

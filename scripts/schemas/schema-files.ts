@@ -1,5 +1,5 @@
 // The generated JSON Schema files of schemas/ (written by `npm run schemas` from the zod source, schema.ts) and how
-// to read them. Zod-free: the build validates and describes with these files, and loading zod would cost it 0.1 s.
+// to read them. Zod-free: the build validates and describes with these files, and loading zod would slow its start.
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 

@@ -1,4 +1,4 @@
-// The validator of every generated JSON Schema in schemas/. Compiling them took every build 0.2 s, so ajv compiles
+// The validator of every generated JSON Schema in schemas/. Compiling them slowed every build, so ajv compiles
 // them once per change of the schema files (or of ajv) into standalone code kept in node_modules/.cache/msapi/.
 
 import { createHash } from "node:crypto";

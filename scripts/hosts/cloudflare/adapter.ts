@@ -21,7 +21,7 @@ export const COMPATIBILITY_DATE = "2026-04-01";
 
 /** The Worker module: createWorker(table, errors) from cloudflare/worker.ts, as one self-contained ES module. */
 export function bundleWorker(table: RouteTable): string {
-  // The code is bundled only when it changed (esbuild costs a small rebuild a tenth of a second); the data goes in here.
+  // The code is bundled only when it changed (esbuild would slow every small rebuild); the data goes in here.
   const code = cachedBundleTextSync("scripts/hosts/cloudflare/worker/entry.ts", {
     platform: "neutral",
     target: "es2022",

@@ -33,12 +33,12 @@ export class WorkerStartFailure extends Error {
   }
 }
 
-/** One worker per core, at most two: nginx's generated config runs two, and each Node process costs about 50 MiB
- *  before it caches anything, so more would not fit the 256 MiB the whole server may use. */
+/** One worker per core, at most two: nginx's generated config runs two, and each Node process needs a heap and code
+ *  of its own before it caches anything, so more would not fit the 256 MiB the whole server may use. */
 export const DEFAULT_WORKERS = Math.min(availableParallelism(), 2);
 
 /** Bytes of bodies a cluster caches, shared out among its workers (a single process keeps 64 MiB): the hot set is a
- *  few hundred KB, and a cold set larger than any cache gains little from more, while every MiB counts N times. */
+ *  small part of it, and a cold set larger than any cache gains little from more, while every MiB counts N times. */
 export const CACHE_BYTES = 32 * 1024 * 1024;
 
 /** A worker that has not stopped this long after being told is killed: well inside the stop deadline of the primary

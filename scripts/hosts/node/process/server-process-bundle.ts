@@ -1,5 +1,5 @@
 // Cluster workers run the server from its cached esbuild bundle (scripts/launcher/bundle-cache.cjs) rather than through
-// tsx: tsx's loader costs every process about 30 MiB (a module-hooks thread). Without a bundle the workers load the
+// tsx: tsx's loader costs every process a module-hooks thread and its memory. Without a bundle the workers load the
 // TypeScript through tsx, as a primary run by tsx does.
 import { fileURLToPath } from "node:url";
 import { cachedCommandBundle } from "../../../launcher/bundle-cache.cjs";
@@ -10,8 +10,8 @@ export interface WorkerEntry {
   execArgv: string[];
 }
 
-// A young generation of 4 MiB (16 by default): on the cold set the group peaked at about 222, 230, 241 and 256 MiB
-// with 2, 4, 8 and 16 MiB; 2 MiB also cost about 6 % of req/s in collections, above 4 the gain was within noise.
+// A young generation of 4 MiB (16 by default): on the cold set a smaller one lowers the group's peak memory; 2 MiB
+// also cost requests per second in collections, and above 4 the gain was within noise.
 const WORKER_FLAGS = ["--max-semi-space-size=4"];
 
 const SOURCE = fileURLToPath(new URL("./server-process.ts", import.meta.url));

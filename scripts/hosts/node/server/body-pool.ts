@@ -4,7 +4,7 @@
 // handed to the kernel.
 import { closeSync, openSync, readSync } from "node:fs";
 
-/** Larger than nearly every body of a build (15 KB on average); a larger file is read whole, unpooled. */
+/** Larger than nearly every body of a build; a larger file is read whole, unpooled. */
 export const SLAB_BYTES = 64 * 1024;
 
 export interface PooledBody {
