@@ -111,7 +111,7 @@ function codeHash(): string {
   return hash.digest("base64url");
 }
 
-/** Files under `dir`, relative to `root`. A walk: a process's first recursive readdirSync costs 10 ms. */
+/** Files under `dir`, relative to `root`. A walk: a process's first recursive readdirSync has a start-up cost. */
 function filesUnder(root: string, dir: string): string[] {
   return readdirSync(join(root, dir), { withFileTypes: true }).flatMap((entry) => {
     const path = `${dir}/${entry.name}`;
@@ -131,7 +131,7 @@ export async function build({
   backgroundCleanup = false,
   strict = false,
 }: BuildOptions): Promise<BuildResult> {
-  // process.hrtime, not performance: the performance global loads ten of Node's modules (~3 ms of a cold start).
+  // process.hrtime, not performance: the performance global loads ten of Node's modules, which a cold start pays.
   const started = process.hrtime.bigint();
   // A folder a build must not touch is refused before any work (and checked again under the lock).
   const store = await inspectOutput(outDir, contentDir);
