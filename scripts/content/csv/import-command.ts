@@ -2,9 +2,10 @@
 // spreadsheet). Every bad row is reported at once, by file, row and column, and then nothing is written.
 import { readFile, stat } from "node:fs/promises";
 import { join, relative, resolve } from "node:path";
-import { type CommandSpec, isMain, parseCommandArgs, runCommand, UserError } from "../../cli/command.ts";
+import { type CommandSpec, formatCount, isMain, parseCommandArgs, runCommand, UserError } from "../../cli/command.ts";
 import { ContentErrors, formatContentError } from "../errors.ts";
 import { csvToContent } from "./csv-to-content.ts";
+import { describeFieldChange } from "./field-changes.ts";
 import { SHEETS, type Sheet } from "./sheets.ts";
 import { type Changes, existingContent, type ImportReport, writeImportedContent } from "./write-content.ts";
 
@@ -23,7 +24,7 @@ const options = {
   "dry-run": {
     type: "boolean",
     default: false,
-    description: "check the CSV files and report what would change, writing nothing",
+    description: "check the CSV files and report what would change (each changed field, old → new), writing nothing",
   },
   json: {
     type: "boolean",
@@ -56,7 +57,13 @@ async function readCsvFolder(csvDir: string): Promise<Partial<Record<Sheet["file
   return files;
 }
 
-export async function importContentFromCsv(csvDir: string, contentDir: string, dryRun: boolean): Promise<ImportReport> {
+/** `keepRemoved`: files with no row any more are reported and left (the dev loop's imports). */
+export async function importContentFromCsv(
+  csvDir: string,
+  contentDir: string,
+  dryRun: boolean,
+  { keepRemoved = false } = {},
+): Promise<ImportReport> {
   // Relative to where the user stands, unless that climbs out of it.
   const relativeDir = relative(process.cwd(), resolve(csvDir));
   const shownDir = relativeDir.startsWith("..") ? resolve(csvDir) : relativeDir;
@@ -74,28 +81,50 @@ export async function importContentFromCsv(csvDir: string, contentDir: string, d
       result.errors,
       `${result.errors.length} bad cell${result.errors.length === 1 ? "" : "s"} or row${result.errors.length === 1 ? "" : "s"}`,
     );
-  return writeImportedContent(contentDir, result.content, existing, dryRun);
+  return writeImportedContent(contentDir, result.content, existing, { dryRun, keepRemoved });
 }
 
 const described = (what: string, c: Changes) =>
   `${what}: ${c.added.length} added, ${c.changed.length} changed, ${c.removed.length} removed`;
 
-/** The report's lines: counts, then the slugs that changed (a few of each). */
-function reportLines(report: ImportReport, dryRun: boolean): string[] {
-  const verb = dryRun ? "would be" : "";
+/** Past this many, a kind's changed fields are counted, not listed (--json lists every one). */
+const MOST_FIELDS = 50;
+
+/**
+ * The report's lines: counts, the slugs added, changed and removed (a few of each), then each changed field as
+ * `slug: field: old → new`. `keptRemoved`: the import left the files of removed rows (the dev loop).
+ */
+export function reportLines(report: ImportReport, { dryRun = false, keptRemoved = false } = {}): string[] {
   const slugs = (label: string, list: string[]) =>
     list.length === 0
       ? []
       : [`  ${label}: ${list.slice(0, 10).join(", ")}${list.length > 10 ? `, … (${list.length - 10} more)` : ""}`];
-  const lines = [described("tools", report.tools)];
-  lines.push(
-    ...slugs("added", report.tools.added),
-    ...slugs("changed", report.tools.changed),
-    ...slugs("removed", report.tools.removed),
-  );
-  lines.push(described("categories", report.categories));
-  if (report.siteChanged) lines.push("site.json changed");
-  if (dryRun) lines.push(`dry run: nothing was written (these ${verb} the changes)`);
+  const fields = (list: string[]) =>
+    list.length <= MOST_FIELDS
+      ? list.map((line) => `  ${line}`)
+      : [
+          ...list.slice(0, MOST_FIELDS).map((line) => `  ${line}`),
+          `  … and ${formatCount(list.length - MOST_FIELDS)} more changed fields (--json lists every one)`,
+        ];
+  const lines: string[] = [];
+  for (const [what, c] of [
+    ["tools", report.tools],
+    ["categories", report.categories],
+  ] as const) {
+    lines.push(described(what, c));
+    lines.push(
+      ...slugs("added", c.added),
+      ...slugs("changed", c.changed),
+      ...slugs(
+        keptRemoved ? "no row any more (their files are kept; content:import removes them)" : "removed",
+        c.removed,
+      ),
+      ...fields(c.fields.map((f) => describeFieldChange(f.slug, f))),
+    );
+  }
+  if (report.siteChanged)
+    lines.push("site.json changed", ...fields(report.siteFields.map((f) => describeFieldChange("site.json", f))));
+  if (dryRun) lines.push("dry run: nothing was written (these would be the changes)");
   return lines;
 }
 
@@ -109,7 +138,7 @@ async function main(): Promise<number> {
   try {
     const report = await importContentFromCsv(values.csv, values.content, dryRun);
     if (json) console.log(JSON.stringify({ ok: true, dryRun, content: values.content, ...report }));
-    else for (const line of reportLines(report, dryRun)) console.log(line);
+    else for (const line of reportLines(report, { dryRun })) console.log(line);
     return 0;
   } catch (e) {
     if (!(e instanceof ContentErrors)) throw e;

@@ -1,5 +1,6 @@
 // Imported content → the content folder: only files whose data changed are rewritten (each through a temporary file
-// and a rename, so no reader sees half a file), files of tools and categories no longer in the CSV are removed.
+// and a rename, so no reader sees half a file), files of tools and categories no longer in the CSV are removed (or,
+// for the dev loop, kept: a half-saved sheet must not cost a file).
 import { mkdir, rename, rm, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { UserError } from "../../cli/command.ts";
@@ -8,11 +9,15 @@ import { formatContentError } from "../errors.ts";
 import { type ContentFile, LINK_MESSAGE, loadContent, NOT_A_FILE_MESSAGE } from "../load.ts";
 import { schemaRef } from "../schema-ref.ts";
 import type { ImportedContent } from "./csv-to-content.ts";
+import { type FieldChange, fieldChanges } from "./field-changes.ts";
 
 export interface Changes {
   added: string[];
   changed: string[];
+  /** no row any more: the file is removed, or kept when the import keeps removed files */
   removed: string[];
+  /** each changed field of the changed files, old → new */
+  fields: (FieldChange & { slug: string })[];
 }
 
 export interface ImportReport {
@@ -20,6 +25,15 @@ export interface ImportReport {
   categories: Changes;
   /** whether site.json was written */
   siteChanged: boolean;
+  /** site.json's changed fields */
+  siteFields: FieldChange[];
+}
+
+export interface WriteOptions {
+  /** report what would change and write nothing */
+  dryRun: boolean;
+  /** report files with no row any more, and leave them (the dev loop: `content:import` removes them) */
+  keepRemoved?: boolean;
 }
 
 /** The text of a content file, as new:tool and the generator write it. */
@@ -57,7 +71,7 @@ export async function writeImportedContent(
   contentDir: string,
   content: ImportedContent,
   existing: Awaited<ReturnType<typeof existingContent>>,
-  dryRun: boolean,
+  { dryRun, keepRemoved = false }: WriteOptions,
 ): Promise<ImportReport> {
   const dir = resolve(contentDir);
   const writes: PlannedWrite[] = [];
@@ -71,7 +85,7 @@ export async function writeImportedContent(
     old: ContentFile[],
   ) => {
     const before = new Map(old.map((f) => [f.name, f]));
-    const changes: Changes = { added: [], changed: [], removed: [] };
+    const changes: Changes = { added: [], changed: [], removed: [], fields: [] };
     for (const data of items) {
       const slug = String(data.slug);
       const target = join(dir, folder, `${slug}.json`);
@@ -81,12 +95,15 @@ export async function writeImportedContent(
       before.delete(slug);
       if (previous === undefined) changes.added.push(slug);
       else if (sameData(previous, next)) continue;
-      else changes.changed.push(slug);
+      else {
+        changes.changed.push(slug);
+        changes.fields.push(...fieldChanges(previous, next).map((c) => ({ slug, ...c })));
+      }
       writes.push({ target, data: next });
     }
     for (const [slug] of before) {
       changes.removed.push(slug);
-      removals.push(join(dir, folder, `${slug}.json`));
+      if (!keepRemoved) removals.push(join(dir, folder, `${slug}.json`));
     }
     return changes;
   };
@@ -94,6 +111,7 @@ export async function writeImportedContent(
   const tools = plan("tools", "content/tool.schema.json", content.tools, existing.tools);
   const categories = plan("categories", "content/category.schema.json", content.categories, existing.categories);
   let siteChanged = false;
+  let siteFields: FieldChange[] = [];
   if (content.site) {
     const target = join(dir, "site.json");
     const previous = existing.site?.data as Record<string, unknown> | undefined;
@@ -102,6 +120,7 @@ export async function writeImportedContent(
     const next = { $schema, ...content.site };
     if (!previous || !sameData(previous, next)) {
       siteChanged = true;
+      if (previous) siteFields = fieldChanges(previous, next);
       writes.push({ target, data: next });
     }
   }
@@ -116,5 +135,5 @@ export async function writeImportedContent(
     }
     for (const target of removals) await rm(target, { force: true });
   }
-  return { tools, categories, siteChanged };
+  return { tools, categories, siteChanged, siteFields };
 }

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { contentToCsv } from "../../../scripts/content/csv/content-to-csv.ts";
 import { csvToContent } from "../../../scripts/content/csv/csv-to-content.ts";
 import { exportContentAsCsv } from "../../../scripts/content/csv/export-command.ts";
-import { importContentFromCsv } from "../../../scripts/content/csv/import-command.ts";
+import { importContentFromCsv, reportLines } from "../../../scripts/content/csv/import-command.ts";
 import { ContentErrors, formatContentError } from "../../../scripts/content/errors.ts";
 import { schemaRef } from "../../../scripts/content/schema-ref.ts";
 import { fixture, sampleContent, tempDir } from "../../helpers/fs/dirs.ts";
@@ -87,9 +87,10 @@ describe("content:import", () => {
     );
     const report = await importContentFromCsv(tinyCsv, content, false);
     expect(report).toEqual({
-      tools: { added: [], changed: [], removed: [] },
-      categories: { added: [], changed: [], removed: [] },
+      tools: { added: [], changed: [], removed: [], fields: [] },
+      categories: { added: [], changed: [], removed: [], fields: [] },
       siteChanged: false,
+      siteFields: [],
     });
     const after = await Promise.all(
       (await contentFiles(content)).map(async (f) => (await stat(join(content, f))).mtimeMs),
@@ -107,8 +108,8 @@ describe("content:import", () => {
     const tree = await hashTree(content);
     const report = await importContentFromCsv(csv, content, false);
     expect([report.tools, report.categories]).toEqual([
-      { added: [], changed: [], removed: [] },
-      { added: [], changed: [], removed: [] },
+      { added: [], changed: [], removed: [], fields: [] },
+      { added: [], changed: [], removed: [], fields: [] },
     ]);
     expect(await hashTree(content)).toEqual(tree);
   });
@@ -134,9 +135,25 @@ describe("content:import", () => {
 
     const tree = await hashTree(content);
     const dry = await importContentFromCsv(csv, content, true);
-    expect(dry.tools).toEqual({ added: ["quill-two"], changed: ["alpha-mail"], removed: ["zeta-crm"] });
-    expect(dry.categories).toEqual({ added: [], changed: [], removed: ["podcasts"] });
+    expect(dry.tools).toEqual({
+      added: ["quill-two"],
+      changed: ["alpha-mail"],
+      removed: ["zeta-crm"],
+      fields: [{ slug: "alpha-mail", path: "pricingPlans[1].price", from: 19, to: 21 }],
+    });
+    expect(dry.categories).toEqual({ added: [], changed: [], removed: ["podcasts"], fields: [] });
     expect(await hashTree(content)).toEqual(tree);
+    // What --dry-run prints: each changed field, old → new.
+    expect(reportLines(dry, { dryRun: true })).toEqual([
+      "tools: 1 added, 1 changed, 1 removed",
+      "  added: quill-two",
+      "  changed: alpha-mail",
+      "  removed: zeta-crm",
+      "  alpha-mail: pricingPlans[1].price: 19 → 21",
+      "categories: 0 added, 0 changed, 1 removed",
+      "  removed: podcasts",
+      "dry run: nothing was written (these would be the changes)",
+    ]);
 
     const report = await importContentFromCsv(csv, content, false);
     expect(report).toEqual(dry);
@@ -148,6 +165,21 @@ describe("content:import", () => {
     expect(
       ((await readJson(join(content, "tools/alpha-mail.json"))).pricingPlans as { price: number }[])[1]!.price,
     ).toBe(21);
+  });
+
+  it("for the dev loop (keepRemoved) reports rows that are gone and keeps their files", async () => {
+    const content = join(tmp.path, "content");
+    const csv = join(tmp.path, "csv");
+    await cp(fixture("tiny"), content, { recursive: true });
+    await cp(tinyCsv, csv, { recursive: true });
+    const tools = await readFile(join(csv, "tools.csv"), "utf8");
+    await writeFile(join(csv, "tools.csv"), tools.replace(/zeta-crm,[^]*$/, ""));
+    const plans = await readFile(join(csv, "plans.csv"), "utf8");
+    await writeFile(join(csv, "plans.csv"), plans.replace(/zeta-crm.*\r\n/, ""));
+    const tree = await hashTree(content);
+    const report = await importContentFromCsv(csv, content, false, { keepRemoved: true });
+    expect(report.tools.removed).toEqual(["zeta-crm"]);
+    expect(await hashTree(content)).toEqual(tree);
   });
 
   it("accepts what spreadsheets save: no BOM, LF, every cell quoted, TRUE/FALSE, CRLF inside cells, blank rows", async () => {
