@@ -22,7 +22,7 @@ export interface BenchOptions {
   rounds: number;
   /** keep bench/out/ afterwards instead of deleting the built trees */
   keep: boolean;
-  /** judge only: exit 1 when a target is missed or not measured, and write no results */
+  /** judge only (bench/guard.ts): exit 1 when a row is missed or cannot be judged, and write no results */
   check: boolean;
 }
 
@@ -60,7 +60,7 @@ const options = {
     type: "boolean",
     default: false,
     description:
-      "the regression guard: build and incremental at n = 1,000 (unless --only or --sizes say otherwise); exits 1 when a target is missed; writes no results",
+      "the regression guard: build and incremental at n = 1,000, judged against bench/results.json (counts exactly, CPU and memory within a tolerance, wall-clock ratios with a noise band); exits 1 on a miss; writes no results",
   },
 } as const;
 
