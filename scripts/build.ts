@@ -8,8 +8,10 @@ import { type CommandSpec, formatCount, isMain, parseCommandArgs, runCommand } f
 import { emptyContentCache, readContentCache, writeContentCache } from "./content/content-cache.ts";
 import { ContentErrors, formatContentError } from "./content/errors.ts";
 import { loadContent } from "./content/load.ts";
-import { type ContentWarning, findPlaceholders, warningLines } from "./content/placeholders.ts";
+import { type ContentWarning, findPlaceholders } from "./content/placeholders.ts";
 import { validateContent } from "./content/validate.ts";
+import { checkWarnings, type WarningHistory } from "./content/warning-history.ts";
+import { warningReport } from "./content/warning-report.ts";
 import { adapters } from "./hosts/adapters.ts";
 import { hostLimitWarnings } from "./hosts/limits.ts";
 import { startPageWriters } from "./io/page-writers.ts";
@@ -22,6 +24,7 @@ import { renderCategories } from "./render/categories.ts";
 import { renderDocsPage } from "./render/docs-page.ts";
 import { renderErrors } from "./render/errors.ts";
 import { renderExport } from "./render/export.ts";
+import { listRunFiles } from "./render/list-runs.ts";
 import { renderOpenApi } from "./render/openapi.ts";
 import { lazyFile, type OutputFile, routeTableKey } from "./render/output.ts";
 import { renderRankings } from "./render/rankings.ts";
@@ -57,6 +60,8 @@ export interface BuildResult extends WriteSummary {
   warnings: string[];
   /** scaffold placeholders published as they are (TODO text, .example addresses, tools or categories left alone) */
   contentWarnings: ContentWarning[];
+  /** which of them (and of `warnings`) are about files changed since the last good build, and which it printed */
+  warningHistory: WarningHistory;
 }
 
 /** Every file of dist/: the small ones whole, the list pages as lists of pre-serialized, validated items. */
@@ -64,7 +69,10 @@ export function renderSite(catalog: Catalog, table: RouteTable): SiteOutput {
   const summaries = serializeSummaries(catalog);
   const tools = renderToolFiles(catalog);
   const search = renderSearch(catalog, summaries);
+  const lists = pageLists(catalog, summaries);
   const files: OutputFile[] = [
+    // each list once, for publishers that store pages as windows on it (the R2 upload)
+    ...listRunFiles(lists),
     // before the export, whose check asks which details were rendered
     ...tools.files,
     renderCategories(catalog),
@@ -81,7 +89,7 @@ export function renderSite(catalog: Catalog, table: RouteTable): SiteOutput {
   return {
     files,
     groups: [search.answers],
-    lists: pageLists(catalog, summaries),
+    lists,
     checkList: listChecker(catalog, summaries),
     pageTemplate: layout(table.basePath).page,
     bodyDir: `${table.basePath.slice(1)}/`,
@@ -172,6 +180,18 @@ export async function build({
     // After publication (it writes only when something was read anew or went away).
     writeContentCache(store.dir, code, raw.known, remembered, contentFiles);
     const longestList = Math.max(...site.lists.map((l) => l.items.length));
+    const warnings = hostLimitWarnings({
+      files: written.files,
+      bytes: written.bytes,
+      maxFilesPerDir: (longestList + 1) * (compress ? 3 : 1),
+    });
+    const shown = checkWarnings(
+      store.dir,
+      [raw.categories, raw.tools, raw.site ? [raw.site] : []],
+      contentWarnings,
+      warnings,
+    );
+    shown.remember();
     return {
       ...written,
       seconds: Number(process.hrtime.bigint() - started) / 1e9,
@@ -180,11 +200,8 @@ export async function build({
       contentFiles,
       contentRecalled: raw.recalled,
       contentWarnings,
-      warnings: hostLimitWarnings({
-        files: written.files,
-        bytes: written.bytes,
-        maxFilesPerDir: (longestList + 1) * (compress ? 3 : 1),
-      }),
+      warnings,
+      warningHistory: shown.history,
     };
   } finally {
     pageWriters?.close();
@@ -212,6 +229,11 @@ const options = {
     type: "boolean",
     default: false,
     description: "if another build of --out is running, stop instead of waiting for it",
+  },
+  verbose: {
+    type: "boolean",
+    default: false,
+    description: "print every warning whole (by default, those the last build printed are counted in one line)",
   },
 } as const;
 
@@ -259,7 +281,7 @@ async function main(): Promise<number> {
             : ""),
       );
     if (!values.json)
-      for (const line of [...warningLines(result.contentWarnings), ...result.warnings.map((w) => `warning: ${w}`)])
+      for (const line of warningReport(result.contentWarnings, result.warnings, result.warningHistory, values.verbose))
         console.warn(line);
     return 0;
   } catch (e) {

@@ -16,6 +16,19 @@ export interface BuildHash {
   size: number;
 }
 
+/**
+ * dist/ path (with `/`) → SHA-256 and size, for every file the build wrote but its list pages (whose items the run
+ * files under edge/lists/ hold once): what a publisher that writes pages as windows on their lists needs, without
+ * reading the hash tree.
+ */
+export function readBuildFiles(distDir: string): Map<string, BuildHash> {
+  const manifest = readManifest(distDir);
+  if (!manifest) throw new Error(`${join(distDir, MANIFEST_FILE)} is missing or old: build again (npm run build)`);
+  const hashes = new Map<string, BuildHash>();
+  for (const [path, sha256] of manifest.files) hashes.set(path, { sha256, size: manifest.sizes.get(path)! });
+  return hashes;
+}
+
 /** dist/ path (with `/`) → SHA-256 and size, for every file the build published. */
 export async function readBuildHashes(distDir: string): Promise<Map<string, BuildHash>> {
   const manifest = readManifest(distDir);

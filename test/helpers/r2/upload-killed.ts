@@ -2,7 +2,7 @@
 // SIGKILLs its own process group, workerd included, at a chosen instant, as a crash or an out-of-memory kill would:
 //   bodies=N  once the bucket's packs hold N bodies (counted when a put of a pack returns; more may be in flight)
 //   record    once the build's record is written: the build is complete, the switch is next
-// Packs are sealed at 8 KB here (a dozen bodies or so), so the instant lands between many packs. Before the kill it
+// Packs are sealed at 1 KB here (a body or two), so the instant lands between many packs. Before the kill it
 // prints `killed: sent S bodies` (written synchronously, so the line survives the kill); if the upload ends first,
 // `ended`.
 import { writeSync } from "node:fs";
@@ -40,7 +40,7 @@ async function main(dist: string, persist: string): Promise<void> {
   };
   const target: UploadTarget = {
     ...real,
-    packBytes: 8192,
+    packBytes: 1024,
     put: async (objects) => {
       await real.put(objects);
       for (const o of objects) arrived(o.key, o.body);

@@ -3,7 +3,8 @@
 // kept builds that pointed into it get new shards and records (the live one a new pointer, same build), and the old
 // pack goes once no Worker can still hold the old pointer. Every pack left is at least REPACK_SHARE used, so the
 // bucket holds at most 1 / REPACK_SHARE of what the kept builds use (plus their manifests). Refused while an upload
-// is under way: it may rely on packs no complete build names yet.
+// is under way (its marker or heartbeat is fresh): it may rely on packs no complete build names yet. A killed or
+// failed upload's marker stops being fresh UPLOAD_FRESH_MS after its last heartbeat.
 import { UserError } from "../../../cli/command.ts";
 import { POINTER_TTL_MS } from "../worker/r2-builds.ts";
 import {
@@ -13,6 +14,7 @@ import {
   type ManifestShard,
   PACKS_PREFIX,
   packKey,
+  runId,
   SHARDS_PREFIX,
   type ShardRef,
   shardKey,
@@ -28,7 +30,7 @@ import {
   readShard,
   switchTo,
   type Traffic,
-  UPLOAD_MARKER_MS,
+  UPLOAD_FRESH_MS,
   type UploadTarget,
 } from "./upload.ts";
 
@@ -62,14 +64,22 @@ export function keptReasons(
   return reasons;
 }
 
-export async function prune(bucket: UploadTarget, keep: number): Promise<PruneSummary> {
+export async function prune(
+  bucket: UploadTarget,
+  keep: number,
+  { freshMs = UPLOAD_FRESH_MS }: { freshMs?: number } = {},
+): Promise<PruneSummary> {
   const { target, traffic } = metered(bucket);
   const markers = await target.list(UPLOADS_PREFIX);
-  const fresh = markers.filter((o) => Date.now() - o.uploaded < UPLOAD_MARKER_MS);
-  if (fresh.length > 0)
+  const newest = Math.max(...markers.map((o) => o.uploaded));
+  if (Date.now() - newest < freshMs) {
+    const wait = Math.ceil((freshMs - (Date.now() - newest)) / 1000);
     throw new UserError(
-      `an upload is under way (or was killed less than an hour ago: ${fresh[0]!.key}): prune again when it is done`,
+      `an upload is under way (${markers.find((o) => o.uploaded === newest)!.key} was written ` +
+        `${Math.round((Date.now() - newest) / 1000)} s ago): prune again when it is done, or in ${wait} s if it ` +
+        "was killed or failed",
     );
+  }
   const builds = await listBuilds(target);
   const kept = builds.filter((b, i) => i < keep || b.live);
   const removed = builds.filter((b) => !kept.includes(b));
@@ -79,18 +89,22 @@ export async function prune(bucket: UploadTarget, keep: number): Promise<PruneSu
   const sizeOf = new Map(packs.map((o) => [o.key.slice(PACKS_PREFIX.length), o.size]));
   const before = [...packs, ...shardObjects].reduce((sum, o) => sum + o.size, 0);
 
-  // What the kept builds use of each pack: its bodies by offset.
+  // What the kept builds use of each pack: its bodies and list runs by offset.
   const shards = new Map<string, ManifestShard>();
   for (const build of kept)
     for (const [, name] of build.shards) if (!shards.has(name)) shards.set(name, await readShard(target, name));
   const used = new Map<string, Map<number, { etag: string; size: number; length: number }>>();
-  for (const shard of shards.values())
-    for (const [, etag, size, pack, offset, length] of shard.files) {
-      const name = shard.packs[pack]!;
-      let bodies = used.get(name);
-      if (!bodies) used.set(name, (bodies = new Map()));
-      bodies.set(offset, { etag, size, length });
-    }
+  const use = (name: string, offset: number, body: { etag: string; size: number; length: number }) => {
+    let bodies = used.get(name);
+    if (!bodies) used.set(name, (bodies = new Map()));
+    bodies.set(offset, body);
+  };
+  for (const shard of shards.values()) {
+    for (const [, etag, size, pack, offset, length] of shard.files)
+      use(shard.packs[pack]!, offset, { etag, size, length });
+    for (const [, run, pack, offset, length] of shard.lists ?? [])
+      use(shard.packs[pack]!, offset, { etag: runId(run), size: length, length });
+  }
   const usedBytes = (name: string) => [...(used.get(name)?.values() ?? [])].reduce((sum, b) => sum + b.length, 0);
   const sparse = [...used.keys()].filter((name) => usedBytes(name) < REPACK_SHARE * (sizeOf.get(name) ?? 0));
 
@@ -125,11 +139,19 @@ export async function prune(bucket: UploadTarget, keep: number): Promise<PruneSu
     const old = shards.get(ref[1])!;
     const shard: ManifestShard = { packs: [], files: [] };
     const index = new Map<string, number>();
-    for (const [path, etag, size, pack, offset, length] of old.files) {
+    const place = (pack: number, offset: number, length: number) => {
       const to = moved.get(`${old.packs[pack]}@${offset}`) ?? { pack: old.packs[pack]!, offset, length };
       let k = index.get(to.pack);
       if (k === undefined) index.set(to.pack, (k = shard.packs.push(to.pack) - 1));
-      shard.files.push([path, etag, size, k, to.offset, to.length]);
+      return { k, ...to };
+    };
+    for (const [path, etag, size, pack, offset, length] of old.files) {
+      const to = place(pack, offset, length);
+      shard.files.push([path, etag, size, to.k, to.offset, to.length]);
+    }
+    for (const [key, run, pack, offset, length, category, lengths] of old.lists ?? []) {
+      const to = place(pack, offset, length);
+      (shard.lists ??= []).push([key, run, to.k, to.offset, to.length, category, lengths]);
     }
     const { name, body } = encodeShard(shard);
     await target.put([{ key: shardKey(name), body }]);

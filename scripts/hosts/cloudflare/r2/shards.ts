@@ -1,7 +1,7 @@
 // The build's manifest in the bucket: runs of dist paths in sorted order (worker/r2-layout.ts), cut where the content
 // says (a folder changes, or a path's hash says so), never by position, so an inserted file changes only the shard
-// it lands in and a folder's pages change together: a one-price edit rewrites a handful of small shards, an inserted
-// tool the shards of the lists it joins. Each shard is gzip-compressed JSON named by its own hash.
+// it lands in; each list (its run's place and items' lengths) is a shard of its own: a one-price edit rewrites a
+// handful of small shards, an inserted tool those of the lists it joins. Each shard is gzip-compressed JSON named by its own hash.
 import { gunzipSync, gzipSync } from "node:zlib";
 import { sha256Hex } from "../../../api/sha256-node.ts";
 import type { ManifestShard } from "../worker/r2-layout.ts";
@@ -25,15 +25,17 @@ function fnv(path: string): number {
   return hash;
 }
 
-/** Sorted paths cut into shards (each a run of them). */
-export function cutShards(sorted: readonly string[]): string[][] {
+/** Sorted paths cut into shards (each a run of them); a path `alone` says is a shard of its own (a list). */
+export function cutShards(sorted: readonly string[], alone: (path: string) => boolean = () => false): string[][] {
   const shards: string[][] = [];
   let current: string[] = [];
   for (const path of sorted) {
     const last = current.at(-1);
     if (
       last !== undefined &&
-      (groupOf(last) !== groupOf(path) ||
+      (alone(last) ||
+        alone(path) ||
+        groupOf(last) !== groupOf(path) ||
         current.length >= MAX_PATHS ||
         (current.length >= MIN_PATHS && fnv(last) % HASH_CUT === 0))
     ) {

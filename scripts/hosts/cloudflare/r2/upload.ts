@@ -1,9 +1,11 @@
 // dist/ → a new immutable build in an R2 bucket (worker/r2-layout.ts), then the live pointer switched to it in one
 // conditional put. The upload trusts the build: every file's SHA-256 and size come from the build's record
-// (readBuildHashes), what the bucket holds from the live build's manifest (only the shards whose files changed are
-// read) and from the packs no complete build names yet (a killed upload's), so only bodies new to the bucket are read
-// from disk, compressed and sent, in a few packs. Nothing a reader sees changes before the switch: the pointer is
-// written last, after the packs, the shards and the record.
+// (readBuildFiles: the build manifest), and each list of GET /software from its run file (render/list-runs.ts), so no
+// page file is read or even needed: the Worker writes pages around ranged reads of the runs. What the bucket holds
+// comes from the live build's manifest (only the shards whose files or lists changed are read) and from the packs no
+// complete build names yet (a killed upload's), so only bodies and runs new to the bucket are read from disk and
+// sent, in a few packs. Nothing a reader sees changes before the switch: the pointer is written last, after the
+// packs, the shards and the record.
 // Also: the list of builds and rollback (a switch to an older build); prune is r2-prune.ts.
 
 import { randomBytes } from "node:crypto";
@@ -11,22 +13,27 @@ import { readFile, realpath } from "node:fs/promises";
 import { join } from "node:path";
 import { loadRouteTable } from "../../../api/load-route-table.ts";
 import { etagFromSha256Hex } from "../../../api/runtime/etag.ts";
+import { layout } from "../../../api/runtime/route-table.ts";
 import { sha256Hex } from "../../../api/sha256-node.ts";
 import { UserError } from "../../../cli/command.ts";
-import { type BuildHash, readBuildHashes } from "../../../io/build-hashes.ts";
+import { type BuildHash, readBuildFiles, readBuildHashes } from "../../../io/build-hashes.ts";
+import { filterOfRunFile, type ListRunHeader, parseListRun } from "../../../render/list-runs.ts";
 import { publishedPathFilter } from "../adapter.ts";
 import {
   BUILDS_PREFIX,
   type BuildRecord,
   buildOfRecordKey,
   buildRecordKey,
+  LAYOUT_FORMAT,
   LIVE_KEY,
   type LivePointer,
+  listKey,
   type ManifestShard,
   PACK_TRAILER,
   PACKS_PREFIX,
   type PackIndex,
   packKey,
+  runId,
   type ShardRef,
   shardFor,
   shardKey,
@@ -75,7 +82,7 @@ export interface Traffic {
 
 export interface UploadSummary extends Traffic {
   build: string;
-  /** published files in dist/ */
+  /** published files in dist/ but the list pages, and one per list (its run) */
   files: number;
   /** distinct bodies among them */
   objects: number;
@@ -91,6 +98,8 @@ export interface UploadSummary extends Traffic {
   bytes: number;
   /** false: the build was live already */
   switched: boolean;
+  /** the live build was written by another layout of the bucket: nothing of it was reused */
+  otherLayout: boolean;
   previous: string | null;
   seconds: number;
 }
@@ -106,12 +115,21 @@ export interface Progress {
 
 export interface UploadOptions {
   onProgress?: (progress: Progress) => void;
+  /** how often the upload shows it is alive (tests make it short); default HEARTBEAT_MS */
+  heartbeatMs?: number;
 }
 
 /** R2 deletes at most this many keys per call. */
 export const DELETE_BATCH = 1000;
-/** An upload's marker younger than this keeps prune from deleting anything (the upload may rely on it). */
-export const UPLOAD_MARKER_MS = 60 * 60 * 1000;
+/** An upload rewrites its heartbeat (uploads/<token>.alive) this often while it runs. */
+export const HEARTBEAT_MS = 60 * 1000;
+/** An object under uploads/ younger than this keeps prune from deleting anything (an upload may rely on what it
+ *  found): a running upload's heartbeat always is; a killed or failed upload's marker stops being so after this. */
+export const UPLOAD_FRESH_MS = 5 * 60 * 1000;
+/** An upload's marker and heartbeat: uploads/<ms>-<hex>.json (written once, at the start: its time is when the
+ *  upload began) and uploads/<ms>-<hex>.alive (rewritten every HEARTBEAT_MS). */
+export const markerKey = (token: string) => `${UPLOADS_PREFIX}${token}.json`;
+export const heartbeatKey = (token: string) => `${UPLOADS_PREFIX}${token}.alive`;
 /** Files read and compressed at once. */
 const READ_GROUP = 32;
 
@@ -170,6 +188,9 @@ export async function readLive(target: UploadTarget): Promise<{ pointer: LivePoi
   return live && { pointer: JSON.parse(live.text) as LivePointer, etag: live.etag };
 }
 
+/** A pointer or record this code's layout wrote (LAYOUT_FORMAT). */
+export const sameLayout = (written: { format?: number }) => written.format === LAYOUT_FORMAT;
+
 export async function readRecord(target: UploadTarget, id: string): Promise<BuildRecord | null> {
   const record = await target.read(buildRecordKey(id));
   return record && (JSON.parse(record.text) as BuildRecord);
@@ -213,17 +234,44 @@ export async function switchTo(
   )
     return { switched: false, previous: live.pointer.previous };
   const pointer: LivePointer = {
+    format: LAYOUT_FORMAT,
     build: record.id,
     shards,
     // a new manifest of the same build (prune's repacking) keeps the pointer's history
     previous: live?.pointer.build === record.id ? live.pointer.previous : (live?.pointer.build ?? null),
     switchedAt: new Date().toISOString(),
   };
-  if (!(await target.putIf(LIVE_KEY, JSON.stringify(pointer), live?.etag ?? null)))
+  let done: boolean;
+  try {
+    done = await target.putIf(LIVE_KEY, JSON.stringify(pointer), live?.etag ?? null);
+  } catch (e) {
+    done = await switchOutcome(target, pointer, e as Error);
+  }
+  if (!done)
     throw new UserError(
       "another upload or rollback switched the live build meanwhile: nothing was switched; run it again",
     );
   return { switched: true, previous: pointer.previous };
+}
+
+/** After a switch that failed without an answer to trust (the retries spent, the last answer lost): what the bucket
+ *  says. Our pointer there: switched. Another: a one-line error saying the build is not live. Unreadable: a one-line
+ *  error saying the outcome is unknown. */
+async function switchOutcome(target: UploadTarget, pointer: LivePointer, error: Error): Promise<true> {
+  const cause = error.message.split("\n")[0];
+  let now: Awaited<ReturnType<typeof readLive>>;
+  try {
+    now = await readLive(target);
+  } catch (e) {
+    throw new UserError(
+      `${cause}; live.json could not be read back either (${(e as Error).message.split("\n")[0]}): whether build ` +
+        `${pointer.build} is live is unknown (npm run upload:r2 -- --list says)`,
+    );
+  }
+  if (now?.pointer.build === pointer.build && now.pointer.switchedAt === pointer.switchedAt) return true;
+  throw new UserError(
+    `${cause}; live.json names ${now ? `build ${now.pointer.build}` : "no build"}: build ${pointer.build} is not live`,
+  );
 }
 
 /** Where a body lies: a pack (named once sealed), its offset and length there, and its decoded size. */
@@ -271,11 +319,13 @@ async function bucketBodies(
       const shard = await readShard(target, liveRecord.shards[i]![1]);
       for (const [, etag, size, pack, offset, length] of shard.files)
         learn(etag, shard.packs[pack]!, offset, length, size);
+      for (const [, run, pack, offset, length] of shard.lists ?? [])
+        learn(runId(run), shard.packs[pack]!, offset, length, length);
     });
   }
   // Packs no live build names, sent since another upload began (its marker is still there: it was killed, or is
   // running): a killed upload's complete packs are reused, not sent again. Times are the bucket's own.
-  const markers = (await target.list(UPLOADS_PREFIX)).filter((o) => o.key !== marker);
+  const markers = (await target.list(UPLOADS_PREFIX)).filter((o) => o.key !== marker && o.key.endsWith(".json"));
   if (markers.length === 0) return known;
   const since = Math.min(...markers.map((o) => o.uploaded));
   const named = new Set(liveRecord?.packs ?? []);
@@ -289,39 +339,77 @@ async function bucketBodies(
   return known;
 }
 
+/** What a build publishes to the bucket, from its record: its files but the list pages (by ETag), its lists' runs. */
+async function readPublication(root: string, distDir = root) {
+  const table = await loadRouteTable(root);
+  const isPublished = publishedPathFilter(table);
+  const hashes = readBuildFiles(root);
+  // Every published file but the list pages (a build's manifest names none), and each list by its run file.
+  const files = [...hashes.keys()].filter(isPublished).sort();
+  const pageTemplate = layout(table.basePath).page;
+  const lists = new Map<string, { file: string; run: string; size: number }>();
+  for (const [path, { sha256, size }] of hashes) {
+    const filter = filterOfRunFile(path);
+    if (filter !== null) lists.set(listKey(pageTemplate, filter), { file: path, run: sha256.slice(0, 32), size });
+  }
+  if (lists.size === 0)
+    throw new UserError(`${distDir} was built before lists were kept for the edge: build it again (npm run build)`);
+  const etags = new Map(files.map((f) => [f, etagFromSha256Hex(hashes.get(f)!.sha256)]));
+  return { hashes, files, lists, etags };
+}
+
+/** The names a build's packs index (its bodies' ETags, its runs): what it needs in the bucket. */
+export async function publicationNames(distDir: string): Promise<Set<string>> {
+  const { etags, lists } = await readPublication(await realpath(distDir), distDir);
+  return new Set([...etags.values(), ...[...lists.values()].map((l) => runId(l.run))]);
+}
+
 export async function uploadToR2(
   distDir: string,
   bucket: UploadTarget,
-  { onProgress }: UploadOptions = {},
+  { onProgress, heartbeatMs = HEARTBEAT_MS }: UploadOptions = {},
 ): Promise<UploadSummary> {
   const started = performance.now();
   const { target, traffic } = metered(bucket);
   // One generation for the whole upload, even if dist/ is republished meanwhile.
   const root = await realpath(distDir);
-  const isPublished = publishedPathFilter(await loadRouteTable(root));
-  const hashes = await readBuildHashes(root);
-  const files = [...hashes.keys()].filter(isPublished).sort();
-  const etags = new Map(files.map((f) => [f, etagFromSha256Hex(hashes.get(f)!.sha256)]));
-  const bytes = files.reduce((sum, f) => sum + hashes.get(f)!.size, 0);
-  const distinct = new Set(etags.values()).size;
-  const id = buildIdOf(files, hashes);
+  const { hashes, files, lists, etags } = await readPublication(root, distDir);
+  const keys = [...files, ...lists.keys()].sort();
+  const bytes = [...files, ...[...lists.values()].map((l) => l.file)].reduce((sum, f) => sum + hashes.get(f)!.size, 0);
+  const distinct = new Set(etags.values()).size + new Set([...lists.values()].map((l) => l.run)).size;
+  const id = buildIdOf([...files, ...[...lists.values()].map((l) => l.file)].sort(), hashes);
   const progress: Progress = { phase: "reading the bucket", bodies: 0, total: 0, packs: 0, sentBytes: 0 };
   const report = () => onProgress?.({ ...progress, sentBytes: traffic.sentBytes });
   report();
-  const marker = `${UPLOADS_PREFIX}${Date.now()}-${randomBytes(4).toString("hex")}.json`;
+  const token = `${Date.now()}-${randomBytes(4).toString("hex")}`;
+  const marker = markerKey(token);
   await target.put([{ key: marker, body: json({ dist: root, startedAt: new Date().toISOString() }) }]);
+  // The heartbeat says the upload is alive (prune waits only for a fresh one); a failed beat is the next one's to mend.
+  let beat: Promise<void> = Promise.resolve();
+  const heartbeat = setInterval(() => {
+    beat = target.put([{ key: heartbeatKey(token), body: json({ at: new Date().toISOString() }) }]).catch(() => {});
+  }, heartbeatMs);
+  heartbeat.unref();
+  let finished = false;
   try {
     const live = await readLive(target);
+    // A build of another layout is not read: its shards say other things (one body per page).
+    const otherLayout = live !== null && !sameLayout(live.pointer);
     let record = await readRecord(target, id);
+    if (record && !sameLayout(record)) record = null;
     let sent = 0;
     let sentBodyBytes = 0;
     let present = distinct;
     let shardsSent = 0;
     if (!record) {
-      const liveRecord = live ? await readRecord(target, live.pointer.build) : null;
-      const plans = cutShards(files).map((paths) => ({
+      const liveRecord = live && !otherLayout ? await readRecord(target, live.pointer.build) : null;
+      const entryOf = (p: string) => {
+        const list = lists.get(p);
+        return list ? ([p, list.run, list.size] as const) : ([p, etags.get(p)!, hashes.get(p)!.size] as const);
+      };
+      const plans = cutShards(keys, (p) => lists.has(p)).map((paths) => ({
         paths,
-        digest: shardDigest(paths.map((p) => [p, etags.get(p)!, hashes.get(p)!.size] as const)),
+        digest: shardDigest(paths.map(entryOf)),
       }));
       const liveShards = new Map(liveRecord?.shards.map((ref) => [`${ref[0]}\0${ref[2]}`, ref]));
       const kept = (plan: { paths: string[]; digest: string }) => liveShards.get(`${plan.paths[0]}\0${plan.digest}`);
@@ -333,19 +421,26 @@ export async function uploadToR2(
         changed.map((p) => [p.paths[0]!, p.paths.at(-1)!]),
       );
 
-      // The bodies no shard of the bucket points at: read, compressed, packed, in path order.
+      // The bodies no shard of the bucket points at: read, compressed, packed, in path order; then the runs of the
+      // lists whose shards changed (their headers are needed for the shards, their runs only if the bucket lacks them).
       const missing: string[] = [];
+      const changedLists: string[] = [];
       const queued = new Set<string>();
       for (const plan of changed)
         for (const f of plan.paths) {
+          if (lists.has(f)) {
+            changedLists.push(f);
+            continue;
+          }
           const etag = etags.get(f)!;
           if (known.has(etag) || queued.has(etag)) continue;
           queued.add(etag);
           missing.push(f);
         }
-      present = distinct - missing.length;
+      const missingRuns = new Set(changedLists.map((k) => lists.get(k)!.run).filter((run) => !known.has(runId(run))));
+      present = distinct - missing.length - missingRuns.size;
       progress.phase = "sending packs";
-      progress.total = missing.length;
+      progress.total = missing.length + missingRuns.size;
       report();
       let pack = new PackWriter();
       let packRef = { name: "" };
@@ -384,6 +479,20 @@ export async function uploadToR2(
         progress.bodies = sent;
         report();
       }
+      const headers = new Map<string, ListRunHeader>();
+      for (const key of changedLists) {
+        const { file, run, size } = lists.get(key)!;
+        const { header, run: bytes } = parseListRun(await readFile(join(root, file)));
+        headers.set(key, header);
+        if (known.has(runId(run))) continue;
+        // As it is: any page's items are one ranged read, sent to the client inside the envelope.
+        const { offset, length } = pack.add(runId(run), bytes.byteLength, bytes);
+        known.set(runId(run), { pack: packRef, offset, length, size: bytes.byteLength });
+        sentBodyBytes += size;
+        progress.bodies = ++sent;
+        report();
+        if (pack.bytes >= target.packBytes) await seal();
+      }
       if (!pack.empty) await seal();
       await Promise.all(inFlight);
       if (failure !== undefined) throw failure;
@@ -403,14 +512,23 @@ export async function uploadToR2(
         const shard: ManifestShard = { packs: [], files: [] };
         const packIndex = new Map<string, number>();
         for (const f of plan.paths) {
-          const etag = etags.get(f)!;
+          const list = lists.get(f);
+          const etag = list ? runId(list.run) : etags.get(f)!;
           const at = known.get(etag)!;
           let k = packIndex.get(at.pack.name);
           if (k === undefined) packIndex.set(at.pack.name, (k = shard.packs.push(at.pack.name) - 1));
-          shard.files.push([f, etag, at.size, k, at.offset, at.length]);
+          if (!list) {
+            shard.files.push([f, etag, at.size, k, at.offset, at.length]);
+            continue;
+          }
+          const { category, lengths } = headers.get(f)!;
+          (shard.lists ??= []).push([f, list.run, k, at.offset, at.length, category, lengths]);
         }
         const { name, body } = encodeShard(shard);
-        const stored = new Map(shard.files.map((e) => [e[1], e[5]]));
+        const stored = new Map([
+          ...shard.files.map((e) => [e[1], e[5]] as const),
+          ...(shard.lists ?? []).map((e) => [runId(e[1]), e[4]] as const),
+        ]);
         refs.push([plan.paths[0]!, name, plan.digest, shard.packs, [...stored.values()].reduce((a, b) => a + b, 0)]);
         if (!liveNames.has(name)) shardObjects.set(name, body);
       }
@@ -419,9 +537,10 @@ export async function uploadToR2(
         await target.put(objects.slice(i, i + target.batch.objects));
       shardsSent = objects.length;
       record = {
+        format: LAYOUT_FORMAT,
         id,
         createdAt: new Date().toISOString(),
-        files: files.length,
+        files: files.length + lists.size,
         bytes,
         storedBytes: refs.reduce((sum, ref) => sum + ref[4], 0),
         shards: refs,
@@ -433,9 +552,10 @@ export async function uploadToR2(
     progress.phase = "switching";
     report();
     const { switched, previous } = await switchTo(target, record);
+    finished = true;
     return {
       build: id,
-      files: files.length,
+      files: files.length + lists.size,
       objects: distinct,
       sent,
       sentBodyBytes,
@@ -445,12 +565,19 @@ export async function uploadToR2(
       storedBytes: record.storedBytes,
       bytes,
       switched,
+      otherLayout,
       previous,
       ...traffic,
       seconds: (performance.now() - started) / 1000,
     };
   } finally {
-    await target.delete([marker]).catch(() => {});
+    clearInterval(heartbeat);
+    // Done: the live build names every pack this upload sent. Failed: the marker stays, so the next upload reads the
+    // packs sent since it began and sends none of them again; prune removes it once it is no longer fresh.
+    if (finished) {
+      await beat;
+      await target.delete([marker, heartbeatKey(token)]).catch(() => {});
+    }
   }
 }
 
@@ -481,6 +608,10 @@ export async function rollback(target: UploadTarget, id?: string): Promise<{ bui
   const record = await readRecord(target, to);
   if (!record) throw new UserError(`no complete build ${to} in this bucket (--list shows them)`);
   if (to === live.pointer.build) throw new UserError(`build ${to} is live already`);
+  if (!sameLayout(record))
+    throw new UserError(
+      `build ${to} was uploaded in an older layout of the bucket, which this Worker does not read: upload its dist/ again instead`,
+    );
   await switchTo(target, record);
   return { build: to, previous: live.pointer.build };
 }

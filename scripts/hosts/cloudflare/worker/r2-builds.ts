@@ -1,8 +1,26 @@
 // The Worker's reads over R2 builds (r2-layout.ts): one build per request, chosen by the live pointer, whose
 // manifest says what exists (no R2 read for a missing page, a bad slug or a key R2 would refuse) and where each body
-// lies: one ranged read of a pack gives it gzip-compressed, kept at the edge forever by its hash (the ETag).
+// lies: one ranged read of a pack gives it gzip-compressed, kept at the edge forever by its hash (the ETag). A list
+// page is one ranged read of its list's run (items o…o+L-1) inside an envelope written here, hashed here for its
+// ETag, and kept at the edge by the run's id, limit and offset.
 // Web APIs only (runs in workerd).
-import { entryOf, LIVE_KEY, type LivePointer, type ManifestShard, packKey, shardFor, shardKey } from "./r2-layout.ts";
+import { etagOfBytes } from "../../../api/runtime/etag.ts";
+import {
+  entryOf,
+  LAYOUT_FORMAT,
+  LIVE_KEY,
+  type ListEntry,
+  type LivePointer,
+  listOf,
+  type ManifestShard,
+  packKey,
+  pageOfFile,
+  pagePrefix,
+  pageSlice,
+  pageSuffix,
+  shardFor,
+  shardKey,
+} from "./r2-layout.ts";
 import type { FileStore, R2BucketLike } from "./stores.ts";
 
 /** How long an isolate answers from the pointer it read: after a switch, at most this long from the old build. */
@@ -59,9 +77,11 @@ export interface R2Builds {
 export const gunzip = (bytes: ArrayBuffer | Uint8Array): Promise<ArrayBuffer> =>
   new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"))).arrayBuffer();
 
-/** Per isolate: the pointer (briefly) and the manifest shards it has read (by name: shared by every build). */
-export function r2Builds(): R2Builds {
+/** Per isolate: the pointer (briefly) and the manifest shards it has read (by name: shared by every build).
+ *  `pageTemplate`: where the route table looks for a list page (route-table.ts layout). */
+export function r2Builds(pageTemplate: string): R2Builds {
   let pointer: { value: LivePointer | null; at: number } | undefined;
+  let warned = false;
   const shards = new Map<string, ManifestShard>();
 
   return {
@@ -98,6 +118,15 @@ export function r2Builds(): R2Builds {
       }
       const live = pointer.value;
       if (!live) return { build: null, reads };
+      // A bucket another layout wrote is not read as if it were this one's: answered as if nothing were live.
+      if (live.format !== LAYOUT_FORMAT) {
+        if (!warned)
+          console.error(
+            `R2: the live build ${live.build} was uploaded in another layout of the bucket: upload it again with this version (npm run upload:r2)`,
+          );
+        warned = true;
+        return { build: null, reads };
+      }
 
       const shardOfFile = async (file: string): Promise<ManifestShard> => {
         const name = live.shards[shardFor(live.shards, file)]![1];
@@ -120,16 +149,70 @@ export function r2Builds(): R2Builds {
       /** The body as stored (gzip): one ranged read of its pack, cached by its ETag. */
       const stored = async ({ entry, pack }: NonNullable<Awaited<ReturnType<typeof located>>>) =>
         immutable(`bodies/${entry[1].slice(1, -1)}`, packKey(pack), "body", { offset: entry[4], length: entry[5] });
+
+      /** A list page: its ETag (in the cached copy's header) and bytes. A page past the list's end does not exist. */
+      const page = async (file: string): Promise<{ etag: string; body: ArrayBuffer } | null | undefined> => {
+        const at = pageOfFile(pageTemplate, file);
+        if (!at) return undefined;
+        const shard = await shardOfFile(at.list);
+        const list = listOf(shard, at.list);
+        if (!list || at.offset > list[6].length) return null;
+        return pageOf(list, shard.packs[list[2]]!, at.limit, at.offset);
+      };
+      const pageOf = async (list: ListEntry, pack: string, limit: number, offset: number) => {
+        const [, run, , runOffset, , category, lengths] = list;
+        const key = cacheUrl(`pages/${run}/${limit}/${offset}`);
+        const hit = await cache?.match(key);
+        if (hit) return { etag: hit.headers.get("ETag")!, body: await hit.arrayBuffer() };
+        const slice = pageSlice(lengths, limit, offset);
+        let items: Uint8Array = new Uint8Array(0);
+        if (slice.length > 0) {
+          counts.body++;
+          const object = await bucket.get(packKey(pack), {
+            range: { offset: runOffset + slice.start, length: slice.length },
+          });
+          if (!object) throw new Error(`R2: ${packKey(pack)} is missing for the live build`);
+          items = new Uint8Array(await object.arrayBuffer());
+        }
+        const encoder = new TextEncoder();
+        const prefix = encoder.encode(pagePrefix);
+        const suffix = encoder.encode(pageSuffix(lengths.length, limit, offset, category));
+        const bytes = new Uint8Array(prefix.byteLength + items.byteLength + suffix.byteLength);
+        bytes.set(prefix, 0);
+        bytes.set(items, prefix.byteLength);
+        bytes.set(suffix, prefix.byteLength + items.byteLength);
+        const etag = await etagOfBytes(bytes);
+        if (cache)
+          waitUntil(
+            cache.put(
+              key,
+              new Response(bytes.slice(0), {
+                headers: { ETag: etag, "Cache-Control": "public, max-age=31536000, immutable" },
+              }),
+            ),
+          );
+        return { etag, body: bytes.buffer };
+      };
       return {
         build: live.build,
         reads,
         // Each build's files never change, but the next request may be another build's: nothing kept by path.
         immutable: false,
         async body(file) {
+          const listed = await page(file);
+          if (listed !== undefined) return listed ? listed.body : null;
           const found = await located(file);
           return found ? stored(found) : null;
         },
         async read(file, wantBody) {
+          const listed = await page(file);
+          if (listed !== undefined)
+            return (
+              listed && {
+                meta: { etag: listed.etag, size: listed.body.byteLength },
+                body: wantBody ? listed.body : null,
+              }
+            );
           const found = await located(file);
           if (!found) return null;
           const [, etag, size, , , length] = found.entry;

@@ -1,9 +1,12 @@
 // How builds live in the R2 bucket, for the uploader (Node) and the Worker (workerd) alike. Web APIs only.
 //
-//   packs/<name>              bodies, each gzip-compressed on its own, one after the other, then the pack's index
-//                             (JSON) and its length (12 ASCII digits): a body is one ranged read
+//   packs/<name>              bodies, each gzip-compressed on its own, one after the other, and list runs (a list's
+//                             items' JSON joined by commas, as they are: not compressed), then the pack's index
+//                             (JSON) and its length (12 ASCII digits): a body, or any page's items, is one ranged read
 //   shards/<name>             a piece of a build's manifest, gzip-compressed JSON: a run of dist paths in sorted
-//                             order → body id, size, and where the body lies (pack, offset, length)
+//                             order → body id, size, and where the body lies (pack, offset, length); or one list:
+//                             where its run lies, its category and each item's length (the pages' envelopes are
+//                             the Worker's to write)
 //   builds/<id>/build.json    the build's record: its shards (first path and name each), its packs; written after
 //                             every pack and shard it names: the build is complete
 //   live.json                 the pointer: which build answers, with its shard list; switched by one conditional put
@@ -13,13 +16,33 @@
 // by every build that has them. A build's id is derived from its files' hashes, so the same build uploaded twice is
 // the same id.
 
+/** The bucket's layout: raised when what a Worker or an upload reads changes shape (2: lists as runs). A pointer or
+ *  a record of another format was written by another layout, which this code neither serves nor rolls back to. */
+export const LAYOUT_FORMAT = 2;
+
 /** One file of a build: [dist path, ETag (= body id), size, pack (index into the shard's packs), offset, length]. */
 export type ShardEntry = [path: string, etag: string, size: number, pack: number, offset: number, length: number];
 
-/** A manifest shard: the packs its entries point into, and its entries in path order. */
+/**
+ * One list of GET /software: [list key, run id, pack, offset, length, meta.category, each item's length in bytes].
+ * The run is the items' JSON joined by commas, stored as it is, so items o…e-1 are one ranged read; a page is
+ * `{"data":[` + those bytes + `],"meta":{…}}`, byte for byte the page file a full build writes.
+ */
+export type ListEntry = [
+  key: string,
+  run: string,
+  pack: number,
+  offset: number,
+  length: number,
+  category: string | null,
+  lengths: number[],
+];
+
+/** A manifest shard: the packs its entries point into, its files in path order, and (a list's shard) its list. */
 export interface ManifestShard {
   packs: string[];
   files: ShardEntry[];
+  lists?: ListEntry[];
 }
 
 /** A shard as a build names it: the first path it holds, its name, a digest of its paths and bodies only (what an
@@ -27,6 +50,8 @@ export interface ManifestShard {
 export type ShardRef = [first: string, name: string, digest: string, packs: string[], storedBytes: number];
 
 export interface BuildRecord {
+  /** LAYOUT_FORMAT of the upload that wrote it (absent: the first layout, one body per page) */
+  format?: number;
   id: string;
   /** when the upload completed it (ISO 8601); not part of the id */
   createdAt: string;
@@ -41,6 +66,8 @@ export interface BuildRecord {
 }
 
 export interface LivePointer {
+  /** LAYOUT_FORMAT of the build it names (absent: the first layout) */
+  format?: number;
   build: string;
   /** the build's shards (first path and name), so a Worker finds a path's shard without reading the record */
   shards: [first: string, name: string][];
@@ -63,6 +90,44 @@ export const buildOfRecordKey = (key: string): string | null => {
   return id && key === buildRecordKey(id) ? id : null;
 };
 
+/** The pack index's name of a list's run (beside bodies' ETags, which are quoted). */
+export const runId = (run: string) => `run:${run}`;
+
+/** A list's key in the manifest: the page template's folder for it (`v1/software/pages/category/seo`). */
+export const listKey = (pageTemplate: string, filter: string) =>
+  pageTemplate.slice(0, pageTemplate.indexOf("{filter}")) + filter;
+
+/** A page file (`…/pages/{filter}/{limit}/{offset}.json`) as its list's key, limit and offset; null for any other file. */
+export function pageOfFile(pageTemplate: string, file: string): { list: string; limit: number; offset: number } | null {
+  const prefix = pageTemplate.slice(0, pageTemplate.indexOf("{filter}"));
+  if (!file.startsWith(prefix) || !file.endsWith(".json")) return null;
+  const parts = file.slice(0, -".json".length).split("/");
+  const offset = parts.pop();
+  const limit = parts.pop();
+  const list = parts.join("/");
+  if (list.length <= prefix.length || !/^\d+$/.test(limit ?? "") || !/^\d+$/.test(offset ?? "")) return null;
+  return { list, limit: Number(limit), offset: Number(offset) };
+}
+
+/** A page's items in its list's run: where they start and how many bytes, from the items' lengths. */
+export function pageSlice(
+  lengths: readonly number[],
+  limit: number,
+  offset: number,
+): { start: number; length: number } {
+  let start = 0;
+  for (let i = 0; i < offset; i++) start += lengths[i]! + 1;
+  const end = Math.min(offset + limit, lengths.length);
+  let length = 0;
+  for (let i = offset; i < end; i++) length += lengths[i]! + (i > offset ? 1 : 0);
+  return { start, length };
+}
+
+/** Byte for byte the page body a full build writes around its items (render/software-pages.ts). */
+export const pagePrefix = '{"data":[';
+export const pageSuffix = (total: number, limit: number, offset: number, category: string | null) =>
+  `],"meta":{"total":${total},"limit":${limit},"offset":${offset},"category":${JSON.stringify(category)}}}`;
+
 /** A pack ends with its index's length in this many ASCII digits. */
 export const PACK_TRAILER = 12;
 /** A pack's index: [body id, size, offset, length] of every body in it. */
@@ -79,6 +144,10 @@ export function shardFor(shards: readonly (readonly [string, ...unknown[]])[], p
   }
   return lo;
 }
+
+/** A list entry of a shard by key, or undefined. */
+export const listOf = (shard: ManifestShard, key: string): ListEntry | undefined =>
+  shard.lists?.find((entry) => entry[0] === key);
 
 /** An entry of a sorted shard by path, or undefined. */
 export function entryOf(shard: ManifestShard, path: string): ShardEntry | undefined {

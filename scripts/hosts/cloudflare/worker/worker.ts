@@ -14,6 +14,7 @@ import { createResolver } from "../../../api/runtime/resolve-request.ts";
 import {
   type ErrorId,
   type HostErrorId,
+  layout,
   RETRY_AFTER_SECONDS,
   type RouteTable,
 } from "../../../api/runtime/route-table.ts";
@@ -60,7 +61,7 @@ export function createWorker(table: RouteTable, errorBodies: Record<ErrorId | Ho
       return [id, { ...headers.error(id, body.byteLength), body }] as const;
     }),
   );
-  const builds = r2Builds();
+  const builds = r2Builds(layout(table.basePath).page);
   const known = new Map<string, FileMeta>();
   const remember = (file: string, meta: FileMeta) => {
     if (known.size >= MAX_KNOWN) known.clear();

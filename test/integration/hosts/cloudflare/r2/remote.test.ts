@@ -5,14 +5,13 @@
 // leave in a DeleteObjects XML body with a valid Content-MD5.
 // Cloudflare's own endpoint is not reachable offline: docs/hosts/cloudflare.md says what this does not prove.
 import { execFile } from "node:child_process";
-import { createHash, createHmac } from "node:crypto";
+import { createHash } from "node:crypto";
 import { cp, readFile, writeFile } from "node:fs/promises";
-import { createServer, type IncomingMessage, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { fill, layout, MAX_LIMIT } from "../../../../../scripts/api/runtime/route-table.ts";
 import { build } from "../../../../../scripts/build.ts";
 import { prune } from "../../../../../scripts/hosts/cloudflare/r2/prune.ts";
 import { remoteOptionsFromEnv, remoteR2Target } from "../../../../../scripts/hosts/cloudflare/r2/remote.ts";
@@ -25,172 +24,22 @@ import {
   type UploadTarget,
   uploadToR2,
 } from "../../../../../scripts/hosts/cloudflare/r2/upload.ts";
-import { LIVE_KEY, packKey } from "../../../../../scripts/hosts/cloudflare/worker/r2-layout.ts";
+import {
+  LIVE_KEY,
+  listKey,
+  packKey,
+  pagePrefix,
+  pageSlice,
+  pageSuffix,
+} from "../../../../../scripts/hosts/cloudflare/worker/r2-layout.ts";
 import { fixture, tempDir } from "../../../../helpers/fs/dirs.ts";
 import { launchArgs } from "../../../../helpers/process/launch.ts";
-
-const KEY_ID = "AKIDEXAMPLE0123";
-const SECRET = "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY";
-const BUCKET = "test-bucket";
-
-interface Recorded {
-  method: string;
-  url: string;
-  headers: IncomingMessage["headers"];
-  body: Buffer;
-  /** why the signature is wrong, or null */
-  badSignature: string | null;
-}
-
-const hmac = (key: Buffer | string, data: string) => createHmac("sha256", key).update(data).digest();
-const sha256 = (data: string | Buffer) => createHash("sha256").update(data).digest("hex");
-/** S3's URI encoding: every byte but A-Z a-z 0-9 - _ . ~ */
-const uriEncode = (s: string) =>
-  encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-
-/** SigV4 recomputed from the request as received. */
-function checkSignature(req: IncomingMessage): string | null {
-  const auth = req.headers.authorization ?? "";
-  const m =
-    /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/auto\/s3\/aws4_request, ?SignedHeaders=([a-z0-9;-]+), ?Signature=([0-9a-f]{64})$/.exec(
-      auth,
-    );
-  if (!m) return `Authorization shape: ${auth}`;
-  const [, keyId, date, signed, signature] = m as unknown as [string, string, string, string, string];
-  if (keyId !== KEY_ID) return `key id ${keyId}`;
-  const amzDate = String(req.headers["x-amz-date"]);
-  if (!amzDate.startsWith(date)) return `x-amz-date ${amzDate}`;
-  const names = signed.split(";");
-  for (const required of ["host", "x-amz-date", "x-amz-content-sha256"])
-    if (!names.includes(required)) return `${required} not signed`;
-  const url = new URL(req.url!, "http://x");
-  const path = url.pathname
-    .split("/")
-    .map((s) => uriEncode(decodeURIComponent(s)))
-    .join("/");
-  const query = [...url.searchParams]
-    .map(([k, v]) => `${uriEncode(k)}=${uriEncode(v)}`)
-    .sort()
-    .join("&");
-  const headers = names.map((n) => `${n}:${String(req.headers[n] ?? "").trim()}\n`).join("");
-  const canonical = [req.method, path, query, headers, signed, String(req.headers["x-amz-content-sha256"])].join("\n");
-  const scope = `${date}/auto/s3/aws4_request`;
-  const toSign = ["AWS4-HMAC-SHA256", amzDate, scope, sha256(canonical)].join("\n");
-  const key = hmac(hmac(hmac(hmac(`AWS4${SECRET}`, date), "auto"), "s3"), "aws4_request");
-  return hmac(key, toSign).toString("hex") === signature ? null : "signature mismatch";
-}
-
-/** A bucket over HTTP: PUT (If-Match, If-None-Match: *), GET (Range: bytes=a-b and bytes=-n), multipart uploads,
- *  ListObjectsV2, POST ?delete, path-style; `refuse` makes every PUT a 403. Lists page by 1,000 like S3. */
-function fakeR2() {
-  const objects = new Map<string, { body: Buffer; uploaded: number }>();
-  const uploads = new Map<string, { key: string; parts: Map<number, Buffer> }>();
-  const etag = (body: Buffer) => `"${createHash("md5").update(body).digest("hex")}"`;
-  const requests: Recorded[] = [];
-  const state = { refuse: false };
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      const body = Buffer.concat(chunks);
-      requests.push({
-        method: req.method!,
-        url: req.url!,
-        headers: req.headers,
-        body,
-        badSignature: checkSignature(req),
-      });
-      const url = new URL(req.url!, "http://x");
-      const [, bucket, ...rest] = url.pathname.split("/");
-      const key = rest.map(decodeURIComponent).join("/");
-      const xml = (status: number, text: string) =>
-        res.writeHead(status, { "Content-Type": "application/xml" }).end(text);
-      if (bucket !== BUCKET) return xml(404, "<Error><Code>NoSuchBucket</Code></Error>");
-      const uploadId = url.searchParams.get("uploadId");
-      if (req.method === "POST" && url.searchParams.has("uploads")) {
-        const id = `u${uploads.size + 1}`;
-        uploads.set(id, { key, parts: new Map() });
-        return xml(200, `<InitiateMultipartUploadResult><UploadId>${id}</UploadId></InitiateMultipartUploadResult>`);
-      }
-      if (uploadId !== null) {
-        const upload = uploads.get(uploadId);
-        if (!upload || upload.key !== key) return xml(404, "<Error><Code>NoSuchUpload</Code></Error>");
-        if (req.method === "PUT") {
-          if (state.refuse) return xml(403, "<Error><Code>AccessDenied</Code><Message>Access Denied</Message></Error>");
-          upload.parts.set(Number(url.searchParams.get("partNumber")), body);
-          return res.writeHead(200, { ETag: etag(body) }).end();
-        }
-        if (req.method === "DELETE") {
-          uploads.delete(uploadId);
-          return res.writeHead(204).end();
-        }
-        // Complete: the parts named, in order, each with its ETag, every part but the last of one size (R2's rule)
-        const named = [...body.toString("utf8").matchAll(/<PartNumber>(\d+)<\/PartNumber><ETag>([^<]*)<\/ETag>/g)];
-        const parts = named.map(([, n, tag]) => {
-          const part = upload.parts.get(Number(n));
-          return part && etag(part) === tag!.replace(/&quot;/g, '"') ? part : undefined;
-        });
-        if (parts.length === 0 || parts.some((p) => p === undefined))
-          return xml(400, "<Error><Code>InvalidPart</Code></Error>");
-        if (new Set(parts.slice(0, -1).map((p) => p!.byteLength)).size > 1)
-          return xml(400, "<Error><Code>InvalidPart</Code><Message>parts of unequal size</Message></Error>");
-        objects.set(key, { body: Buffer.concat(parts as Buffer[]), uploaded: Date.now() });
-        uploads.delete(uploadId);
-        return xml(200, "<CompleteMultipartUploadResult></CompleteMultipartUploadResult>");
-      }
-      if (req.method === "PUT") {
-        if (state.refuse) return xml(403, "<Error><Code>AccessDenied</Code><Message>Access Denied</Message></Error>");
-        const old = objects.get(key);
-        const ifMatch = req.headers["if-match"];
-        if (
-          (req.headers["if-none-match"] === "*" && old) ||
-          (ifMatch !== undefined && (!old || etag(old.body) !== ifMatch))
-        )
-          return xml(412, "<Error><Code>PreconditionFailed</Code></Error>");
-        objects.set(key, { body, uploaded: Date.now() });
-        return res.writeHead(200, { ETag: etag(body) }).end();
-      }
-      if (req.method === "GET" && key === "" && url.searchParams.get("list-type") === "2") {
-        const prefix = url.searchParams.get("prefix") ?? "";
-        const keys = [...objects.keys()].filter((k) => k.startsWith(prefix)).sort();
-        const from = Number(url.searchParams.get("continuation-token") ?? 0);
-        const page = keys.slice(from, from + 1000);
-        const truncated = from + 1000 < keys.length;
-        return xml(
-          200,
-          `<ListBucketResult><IsTruncated>${truncated}</IsTruncated>${page.map((k) => `<Contents><Key>${k.replace(/&/g, "&amp;")}</Key><LastModified>${new Date(objects.get(k)!.uploaded).toISOString()}</LastModified><Size>${objects.get(k)!.body.byteLength}</Size></Contents>`).join("")}${truncated ? `<NextContinuationToken>${from + 1000}</NextContinuationToken>` : ""}</ListBucketResult>`,
-        );
-      }
-      if (req.method === "GET") {
-        const object = objects.get(key);
-        if (!object) return xml(404, "<Error><Code>NoSuchKey</Code></Error>");
-        const range = /^bytes=(\d*)-(\d*)$/.exec(req.headers.range ?? "");
-        if (!range) return res.writeHead(200, { ETag: etag(object.body) }).end(object.body);
-        const size = object.body.byteLength;
-        const [from, to] = range[1] === "" ? [size - Number(range[2]), size - 1] : [Number(range[1]), Number(range[2])];
-        ranges.push(req.headers.range!);
-        return res
-          .writeHead(206, { ETag: etag(object.body), "Content-Range": `bytes ${from}-${to}/${size}` })
-          .end(object.body.subarray(Math.max(0, from), to + 1));
-      }
-      if (req.method === "POST" && url.searchParams.has("delete")) {
-        if (req.headers["content-md5"] !== createHash("md5").update(body).digest("base64"))
-          return xml(400, "<Error><Code>InvalidDigest</Code></Error>");
-        for (const [, k] of body.toString("utf8").matchAll(/<Key>([^<]*)<\/Key>/g))
-          objects.delete(k!.replace(/&amp;/g, "&").replace(/&lt;/g, "<"));
-        return xml(200, "<DeleteResult></DeleteResult>");
-      }
-      xml(400, "<Error><Code>NotImplemented</Code></Error>");
-    });
-  });
-  const ranges: string[] = [];
-  return { server, objects, requests, state, uploads, ranges };
-}
+import { BUCKET, KEY_ID, type S3Server, SECRET, s3Server } from "../../../../helpers/r2/s3-server.ts";
 
 let dir: Awaited<ReturnType<typeof tempDir>>;
 let content: string;
 let dist: string;
-let r2: ReturnType<typeof fakeR2>;
+let r2: S3Server;
 let endpoint: string;
 
 beforeAll(async () => {
@@ -199,13 +48,12 @@ beforeAll(async () => {
   dist = join(dir.path, "dist");
   await cp(fixture("tiny"), content, { recursive: true });
   await build({ contentDir: content, outDir: dist });
-  r2 = fakeR2();
-  await new Promise<void>((ok) => r2.server.listen(0, "127.0.0.1", ok));
-  endpoint = `http://127.0.0.1:${(r2.server.address() as AddressInfo).port}`;
+  r2 = await s3Server();
+  endpoint = r2.endpoint;
 }, 120_000);
 
 afterAll(async () => {
-  await new Promise((ok) => r2?.server.close(ok));
+  await r2?.close();
   await dir?.remove();
 });
 
@@ -216,19 +64,37 @@ const target = () =>
     bucket: BUCKET,
     accessKeyId: KEY_ID,
     secretAccessKey: SECRET,
-    retries: 0,
+    retry: { tries: 1, budgetMs: 10_000, baseDelayMs: 10, maxDelayMs: 10 },
     packBytes: 256 * 1024,
     partBytes: 64 * 1024,
   });
 
 /** Every published file of `dist`, read back from the live build as a Worker would: its shard, one ranged GET of its
- *  pack, gunzipped; equal to the file. */
+ *  pack, gunzipped; equal to the file. Every list page: its items' range of the list's run (read by one ranged GET)
+ *  in the page's envelope, equal to the page file. */
 async function expectLiveBuildIs(t: UploadTarget, distDir: string) {
   const live = (await readLive(t))!.pointer;
   const files = await publishedFiles(distDir);
   const seen: string[] = [];
+  const template = layout("/v1").page;
   for (const [, name] of live.shards) {
     const shard = await readShard(t, name);
+    for (const [key, , pack, offset, length, category, lengths] of shard.lists ?? []) {
+      const run = Buffer.from((await t.readBytes(packKey(shard.packs[pack]!), { offset, length }))!);
+      const filter = key.slice(listKey(template, "").length);
+      for (let limit = 1; limit <= MAX_LIMIT; limit++)
+        for (let at = 0; at <= lengths.length; at++) {
+          const path = fill(template, { filter, limit, offset: at });
+          const slice = pageSlice(lengths, limit, at);
+          const page = Buffer.concat([
+            Buffer.from(pagePrefix),
+            run.subarray(slice.start, slice.start + slice.length),
+            Buffer.from(pageSuffix(lengths.length, limit, at, category)),
+          ]);
+          expect(page.equals(await readFile(join(distDir, path))), path).toBe(true);
+          seen.push(path);
+        }
+    }
     for (const [path, , size, pack, offset, length] of shard.files) {
       const stored = await t.readBytes(packKey(shard.packs[pack]!), { offset, length });
       const body = gunzipSync(stored!);
@@ -237,14 +103,13 @@ async function expectLiveBuildIs(t: UploadTarget, distDir: string) {
       seen.push(path);
     }
   }
-  expect(seen).toEqual(files);
+  expect(seen.sort()).toEqual(files);
 }
 
 // Thousands of signed requests, and every body read back by a ranged GET: 45 s alone, more beside other tests.
 it("publishes packs by multipart upload, then the manifest and record, then the pointer, each in the S3 request shape", async () => {
-  const files = await publishedFiles(dist);
   const first = await uploadToR2(dist, target());
-  expect(first).toMatchObject({ files: files.length, present: 0, switched: true, previous: null });
+  expect(first).toMatchObject({ present: 0, switched: true, previous: null });
   expect(first.sent).toBe(first.objects);
   expect(first.packs).toBeGreaterThan(1);
   expect(
@@ -257,7 +122,7 @@ it("publishes packs by multipart upload, then the manifest and record, then the 
   expect(r2.uploads.size).toBe(0);
   expect([...r2.objects.keys()].every((k) => /^(packs|shards|builds)\//.test(k) || k === LIVE_KEY)).toBe(true);
   await expectLiveBuildIs(target(), dist);
-  expect(r2.ranges.length, "the bodies were read back by ranged GETs").toBeGreaterThan(files.length - 1);
+  expect(r2.ranges.length, "the bodies were read back by ranged GETs").toBeGreaterThan(first.files - 1);
   const puts = r2.requests.filter((r) => r.method === "PUT");
   expect(puts.at(-1)).toMatchObject({ url: `/${BUCKET}/${LIVE_KEY}` });
   expect(puts.at(-1)!.headers["if-none-match"]).toBe("*");

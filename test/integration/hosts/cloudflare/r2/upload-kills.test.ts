@@ -1,14 +1,12 @@
 // Uploads killed at 10 seeded instants, in workerd through Miniflare (offline), with the upload run as the real command:
 // the live build never moves, and the next upload completes without re-sending what arrived. Its own file (90 s) so
 // it runs beside the other R2 tests.
-import { createHash } from "node:crypto";
-import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { expect, it } from "vitest";
 import {
   bodiesInBucket,
   listBuilds,
-  publishedFiles,
+  publicationNames,
   readLive,
   uploadToR2,
 } from "../../../../../scripts/hosts/cloudflare/r2/upload.ts";
@@ -25,19 +23,10 @@ it("uploads killed at 10 seeded instants leave A live; the next upload completes
     const target = await worker.uploadTarget();
     const idA = (await readLive(target))!.pointer.build;
     const a = await answersOf(worker.url);
-    const hashes = async (dist: string) =>
-      new Set(
-        await Promise.all(
-          (await publishedFiles(dist)).map(async (f) =>
-            createHash("sha256")
-              .update(await readFile(join(dist, f)))
-              .digest("hex"),
-          ),
-        ),
-      );
-    const [inA, inB] = [await hashes(ab.distA), await hashes(ab.distB)];
+    // what each build needs in the bucket: its bodies but the list pages, and its lists' runs
+    const [inA, inB] = [await publicationNames(ab.distA), await publicationNames(ab.distB)];
     const newInB = [...inB].filter((h) => !inA.has(h)).length;
-    expect(newInB, "B has bodies enough to kill between many puts").toBeGreaterThan(500);
+    expect(newInB, "B has bodies enough to kill between many puts").toBeGreaterThan(30);
     // bodies of B in the bucket's packs (A's packs hold exactly A's bodies)
     const arrived = async () => (await bodiesInBucket(target)).size - inA.size;
     const random = seeded(20261125);

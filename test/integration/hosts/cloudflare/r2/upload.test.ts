@@ -108,6 +108,7 @@ it("every body served by URL decodes to the build's bytes, as stored with gzip a
     }
     expect(expected.size).toBeGreaterThan(1000);
     const sha256 = (b: Buffer) => createHash("sha256").update(b).digest("hex");
+    const etagOf = (b: Buffer) => `"${createHash("sha256").update(b).digest("base64url").slice(0, 22)}"`;
     for (const [target, hash] of expected) {
       const gzip = await rawGet(worker.url + target, "gzip");
       expect(gzip.status, target).toBe(200);
@@ -120,8 +121,12 @@ it("every body served by URL decodes to the build's bytes, as stored with gzip a
       expect(plain.headers["content-encoding"], target).toBeUndefined();
       expect(sha256(plain.body), target).toBe(hash);
       // The Worker answers the client's own Accept-Encoding (request.cf.clientAcceptEncoding), not the `br, gzip`
-      // workerd hands it: the identity representation, with its own ETag.
-      expect(gzip.headers.etag, target).toBe(String(plain.headers.etag).replace(/"$/, '-gzip"'));
+      // workerd hands it: the identity representation, with its own ETag. A list page is written by the Worker
+      // around its items and compressed on the way out (workerd here, the edge there), keeping its one ETag; any
+      // other body is sent as stored, the gzip representation with its own.
+      const page = target.startsWith("/v1/software?");
+      expect(plain.headers.etag, target).toBe(etagOf(plain.body));
+      expect(gzip.headers.etag, target).toBe(page ? plain.headers.etag : etagOf(plain.body).replace(/"$/, '-gzip"'));
       const none = await rawGet(worker.url + target, null);
       expect(none.headers["content-encoding"], target).toBeUndefined();
       expect(none.body.equals(plain.body), target).toBe(true);

@@ -1,0 +1,71 @@
+// A list page in R2 is the Worker's envelope around one range of its list's run: byte for byte the page file a full
+// build writes, for every limit and offset, from the run file the build writes and the upload reads.
+import { describe, expect, it } from "vitest";
+import { layout } from "../../../../scripts/api/runtime/route-table.ts";
+import {
+  listKey,
+  pageOfFile,
+  pagePrefix,
+  pageSlice,
+  pageSuffix,
+} from "../../../../scripts/hosts/cloudflare/worker/r2-layout.ts";
+import { parseListRun, renderListRun } from "../../../../scripts/render/list-runs.ts";
+import { PageRenderer } from "../../../../scripts/render/software-pages.ts";
+
+// Items as the build makes them: compact JSON, some non-ASCII (byte lengths differ from string lengths), a comma
+// and a bracket inside a string.
+const items = [{ name: "Ñandú" }, { name: "a,b]" }, { name: "Kumo 雲" }, { name: "zeta", n: 1 }].map((i) =>
+  JSON.stringify(i),
+);
+
+describe("a page as a window on its list's run", () => {
+  for (const [category, list] of [
+    [null, items],
+    ["crm é", items],
+    ["empty", []],
+  ] as const) {
+    it(`prefix + one range of the run + suffix is the build's page at every limit and offset (category ${category}, ${list.length} items)`, () => {
+      const page = { filter: "x", category, items: [...list] };
+      const renderer = new PageRenderer(page);
+      const { header, run } = parseListRun(new TextEncoder().encode(renderListRun(page)));
+      expect(header.category).toBe(category);
+      for (let limit = 1; limit <= 6; limit++)
+        for (let offset = 0; offset <= list.length; offset++) {
+          const { start, length } = pageSlice(header.lengths, limit, offset);
+          const assembled = Buffer.concat([
+            Buffer.from(pagePrefix),
+            run.subarray(start, start + length),
+            Buffer.from(pageSuffix(header.lengths.length, limit, offset, header.category)),
+          ]);
+          expect(assembled.equals(Buffer.concat(renderer.pieces(limit, offset))), `${limit}/${offset}`).toBe(true);
+        }
+    });
+  }
+});
+
+describe("page files as lists, limits and offsets", () => {
+  const template = layout("/v1").page;
+  it("a page file names its list's key, its limit and its offset", () => {
+    expect(pageOfFile(template, "v1/software/pages/all/20/0.json")).toEqual({
+      list: listKey(template, "all"),
+      limit: 20,
+      offset: 0,
+    });
+    expect(pageOfFile(template, "v1/software/pages/category/seo/3/17.json")).toEqual({
+      list: "v1/software/pages/category/seo",
+      limit: 3,
+      offset: 17,
+    });
+  });
+  it("any other file is no page", () => {
+    for (const file of [
+      "v1/software/pages.json",
+      "v1/software/alpha.json",
+      "v1/software/pages/20/0.json",
+      "v1/software/pages/all/x/0.json",
+      "v1/software/pages/all/20/0.json.gz",
+      "errors/offset_out_of_range/all.json",
+    ])
+      expect(pageOfFile(template, file), file).toBeNull();
+  });
+});
