@@ -142,16 +142,23 @@ const TRY_STYLE = `
     @media (max-width: 600px) { #try { padding: 20px 16px 22px; } #about { padding: 22px 16px 6px; } #search { padding: 0 16px 20px; } }`;
 
 /**
+ * Whether an API serves the page, as a JavaScript expression (a Promise of a boolean): only an API answers a query.
+ * A file host that maps paths onto files (`npx serve` on an export) answers a list's first page whatever the query.
+ */
+const apiProbe = (base: string) =>
+  `fetch(".${base}/software?limit=1")` +
+  `.then((r) => (r.ok && (r.headers.get("content-type") || "").includes("json") ? r.json() : null))` +
+  ".then((body) => Boolean(body && body.meta && body.meta.limit === 1), () => false)";
+
+/**
  * On a host that only serves files (GitHub Pages, S3, an export), a request path is no file: the cards then open the
- * file that answers each request. Told by asking for one endpoint: an API answers it with JSON. An export with
+ * file that answers each request. Told by asking for a list of one tool (apiProbe). An export with
  * aligned pages (`--pages aligned`) holds a list's pages at a few limits only, named in its limits file: a card whose
  * page is not there opens the aligned page that holds its first tool (at the next larger limit there is).
  */
-const fileHostScript = (probe: string, limitsFile: string) => `
+const fileHostScript = (base: string, limitsFile: string) => `
 (async () => {
-  const res = await fetch(${JSON.stringify(probe)}).catch(() => null);
-  const json = res && res.ok && (res.headers.get("content-type") || "").includes("json") && (await res.text().catch(() => ""));
-  if (json) return;
+  if (await ${apiProbe(base)}) return;
   document.getElementById("try").classList.add("files");
   const aligned = await fetch(${JSON.stringify(limitsFile)}).then((r) => (r.ok ? r.json() : null)).catch(() => null);
   const limits = aligned && Array.isArray(aligned.limits) ? aligned.limits : null;
@@ -181,7 +188,7 @@ const fileHostScript = (probe: string, limitsFile: string) => `
  * Several words ("sparrow sms": each must start a word of the name) are matched here against the export body, read
  * once, which lies at the same path on an API and on a file host.
  */
-const searchScript = (base: string, probe: string) => `
+const searchScript = (base: string) => `
 (() => {
   const input = document.getElementById("search-q");
   const status = document.getElementById("search-status");
@@ -196,7 +203,7 @@ const searchScript = (base: string, probe: string) => `
   let api;
   const severalWords = async (words) => {
     exported ??= json(".${base}/export/catalog.json");
-    api ??= json(${JSON.stringify(probe)}).then((body) => body !== null);
+    api ??= ${apiProbe(base)};
     const catalog = await exported;
     if (!catalog) return { body: null, files: false };
     const data = catalog.data.software.filter((tool) => {
@@ -292,8 +299,8 @@ ${items}
     <p id="search-status" aria-live="polite"></p>
     <ol id="search-results"></ol>
   </section>
-  <script>${fileHostScript(`.${table.basePath}/categories`, `./${alignedLimitsFile(table.basePath)}`)}</script>
-  <script>${searchScript(table.basePath, `.${table.basePath}/categories`)}</script>
+  <script>${fileHostScript(table.basePath, `./${alignedLimitsFile(table.basePath)}`)}</script>
+  <script>${searchScript(table.basePath)}</script>
   <div id="redoc"></div>
   <script src="./${DOCS_FILES.redoc.file}"></script>
   <script>Redoc.init(${JSON.stringify(specUrl)}, ${JSON.stringify(options)}, document.getElementById("redoc"));</script>

@@ -16,6 +16,7 @@ import {
   parseLimits,
 } from "./aligned-pages.ts";
 import { isPublishHost, PUBLISH_HOSTS, type PublishHost, publishedFileFilter } from "./published-files.ts";
+import { exportServeConfig, SERVE_CONFIG_FILE } from "./serve-json.ts";
 
 const options = {
   dist: { type: "string", default: "dist", valueName: "DIR", description: "the build to export from" },
@@ -127,12 +128,17 @@ export async function exportBuild(
     await copyFile(join(from, file), target, constants.COPYFILE_FICLONE);
     bytes += (await stat(target)).size;
   }
-  if (!alignedLimits) return { host, from, out, files: files.length, bytes };
-  const limitsFile = alignedLimitsFile(table.basePath);
-  const body = alignedLimitsBody(alignedLimits);
-  await mkdir(dirname(join(out, limitsFile)), { recursive: true });
-  await writeFile(join(out, limitsFile), body);
-  return { host, from, out, files: files.length + 1, bytes: bytes + Buffer.byteLength(body), alignedLimits };
+  // Files the export makes rather than copies: `npx serve` reads serve.json from the folder it serves (the build's
+  // own serves dist/v1 and holds what an export leaves out), and the aligned export's limits.
+  const made = new Map<string, string>();
+  if (host === "static") made.set(SERVE_CONFIG_FILE, `${JSON.stringify(exportServeConfig(table), null, 2)}\n`);
+  if (alignedLimits) made.set(alignedLimitsFile(table.basePath), alignedLimitsBody(alignedLimits));
+  for (const [file, body] of made) {
+    await mkdir(dirname(join(out, file)), { recursive: true });
+    await writeFile(join(out, file), body);
+    bytes += Buffer.byteLength(body);
+  }
+  return { host, from, out, files: files.length + made.size, bytes, ...(alignedLimits ? { alignedLimits } : {}) };
 }
 
 async function main(): Promise<void> {

@@ -80,6 +80,46 @@ export function serveConfig(table: RouteTable): ServeConfig {
   };
 }
 
+/** serve.json for an export folder: the folder itself is served, the docs page at / and the API below the base path. */
+export type ExportServeConfig = Omit<ServeConfig, "public" | "redirects">;
+
+/**
+ * `npx serve` on an `npm run export` folder: the same rewrites as dist/serve.json, onto the export's own paths, so
+ * `/v1/software` answers the first page instead of listing a folder, and every JSON file, the error bodies and
+ * the 404 page (the not_found body) go out as JSON, the docs page and its files as their own types. An export holds
+ * no dotfile and nothing internal, so nothing needs hiding here.
+ */
+export function exportServeConfig(table: RouteTable): ExportServeConfig {
+  const rewrites = table.routes.flatMap((route) => {
+    const target = staticTarget(table, route, [], (name) => `:${name}`);
+    return target ? [{ source: target.path, destination: `/${target.file}` }] : [];
+  });
+  // The docs page at / (a folder serve-handler neither lists nor looks into for an index once listing is off).
+  const pages = table.assets
+    .filter((asset) => asset.path !== `/${asset.file}`)
+    .map((asset) => ({ source: asset.path, destination: `/${asset.file}` }));
+  const json = headerList(table.headers.all);
+  const success = successTemplates(table).map((file) => ({
+    source: glob(`/${file}`),
+    headers: headerList(table.headers.success),
+  }));
+  const assets = table.assets.map((asset) => ({
+    source: `/${asset.file}`,
+    headers: headerList({ ...table.headers.all, "Content-Type": asset.contentType }),
+  }));
+  return {
+    cleanUrls: false,
+    directoryListing: false,
+    rewrites: [...pages, ...rewrites],
+    // Rules add up per file: JSON headers on the API, the error bodies and the 404 page; Cache-Control on the API files.
+    headers: [
+      ...[`${table.basePath}/**`, "/errors/**", `/${SERVE_404_PAGE}`].map((source) => ({ source, headers: json })),
+      ...success,
+      ...assets,
+    ],
+  };
+}
+
 export function serveAdapter(table: RouteTable): OutputFile[] {
   return [
     { path: SERVE_CONFIG_FILE, body: `${JSON.stringify(serveConfig(table), null, 2)}\n` },

@@ -14,6 +14,7 @@ import { BLANK_IMAGE, DOCS_FILES, REDOC_CDN_LOGO, tryRequests } from "../../../s
 import { OPERATIONS } from "../../../scripts/render/openapi-text.ts";
 import { bruteForceSearch } from "../../helpers/conformance/search-oracle.ts";
 import { repoRoot, tempDir } from "../../helpers/fs/dirs.ts";
+import { startServe } from "../../helpers/hosts/serve-package.ts";
 import { type BuiltSite, buildSite } from "../../helpers/openapi/built-site.ts";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -181,36 +182,42 @@ describe("docs page (dist/index.html + Redoc bundle)", () => {
       }
     });
 
-    it("on an export served as plain files, every try-it card opens the file that answers its request", async () => {
-      const exported = await tempDir("msapi-docs-export-");
-      const files = await servePlainFiles(exported.path, site.distDir);
-      const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-      try {
-        await page.goto(`${files.url}/`, { waitUntil: "load", timeout: 30_000 });
-        await expect.poll(() => page.locator("#try.files").count(), { timeout: 10_000 }).toBe(1);
-        expect(await page.locator("#try .files-note").isVisible()).toBe(true);
-        const requests = tryRequests(site.catalog, site.table);
-        // The page marks itself a file host, then rewrites the cards after one more fetch: wait for the rewrite.
-        const hrefs = () => page.locator("#try li a").evaluateAll((els) => els.map((e) => e.getAttribute("href")));
-        await expect.poll(hrefs, { timeout: 10_000 }).toEqual(requests.map((r) => `./${r.file}`));
-        // A file host answers the error's body with 200: the card shows no status, as the note above it says.
-        const errorCard = page.locator("#try li a").nth(requests.findIndex((r) => r.status >= 400));
-        expect(await errorCard.locator(".status").isVisible()).toBe(false);
-        // biome-ignore lint/performance/useDomNodeTextContent: the text a reader sees, with the page's CSS applied
-        expect(await errorCard.innerText()).not.toContain("400");
-        expect(await page.locator("#try li a").first().locator(".shows").textContent()).toBe(requests[0]!.shows);
-        for (const r of requests) {
-          // Followed as a click follows it: the browser's own request for the card's address.
-          const res = await page.goto(new URL(`./${r.file}`, `${files.url}/`).href, { timeout: 10_000 });
-          expect(res?.status(), r.target).toBe(200);
-          expect(await res!.text(), r.target).toBe(await readFile(join(site.distDir, r.file), "utf8"));
+    it.each([
+      ["as plain files", servePlainFiles],
+      ["by npx serve (its rewrites answer a list's first page whatever the query)", serveWithServe],
+    ] as const)(
+      "on an export served %s, every try-it card opens the file that answers its request",
+      async (_, host) => {
+        const exported = await tempDir("msapi-docs-export-");
+        const files = await host(exported.path, site.distDir);
+        const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+        try {
+          await page.goto(`${files.url}/`, { waitUntil: "load", timeout: 30_000 });
+          await expect.poll(() => page.locator("#try.files").count(), { timeout: 10_000 }).toBe(1);
+          expect(await page.locator("#try .files-note").isVisible()).toBe(true);
+          const requests = tryRequests(site.catalog, site.table);
+          // The page marks itself a file host, then rewrites the cards after one more fetch: wait for the rewrite.
+          const hrefs = () => page.locator("#try li a").evaluateAll((els) => els.map((e) => e.getAttribute("href")));
+          await expect.poll(hrefs, { timeout: 10_000 }).toEqual(requests.map((r) => `./${r.file}`));
+          // A file host answers the error's body with 200: the card shows no status, as the note above it says.
+          const errorCard = page.locator("#try li a").nth(requests.findIndex((r) => r.status >= 400));
+          expect(await errorCard.locator(".status").isVisible()).toBe(false);
+          // biome-ignore lint/performance/useDomNodeTextContent: the text a reader sees, with the page's CSS applied
+          expect(await errorCard.innerText()).not.toContain("400");
+          expect(await page.locator("#try li a").first().locator(".shows").textContent()).toBe(requests[0]!.shows);
+          for (const r of requests) {
+            // Followed as a click follows it: the browser's own request for the card's address.
+            const res = await page.goto(new URL(`./${r.file}`, `${files.url}/`).href, { timeout: 10_000 });
+            expect(res?.status(), r.target).toBe(200);
+            expect(await res!.text(), r.target).toBe(await readFile(join(site.distDir, r.file), "utf8"));
+          }
+        } finally {
+          await page.close();
+          await files.stop();
+          await exported.remove();
         }
-      } finally {
-        await page.close();
-        await files.stop();
-        await exported.remove();
-      }
-    });
+      },
+    );
 
     /** Types "Mäil" (an accent and a capital: the box folds it as names are folded) and waits for search's first 20. */
     const searchMail = async (page: Page) => {
@@ -364,6 +371,14 @@ describe("docs page (dist/index.html + Redoc bundle)", () => {
     );
   });
 });
+
+/** `npm run export` of a build, served by the real `serve` package as `npx serve DIR` does (with the export's serve.json). */
+async function serveWithServe(into: string, distDir: string): Promise<{ url: string; stop: () => Promise<void> }> {
+  const out = join(into, "public");
+  await exportBuild(distDir, out, "static");
+  const serve = await startServe(out);
+  return { url: serve.origin, stop: serve.stop };
+}
 
 /** `npm run export` of a build, served by Python's http.server: a plain file host (no routes, no queries). */
 async function servePlainFiles(
