@@ -1,7 +1,8 @@
 // npm run dev: build, serve, and rebuild on every edit of content/ (site.json, categories/, tools/). The server
 // follows each build as it is published. A bad edit prints its content errors and the last good build keeps serving;
-// fixing the file recovers, no restart.
-import { existsSync } from "node:fs";
+// fixing the file recovers, no restart. With --csv DIR, each save of the CSV folder is imported into the content
+// folder first (never deleting a file: scripts/content/csv/dev-import.ts), and a bad cell keeps the last good build.
+import { existsSync, statSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { build } from "./build.ts";
 import {
@@ -14,9 +15,11 @@ import {
   UserError,
 } from "./cli/command.ts";
 import { onStopRequest } from "./cli/stop.ts";
+import { importForDev } from "./content/csv/dev-import.ts";
+import { SHEETS } from "./content/csv/sheets.ts";
 import { ContentErrors, formatContentError } from "./content/errors.ts";
 import { warningLines } from "./content/placeholders.ts";
-import { type ContentWatcher, watchContent } from "./content/watch-content.ts";
+import { type ContentWatcher, contentSignature, watchContent, watchFiles } from "./content/watch-content.ts";
 import { listenAddressFromEnv, printUrls, startServerForUser } from "./hosts/node/process/announce.ts";
 import type { RunningServer } from "./hosts/node/server/start-server.ts";
 
@@ -28,6 +31,13 @@ const options = {
     description: "the content folder to watch and build",
   },
   out: { type: "string", default: "dist", valueName: "DIR", description: "where builds are published and served from" },
+  csv: {
+    type: "string",
+    valueName: "DIR",
+    description:
+      "a folder of CSV files (content:export's) to import into the content folder at start and at every save; " +
+      "files of rows that are gone are kept (content:import removes them)",
+  },
 } as const;
 
 export const DEV: CommandSpec<typeof options> = {
@@ -35,7 +45,8 @@ export const DEV: CommandSpec<typeof options> = {
   summary:
     "Builds the content, serves it (the API and the docs page) and rebuilds on every change under the content " +
     "folder; the server answers from each new build within a second. Content errors are printed and the last " +
-    "good build keeps serving until the file is fixed.",
+    "good build keeps serving until the file is fixed. With --csv, the spreadsheet's CSV files are imported at " +
+    "every save first, and a bad cell is printed the same way.",
   options,
   notes: ["environment: PORT (default 3000, 0 picks a free one), HOST (default localhost)"],
 };
@@ -75,13 +86,20 @@ async function main(): Promise<void> {
   const values = parseCommandArgs(DEV);
   const contentDir = resolve(values.content);
   const outDir = resolve(values.out);
+  const csvDir = values.csv === undefined ? undefined : resolve(values.csv);
+  if (csvDir && !statSync(csvDir, { throwIfNoEntry: false })?.isDirectory())
+    throw new UserError(`--csv ${values.csv} is not a folder: give the folder content:export wrote the CSV files into`);
+  // The CSV files first: the first build is of what they say (and content:import makes the folder when missing).
+  if (csvDir) await importForDev(csvDir, contentDir, relative(process.cwd(), csvDir) || ".");
   if (!existsSync(contentDir)) throw new UserError(`no content folder at ${values.content}: pass --content DIR`);
   const address = listenAddressFromEnv();
 
   let server: RunningServer | undefined;
   let watcher: ContentWatcher | undefined;
+  let csvWatcher: ContentWatcher | undefined;
   onStopRequest(async () => {
     watcher?.close();
+    csvWatcher?.close();
     await server?.close();
   });
   const serve = async () => {
@@ -89,9 +107,16 @@ async function main(): Promise<void> {
     printUrls(server);
   };
 
-  // One build at a time; edits during a build make one more build after it.
+  // One build at a time; edits during a build make one more build after it. A saved CSV file is imported in the same
+  // turn, so no build reads a content folder the import is half-way through writing.
   let building: Promise<void> | undefined;
   let again = false;
+  let csvSaved = false;
+  /** the content file an edit was last seen in, printed when it is built */
+  let edited: string | undefined;
+  /** The content of the last good build: a change that leaves the content as it was (an import's own writes, an
+   * edit undone, a save without changes) builds nothing. */
+  let built: string | undefined;
   const rebuild = async (): Promise<void> => {
     if (building) {
       again = true;
@@ -100,7 +125,17 @@ async function main(): Promise<void> {
     building = (async () => {
       do {
         again = false;
+        if (csvSaved && csvDir) {
+          csvSaved = false;
+          await importForDev(csvDir, contentDir, relative(process.cwd(), csvDir) || ".");
+        }
+        const signature = await contentSignature(contentDir);
+        const change = edited;
+        edited = undefined;
+        if (signature === built) continue;
+        if (change) console.log(`changed: ${change}`);
         if (!(await buildOnce(contentDir, outDir, values.out))) continue;
+        built = signature;
         if (server)
           await server.reload(true); // at once, and also when dist/ is a plain folder rebuilt in place
         else await serve();
@@ -116,10 +151,20 @@ async function main(): Promise<void> {
     else await serve(); // the last good build from before
   }
   watcher = watchContent(contentDir, (what) => {
-    console.log(`changed: ${relative(process.cwd(), join(contentDir, what)) || what}`);
+    edited = relative(process.cwd(), join(contentDir, what)) || what;
     void rebuild().catch((e: Error) => console.error(`build failed: ${e.message}`));
   });
-  console.log(`watching ${values.content}/ for changes`);
+  if (csvDir)
+    csvWatcher = watchFiles(
+      csvDir,
+      SHEETS.map((s) => s.file),
+      (file) => {
+        console.log(`saved: ${relative(process.cwd(), join(csvDir, file)) || file}`);
+        csvSaved = true;
+        void rebuild().catch((e: Error) => console.error(`build failed: ${e.message}`));
+      },
+    );
+  console.log(`watching ${[values.csv, values.content].filter(Boolean).join("/ and ")}/ for changes`);
 }
 
 if (isMain(import.meta.url)) void runCommand(main);

@@ -1,6 +1,8 @@
 // Watches a content folder for edits: the folder itself (site.json) and its categories/ and tools/ folders, since
 // fs.watch is not recursive on Linux under Node 20. Bursts of events (an editor's save) become one call.
+import { createHash } from "node:crypto";
 import { type FSWatcher, watch } from "node:fs";
+import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 
 export const DEBOUNCE_MS = 100;
@@ -52,4 +54,68 @@ export function watchContent(
       watchers.clear();
     },
   };
+}
+
+/**
+ * Watches some files of one folder (the CSV files of `npm run dev -- --csv`): a spreadsheet saves through temporary
+ * files and lock files beside them, which are not edits. A burst of events is one call, as above.
+ */
+export function watchFiles(
+  dir: string,
+  names: readonly string[],
+  onChange: (name: string) => void,
+  debounceMs = DEBOUNCE_MS,
+): ContentWatcher {
+  let timer: NodeJS.Timeout | undefined;
+  let watcher: FSWatcher | undefined;
+  const start = () => {
+    watcher = watch(dir, (_event, name) => {
+      // Some platforms name no file: then any of them may have changed.
+      if (name !== null && !names.includes(String(name))) return;
+      clearTimeout(timer);
+      timer = setTimeout(() => onChange(name === null ? names.join(", ") : String(name)), debounceMs);
+    });
+    // The folder replaced (moved away and back): watched again where it now is.
+    watcher.on("error", () => {
+      watcher?.close();
+      setTimeout(() => {
+        try {
+          start();
+        } catch {
+          // gone: nothing to watch until the next start
+        }
+      }, debounceMs);
+    });
+  };
+  start();
+  return {
+    close() {
+      clearTimeout(timer);
+      watcher?.close();
+    },
+  };
+}
+
+/**
+ * The content a build reads, as one hash of its files' names and bytes: an edit that leaves it as it was (a save
+ * without changes, an import's own writes already built, a bad edit undone) needs no build.
+ */
+export async function contentSignature(contentDir: string): Promise<string> {
+  const hash = createHash("sha256");
+  const add = async (file: string) => {
+    try {
+      hash
+        .update(`${file}\0`)
+        .update(await readFile(join(contentDir, file)))
+        .update("\0");
+    } catch {
+      hash.update(`${file}\0(unreadable)\0`); // the build says why
+    }
+  };
+  await add("site.json");
+  for (const folder of ["categories", "tools"]) {
+    const names = await readdir(join(contentDir, folder)).catch(() => [] as string[]);
+    for (const name of names.filter((n) => n.endsWith(".json")).sort()) await add(`${folder}/${name}`);
+  }
+  return hash.digest("hex");
 }
