@@ -24,7 +24,7 @@ import { renderCategories } from "./render/categories.ts";
 import { renderDocsPage } from "./render/docs-page.ts";
 import { renderErrors } from "./render/errors.ts";
 import { renderExport } from "./render/export.ts";
-import { listRunFiles } from "./render/list-runs.ts";
+import { edgeOnlyFile, listRunFiles } from "./render/list-runs.ts";
 import { renderOpenApi } from "./render/openapi.ts";
 import { lazyFile, type OutputFile, routeTableKey } from "./render/output.ts";
 import { renderRankings } from "./render/rankings.ts";
@@ -47,6 +47,8 @@ export interface BuildOptions {
   backgroundCleanup?: boolean;
   /** fail on scaffold placeholders (content/placeholders.ts) as on content errors, instead of warning */
   strict?: boolean;
+  /** write no list page (the R2 upload needs only each list's run): a build only the edge can publish */
+  edgeOnly?: boolean;
 }
 
 export interface BuildResult extends WriteSummary {
@@ -62,10 +64,12 @@ export interface BuildResult extends WriteSummary {
   contentWarnings: ContentWarning[];
   /** which of them (and of `warnings`) are about files changed since the last good build, and which it printed */
   warningHistory: WarningHistory;
+  /** no list page was written (--edge-only) */
+  edgeOnly: boolean;
 }
 
 /** Every file of dist/: the small ones whole, the list pages as lists of pre-serialized, validated items. */
-export function renderSite(catalog: Catalog, table: RouteTable): SiteOutput {
+export function renderSite(catalog: Catalog, table: RouteTable, { edgeOnly = false } = {}): SiteOutput {
   const summaries = serializeSummaries(catalog);
   const tools = renderToolFiles(catalog);
   const search = renderSearch(catalog, summaries);
@@ -73,6 +77,7 @@ export function renderSite(catalog: Catalog, table: RouteTable): SiteOutput {
   const files: OutputFile[] = [
     // each list once, for publishers that store pages as windows on it (the R2 upload)
     ...listRunFiles(lists),
+    ...(edgeOnly ? [edgeOnlyFile()] : []),
     // before the export, whose check asks which details were rendered
     ...tools.files,
     renderCategories(catalog),
@@ -138,6 +143,7 @@ export async function build({
   onProgress,
   backgroundCleanup = false,
   strict = false,
+  edgeOnly = false,
 }: BuildOptions): Promise<BuildResult> {
   // process.hrtime, not performance: the performance global loads ten of Node's modules, which a cold start pays.
   const started = process.hrtime.bigint();
@@ -149,7 +155,7 @@ export async function build({
   const contentFiles = 1 + raw.categories.length + raw.tools.length;
   // Another number of files than the last good build's (or none before): the lists change length and are written
   // whole, by a thread started now so that its start-up overlaps validation and rendering.
-  const pageWriters = contentFiles !== remembered.count ? startPageWriters() : undefined;
+  const pageWriters = contentFiles !== remembered.count && !edgeOnly ? startPageWriters() : undefined;
   try {
     const validation = validateContent(raw);
     if (!validation.ok) throw new ContentErrors(validation.errors);
@@ -162,13 +168,14 @@ export async function build({
     }
     const catalog = deriveCatalog(validation.content);
     const table = buildRouteTable(catalog.site);
-    const site = renderSite(catalog, table);
+    const site = renderSite(catalog, table, { edgeOnly });
     // What codeHash and the renderers hashed (package files: renderDocsPage), remembered for the next build.
     saveFileHashes();
     const written = await writeOutput(outDir, site, {
       // Options that change output: another value means a full build.
-      fingerprint: sha1(JSON.stringify({ code, compress })),
+      fingerprint: sha1(JSON.stringify({ code, compress, edgeOnly })),
       compress,
+      edgeOnly,
       full,
       contentDir,
       wait,
@@ -202,6 +209,7 @@ export async function build({
       contentWarnings,
       warnings,
       warningHistory: shown.history,
+      edgeOnly,
     };
   } finally {
     pageWriters?.close();
@@ -229,6 +237,12 @@ const options = {
     type: "boolean",
     default: false,
     description: "if another build of --out is running, stop instead of waiting for it",
+  },
+  "edge-only": {
+    type: "boolean",
+    default: false,
+    description:
+      "write no list page, only each list once: for publishing to R2 alone (npm run upload:r2); serve, nginx, validate and export refuse such a build",
   },
   verbose: {
     type: "boolean",
@@ -269,12 +283,13 @@ async function main(): Promise<number> {
       onProgress: progress,
       backgroundCleanup: true,
       strict: values.strict,
+      edgeOnly: values["edge-only"],
     });
     if (progress) process.stderr.write("\r\x1b[K");
     if (values.json) console.log(JSON.stringify({ ok: true, outDir: values.out, ...result }));
     else
       console.log(
-        `built ${values.out}/ (${result.mode}${result.mode === "incremental" ? `, ${result.base}` : ""}, ${result.generation}): ${formatCount(result.files)} files, ${(result.bytes / 1e6).toFixed(1)} MB ` +
+        `built ${values.out}/ (${result.edgeOnly ? "edge-only: no list pages, for npm run upload:r2; " : ""}${result.mode}${result.mode === "incremental" ? `, ${result.base}` : ""}, ${result.generation}): ${formatCount(result.files)} files, ${(result.bytes / 1e6).toFixed(1)} MB ` +
           `from ${result.tools} tools and ${result.categories} categories in ${result.seconds.toFixed(2)} s` +
           (result.mode === "incremental"
             ? `; wrote ${formatCount(result.written)}, removed ${formatCount(result.deleted)}`

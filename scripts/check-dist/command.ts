@@ -2,6 +2,7 @@
 import { realpath, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { type CommandSpec, formatCount, isMain, parseCommandArgs, runCommand, UserError } from "../cli/command.ts";
+import { assertFullBuild } from "../io/edge-only.ts";
 import { SCHEMA_MAP_FILE } from "../render/schema-table.ts";
 import { checkDist } from "./check-dist.ts";
 
@@ -42,6 +43,7 @@ async function main(): Promise<number> {
   } catch {
     throw new UserError(`${shown}/${SCHEMA_MAP_FILE} not found: run npm run build first (or pass --dist DIR)`);
   }
+  assertFullBuild(realDir, "npm run validate", shown);
   const report = await checkDist(realDir);
   const problems = report.problems.map((p) => `${shown}/${p}`);
   const seconds = Number(((performance.now() - started) / 1000).toFixed(2));

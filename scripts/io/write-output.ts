@@ -40,6 +40,8 @@ export interface SiteOutput {
 
 export interface WriteOptions extends GenerationOptions {
   compress: boolean;
+  /** no list page is written (their hashes still go into the hash tree, E2): a tree only the R2 upload publishes */
+  edgeOnly?: boolean;
   /** page writer threads started ahead (the caller stops those left unused) */
   pageWriters?: PageWriters;
   onProgress?: (written: number) => void;
@@ -80,9 +82,16 @@ async function writeFull(
   options: WriteOptions,
 ): Promise<Omit<WriteSummary, "generation">> {
   for (const list of site.lists.keys()) site.checkList?.(list, "all");
-  const units: PageUnit[] = site.lists.flatMap((_, list) =>
-    Array.from({ length: site.maxLimit }, (_, i) => ({ list, limit: i + 1, offsets: "all" as const, replace: false })),
-  );
+  const units: PageUnit[] = options.edgeOnly
+    ? []
+    : site.lists.flatMap((_, list) =>
+        Array.from({ length: site.maxLimit }, (_, i) => ({
+          list,
+          limit: i + 1,
+          offsets: "all" as const,
+          replace: false,
+        })),
+      );
   const everyPage = site.lists.map(() => Array.from({ length: site.maxLimit }, () => "all" as const));
   // Small files, the pages' hashes and the hash tree from the main thread while workers write pages.
   const [small, pages] = await both(
@@ -132,15 +141,18 @@ async function writeIncremental(
     if (plan.fresh) {
       fresh.add(list.filter);
       // Out of the way at once, deleted by another process meanwhile.
-      if (previous.lists[list.filter]) await trash.discard(listDir(list.filter));
+      if (previous.lists[list.filter] && !options.edgeOnly) await trash.discard(listDir(list.filter));
     }
+    // An edge-only build hashes the pages (the hash tree names them) but writes none.
+    if (options.edgeOnly) continue;
     plan.offsets.forEach((offsets, i) => {
       if (offsets === "all" || offsets.length > 0)
         units.push({ list: index, limit: i + 1, offsets, replace: !plan.fresh });
     });
   }
   // Lists that no longer exist (a category was removed): their whole folder goes.
-  for (const filter of Object.keys(previous.lists)) if (!nextLists[filter]) await trash.discard(listDir(filter));
+  for (const filter of Object.keys(previous.lists))
+    if (!nextLists[filter] && !options.edgeOnly) await trash.discard(listDir(filter));
 
   const inSync = syncFolder(site);
   // The hash tree needs the pages' hashes, not their files: it is written while the workers still write pages.

@@ -34,3 +34,14 @@ export function parseListRun(bytes: Uint8Array): { header: ListRunHeader; run: U
 export function listRunFiles(lists: PageList[]): OutputFile[] {
   return lists.map((list) => lazyFile(listRunFile(list.filter), undefined, () => renderListRun(list)));
 }
+
+/** Written by an edge-only build (`npm run build -- --edge-only`), which writes no list page: hosts that serve the
+ *  tree itself refuse such a build, and a running server never switches to one. */
+export const EDGE_ONLY_FILE = "edge/edge-only.json";
+export const edgeOnlyFile = (): OutputFile =>
+  lazyFile(EDGE_ONLY_FILE, undefined, () =>
+    JSON.stringify({
+      edgeOnly: true,
+      note: "no list pages were written: publish this build with npm run upload:r2; npm run serve, nginx, validate and export need a build without --edge-only",
+    }),
+  );

@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { delimiter, join, resolve } from "node:path";
 import { isMain, parseCommandArgs, runCommand, UserError } from "../../cli/command.ts";
 import { onStopRequest } from "../../cli/stop.ts";
+import { assertFullBuild } from "../../io/edge-only.ts";
 import { freePort } from "../free-port.ts";
 import { NGINX_MAIN_CONF, NGINX_PID_FILE, NGINX_SERVER_CONF, NGINX_SITE_CONF } from "./adapter.ts";
 import { quote } from "./conf.ts";
@@ -160,6 +161,7 @@ export async function startNginx({
   for (const file of [NGINX_MAIN_CONF, NGINX_SERVER_CONF, "routes.json"])
     if (!existsSync(join(distDir, file)))
       throw new Error(`${join(distDir, file)} is missing: run \`npm run build\` first`);
+  assertFullBuild(distDir, "nginx");
   // port 0: pick one; another process may take it first, so try a few times
   for (let attempt = 1; ; attempt++) {
     const chosen = port === 0 ? await freePort(host) : port;

@@ -8,6 +8,7 @@ import { dirname, join, relative, resolve, sep } from "node:path";
 import fg from "fast-glob";
 import { layout, type RouteTable } from "../../api/runtime/route-table.ts";
 import { type CommandSpec, formatCount, isMain, parseCommandArgs, runCommand, UserError } from "../../cli/command.ts";
+import { assertFullBuild } from "../../io/edge-only.ts";
 import {
   alignedLimitsBody,
   alignedLimitsFile,
@@ -101,6 +102,7 @@ export async function exportBuild(
   const from = await realpath(dist).catch(() => {
     throw new UserError(`no build at ${dist}: run npm run build first`);
   });
+  assertFullBuild(from, "npm run export", dist);
   const tablePath = join(from, layout("/").routeTable);
   const table = JSON.parse(
     await readFile(tablePath, "utf8").catch(() => {

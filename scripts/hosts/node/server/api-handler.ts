@@ -33,6 +33,7 @@ import {
   layout,
   type RouteTable,
 } from "../../../api/runtime/route-table.ts";
+import { assertFullBuild } from "../../../io/edge-only.ts";
 import { type CachedFile, FileCache, FilesUnavailable } from "./file-cache.ts";
 import { ResolutionCache } from "./resolution-cache.ts";
 
@@ -78,6 +79,8 @@ interface Served {
 
 /** The handler over one generation folder `root` (already resolved to its real path). */
 export async function createApiHandler(root: string, options: HandlerOptions = {}): Promise<ApiHandler> {
+  // A build without list pages is the edge's alone: never served here, and never switched to (B5).
+  assertFullBuild(root, "the Node server");
   const table = await loadRouteTable(root);
   // A build with precompressed bodies has them beside openapi.json (always large enough); else none is looked for.
   const openapi = join(root, layout(table.basePath).openapi);

@@ -6,6 +6,7 @@
 import { type FSWatcher, watch } from "node:fs";
 import { realpath, stat } from "node:fs/promises";
 import { basename, dirname } from "node:path";
+import { UserError } from "../../../cli/command.ts";
 import { type ApiHandler, createApiHandler, type HandlerOptions } from "./api-handler.ts";
 
 /** The fallback check of the link (two syscalls), for file systems where watching misses an event. */
@@ -43,6 +44,7 @@ export async function followDist(
   let queued: Promise<ApiHandler> | undefined;
   let forceNext = false;
   let closed = false;
+  let refused: string | undefined;
 
   async function look(): Promise<ApiHandler> {
     const force = forceNext;
@@ -61,8 +63,13 @@ export async function followDist(
         published = now;
         onSwitch?.();
       }
-    } catch {
-      // an incomplete folder (a plain dist/ being rewritten in place): keep the last good build, look again later
+    } catch (e) {
+      // an incomplete folder (a plain dist/ being rewritten in place), or an edge-only build (said once): keep the
+      // last good build, look again later
+      if (e instanceof UserError && refused !== now.id) {
+        refused = now.id;
+        console.error(`${e.message}; still serving the build before it`);
+      }
     }
     return handler;
   }
