@@ -1,10 +1,17 @@
 // One build as a child process (`scripts/build.ts --json`, as `npm run build` starts it), measured from outside: wall seconds and peak RSS.
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { buildProcessArgs, buildProcessEnv } from "../scripts/launcher/build-node-flags.ts";
+import { BUILD_NODE_FLAGS, buildProcessEnv } from "../scripts/launcher/build-node-flags.ts";
 import { type BuildCounts, COUNT_KEYS } from "./guard.ts";
 import { runMeasured } from "./measured-run.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
+
+/** The project whose build code runs: this checkout, or the copy a run made when it started (code-snapshot.ts). */
+let codeRoot = ROOT;
+export function buildWithCodeAt(root: string): void {
+  codeRoot = root;
+}
 
 export interface BuildRun {
   files: number;
@@ -27,8 +34,10 @@ export interface BuildRun {
 
 export async function runBuild(contentDir: string, outDir: string, extraArgs: string[]): Promise<BuildRun> {
   // As `npm run build` runs it: from its cached bundle (not through tsx), with its Node flags and environment.
-  const args = buildProcessArgs("--content", contentDir, "--out", outDir, "--json", ...extraArgs);
-  const run = await runMeasured(process.execPath, args, { cwd: ROOT, env: buildProcessEnv() });
+  const launcher = join(codeRoot, "scripts", "launcher", "launch.cjs");
+  const build = join(codeRoot, "scripts", "build.ts");
+  const args = [...BUILD_NODE_FLAGS, launcher, build, "--content", contentDir, "--out", outDir, "--json", ...extraArgs];
+  const run = await runMeasured(process.execPath, args, { cwd: codeRoot, env: buildProcessEnv() });
   const line = run.stdout
     .split("\n")
     .reverse()

@@ -11,11 +11,13 @@ import { benchR2Upload, type R2UploadResult, r2Report } from "./bench-r2-upload.
 import { benchServe, type ServeResult } from "./bench-serve.ts";
 import { benchSync, type SyncBenchResult, syncReport } from "./bench-sync.ts";
 import { writeGrowthChart } from "./chart.ts";
+import { snapshotCode } from "./code-snapshot.ts";
 import { guardPasses, guardRows } from "./guard.ts";
 import { parseBenchOptions } from "./options.ts";
 import { buildReport, guardReport, incrementalReport, serveReport, targetsReport } from "./report.ts";
 import { allTargets, type ResultsFile, writeResults } from "./results-file.ts";
-import { ROOT, removeAll } from "./workspace.ts";
+import { buildWithCodeAt } from "./run-build.ts";
+import { OUT, ROOT, removeAll } from "./workspace.ts";
 
 const RESULTS = join(ROOT, "bench", "results.json");
 
@@ -33,6 +35,8 @@ async function main(): Promise<number> {
   } = {};
 
   try {
+    // Every build of the run from the code as it is now, whatever is edited meanwhile.
+    buildWithCodeAt(await snapshotCode(ROOT, join(OUT, "code")));
     if (options.steps.includes("build")) measured.build = await benchBuilds(options, log);
     if (options.steps.includes("incremental"))
       measured.incremental = await benchIncremental(options, measured.build ?? null, log);
