@@ -25,8 +25,8 @@ export type BuildCounts = Record<CountKey, number | null>;
 
 /** How far above the recorded figure user CPU and peak RSS may go: what load on a shared machine adds. */
 export const TOLERANCE = { userCpu: 0.25, peakRss: 0.2 } as const;
-/** How far above its limit a wall-clock ratio may go before it is a miss: the same code's rows moved by half from one
- *  quarter hour to the next on this disk (docs/develop/benchmarks.md). */
+/** How far above its limit a wall-clock ratio may go before it is a miss: as far as the same code's rows move from one
+ *  quarter hour to the next on a shared machine (the figures: docs/develop/benchmarks.md). */
 export const NOISE_BAND = 0.5;
 
 /** PASS: met; NOISE: past the limit but inside the noise band (not a failure); MISS: failed; n/a: not measured or
