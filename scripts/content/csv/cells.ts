@@ -6,6 +6,7 @@ export type CellKind =
   | "text" // a string; empty is ""
   | "optional-text" // a string; empty leaves the field out
   | "nullable-text" // a string; empty is null
+  | "nullable-date" // YYYY-MM-DD, or a spreadsheet's own way of writing a date; empty is null
   | "nullable-number" // a decimal number; empty is null
   | "nullable-integer" // a whole number; empty is null
   | "optional-integer" // a whole number; empty leaves the field out
@@ -44,6 +45,35 @@ const FLAG_WORDS = new Map<string, boolean>([
 export interface CellOptions {
   /** the file is `;`-separated: a number may be written with a decimal comma */
   decimalComma?: boolean;
+  /** which comes first in a date a spreadsheet wrote its own way (`10/1/2026`), when the file shows it */
+  dateOrder?: DateOrder;
+}
+
+export type DateOrder = "day-first" | "month-first";
+
+/**
+ * A date as spreadsheets rewrite YYYY-MM-DD on opening a file: Excel for Windows in English `10/1/2026`, in most
+ * of Europe `01.10.2026` or `01/10/2026`. Days and months of one or two digits, the year of four.
+ */
+export const LOCAL_DATE = /^(\d{1,2})([./-])(\d{1,2})\2(\d{4})$/;
+const TWO_DIGIT_YEAR = /^\d{1,2}([./-])\d{1,2}\1\d{2}$/;
+const REWRITE_HINT = "format the column as yyyy-mm-dd (Excel: Format Cells, Custom) and save again";
+
+/** `10/1/2026` → `2026-10-01` in the order given (a date with dots is always day first); an error otherwise. */
+function readLocalDate(cell: string, order: DateOrder | undefined): CellRead {
+  const [, a, separator, b, year] = LOCAL_DATE.exec(cell)!;
+  const known = separator === "." ? "day-first" : order;
+  if (!known)
+    return {
+      error:
+        `expected a date as YYYY-MM-DD, got ${JSON.stringify(cell)}: the spreadsheet wrote it its own way, and ` +
+        `no date of this file says whether the day or the month comes first; ${REWRITE_HINT}`,
+    };
+  const [day, month] = (known === "day-first" ? [a, b] : [b, a]).map(Number) as [number, number];
+  const daysInMonth = new Date(Date.UTC(Number(year), month, 0)).getUTCDate();
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth)
+    return { error: `expected a valid date, got ${JSON.stringify(cell)} (read ${known.replace("-", " ")})` };
+  return { value: `${year}-${String(month).padStart(2, "0")}-${String(day).padStart(2, "0")}` };
 }
 
 export function readCell(kind: CellKind, cell: string, options: CellOptions = {}): CellRead {
@@ -55,6 +85,16 @@ export function readCell(kind: CellKind, cell: string, options: CellOptions = {}
       return empty ? { absent: true } : { value: cell };
     case "nullable-text":
       return { value: empty ? null : cell };
+    case "nullable-date": {
+      if (empty) return { value: null };
+      const date = cell.trim();
+      if (LOCAL_DATE.test(date)) return readLocalDate(date, options.dateOrder);
+      if (TWO_DIGIT_YEAR.test(date))
+        return {
+          error: `expected a date as YYYY-MM-DD, got ${JSON.stringify(cell)}: its year has two digits; ${REWRITE_HINT}`,
+        };
+      return { value: cell }; // YYYY-MM-DD, or text the schema's date check names
+    }
     case "nullable-number":
       if (empty) return { value: null };
       if (NUMBER.test(cell.trim())) return { value: Number(cell.trim()) };

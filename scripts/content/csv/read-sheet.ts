@@ -4,7 +4,7 @@ import { parse } from "csv-parse/sync";
 import { nearestName } from "../../cli/nearest-name.ts";
 import type { ContentError } from "../errors.ts";
 import { decodeUtf8 } from "../load.ts";
-import { readCell } from "./cells.ts";
+import { type DateOrder, LOCAL_DATE, readCell } from "./cells.ts";
 import type { Sheet } from "./sheets.ts";
 
 export interface SheetRow {
@@ -117,6 +117,17 @@ export function readSheet(sheet: Sheet, shownFile: string, bytes: Uint8Array): S
   // A `;` file comes from a locale that writes numbers with a decimal comma (`12,50`); a `,` file cannot hold one
   // unquoted, and a comma in a tab file may be a thousands separator (`1,250`), so only `;` files read it.
   const decimalComma = delimiter === ";";
+  const dateOrders = new Map(
+    sheet.columns
+      .filter((c) => c.kind === "nullable-date")
+      .map((c) => [
+        c.name,
+        dateOrder(
+          delimiter,
+          records.slice(1).map((cells) => cells[header.indexOf(c.name)] ?? ""),
+        ),
+      ]),
+  );
   const rows: SheetRow[] = [];
   let complete = true;
   for (const [index, cells] of records.entries()) {
@@ -137,7 +148,10 @@ export function readSheet(sheet: Sheet, shownFile: string, bytes: Uint8Array): S
     for (const column of sheet.columns) {
       const position = header.indexOf(column.name);
       // A row with fewer cells than the header: the missing cells are empty.
-      const read = readCell(column.kind, position < 0 ? "" : (cells[position] ?? ""), { decimalComma });
+      const read = readCell(column.kind, position < 0 ? "" : (cells[position] ?? ""), {
+        decimalComma,
+        dateOrder: dateOrders.get(column.name),
+      });
       if ("error" in read) fail(row, column.name, read.error);
       else if ("value" in read) fields[column.name] = read.value;
     }
@@ -178,4 +192,20 @@ function checkHeader(sheet: Sheet, header: string[], headerLine: string): string
     return `${expected}, separated by commas, semicolons or tabs; found ${JSON.stringify(found)}`;
   }
   return `${problems.join("; ")}: ${expected}`;
+}
+
+/**
+ * Which comes first in the dates of a column a spreadsheet wrote its own way: day first in a `;` file (every locale
+ * that saves `;` writes the day first); in another file, what its dates show (a 13 or more is a day), or nothing when
+ * they show nothing (`10/1/2026`: US Excel writes the month first, British the day) or both.
+ */
+function dateOrder(delimiter: Separator, cells: string[]): DateOrder | undefined {
+  if (delimiter === ";") return "day-first";
+  const parts = cells.flatMap((cell) => {
+    const m = LOCAL_DATE.exec(cell.trim());
+    return m && m[2] !== "." ? [[Number(m[1]), Number(m[3])] as const] : [];
+  });
+  const dayFirst = parts.some(([a]) => a > 12);
+  const monthFirst = parts.some(([, b]) => b > 12);
+  return dayFirst === monthFirst ? undefined : dayFirst ? "day-first" : "month-first";
 }

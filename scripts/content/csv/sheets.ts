@@ -36,7 +36,7 @@ export const TOOLS: Sheet = {
     { name: "hasMake", kind: "boolean" },
     { name: "pros", kind: "list" },
     { name: "cons", kind: "list" },
-    { name: "pricingLastVerified", kind: "nullable-text" },
+    { name: "pricingLastVerified", kind: "nullable-date" },
     { name: "categories", kind: "list" },
     { name: "internalNotes", kind: "optional-text", optional: true },
   ],

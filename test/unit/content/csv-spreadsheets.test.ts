@@ -30,8 +30,11 @@ function utf16(text: string, order: "le" | "be"): Uint8Array {
 describe("the tiny catalog as each spreadsheet saves it (test/fixtures/csv/saved-by/)", () => {
   // How each one writes a CSV file; every folder holds the tiny fixture's four sheets saved that way.
   const SAVED_BY: Record<string, string> = {
+    // Excel in English rewrites dates as 10/1/2026, which says nothing of which is the month: these have the date
+    // column formatted yyyy-mm-dd, as the docs say (and tools.date-as-excel-us-writes.csv of the bad files has not).
     "excel-us": '"CSV UTF-8": a BOM, CRLF, commas, TRUE/FALSE, multi-line cells quoted',
-    "excel-de": '"CSV UTF-8" in a German locale: a BOM, CRLF, semicolons, decimal commas (4,5), WAHR/FALSCH',
+    "excel-de":
+      '"CSV UTF-8" in a German locale: a BOM, CRLF, semicolons, decimal commas (4,5), WAHR/FALSCH, 01.10.2026',
     "excel-unicode-text": '"Unicode text": UTF-16 LE with a BOM, tabs, CRLF, TRUE/FALSE',
     libreoffice: "UTF-8 without a BOM, LF, commas, TRUE/FALSE",
     "google-sheets": "UTF-8 without a BOM, CRLF between rows and LF inside cells, no line break after the last row",
@@ -126,6 +129,34 @@ describe("a header row that does not name the columns", () => {
     const read = readSheet(CATEGORIES, "categories.csv", utf8("name ; slug\nCRM;crm\n"));
     expect(read.errors).toEqual([]);
     expect(read.rows.map((r) => r.fields)).toEqual([{ name: "CRM", slug: "crm" }]);
+  });
+});
+
+describe("dates a spreadsheet wrote its own way", () => {
+  const dates = (delimiter: string, ...cells: string[]) => {
+    const text = [["tool", "name", "price", "billing", "features"].join(delimiter)];
+    const sheet = { ...PLANS, columns: [...PLANS.columns, { name: "day", kind: "nullable-date" as const }] };
+    text[0] += `${delimiter}day`;
+    for (const cell of cells) text.push(["acme", "Pro", "1", "annual", "", cell].join(delimiter));
+    const read = readSheet(sheet, "plans.csv", utf8(text.join("\r\n")));
+    return read.errors.length > 0 ? read.errors.map(formatContentError) : read.rows.map((r) => r.fields.day);
+  };
+
+  it("are read day first with dots, and in a `;` file", () => {
+    expect(dates(",", "1.10.2026", "2026-10-02", "")).toEqual(["2026-10-01", "2026-10-02", null]);
+    expect(dates(";", "01/10/2026", "1-10-2026")).toEqual(["2026-10-01", "2026-10-01"]);
+  });
+
+  it("are read in the order the file's dates show, and refused when they show none", () => {
+    expect(dates(",", "10/1/2026", "10/13/2026")).toEqual(["2026-10-01", "2026-10-13"]);
+    expect(dates("\t", "1/10/2026", "13/10/2026")).toEqual(["2026-10-01", "2026-10-13"]);
+    expect(dates(",", "10/1/2026")[0]).toMatch(
+      /^plans\.csv:2: day: expected a date as YYYY-MM-DD, got "10\/1\/2026": .* format the column as yyyy-mm-dd/,
+    );
+    expect(dates(",", "2/30/2026", "1/13/2026")).toEqual([
+      'plans.csv:2: day: expected a valid date, got "2/30/2026" (read month first)',
+    ]);
+    expect(dates(",", "10/1/26")[0]).toMatch(/got "10\/1\/26": its year has two digits/);
   });
 });
 

@@ -303,6 +303,10 @@ describe("a bad CSV file is refused at its file, row and column, and nothing is 
     "categories.semicolon-misspelt-column.csv": [
       'categories.csv:1: "nmae" is not a column (did you mean "name"?); "name" is missing: the header row should name the columns slug, name, topToolPick, editorialNotes (topToolPick and editorialNotes may be left out)',
     ],
+    "tools.date-as-excel-us-writes.csv": [2, 3, 4, 5].map(
+      (row) =>
+        `tools.csv:${row}: pricingLastVerified: expected a date as YYYY-MM-DD, got "10/1/2026": the spreadsheet wrote it its own way, and no date of this file says whether the day or the month comes first; format the column as yyyy-mm-dd (Excel: Format Cells, Custom) and save again`,
+    ),
     "tools.utf-16-without-bom.csv": [
       "tools.csv:1: is UTF-16 text without a byte-order mark: save it as CSV UTF-8 (or as Unicode text, which has one)",
     ],
