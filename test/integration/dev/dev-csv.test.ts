@@ -1,10 +1,11 @@
 // `npm run dev -- --csv DIR` on copies of the tiny fixture and its CSV files: a save of a sheet is imported, built and
 // served; a bad cell prints its error while the last good build keeps serving; a row cut from a sheet never deletes
 // its content file.
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { once } from "node:events";
 import { cp, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixture, repoRoot, tempDir } from "../../helpers/fs/dirs.ts";
 import { launchArgs } from "../../helpers/process/launch.ts";
@@ -98,4 +99,30 @@ describe("npm run dev -- --csv DIR", () => {
     expect(await proPrice()).toBe(21);
     expect(child.exitCode).toBeNull();
   }, 60_000);
+});
+
+describe("npm run dev -- --csv with no such folder", () => {
+  it("is one line and exit 1, before anything is built", async () => {
+    const dir = await tempDir("msapi-dev-csv-");
+    try {
+      const run = promisify(execFile)(
+        process.execPath,
+        launchArgs("scripts/dev.ts", "--csv", join(dir.path, "nowhere"), "--content", join(dir.path, "content")),
+        { cwd: repoRoot, env: { ...process.env, PORT: "0", HOST: "127.0.0.1" } },
+      );
+      const failed = (await run.then(
+        () => undefined,
+        (e: unknown) => e,
+      )) as { code: number; stdout: string; stderr: string } | undefined;
+      expect(failed?.code).toBe(1);
+      expect(failed?.stderr.trim().split("\n")).toEqual([
+        expect.stringMatching(
+          /--csv \S+nowhere is not a folder: give the folder content:export wrote the CSV files into$/,
+        ),
+      ]);
+      await expect(stat(join(dir.path, "content"))).rejects.toThrow();
+    } finally {
+      await dir.remove();
+    }
+  });
 });
