@@ -29,7 +29,8 @@ const options = {
   json: {
     type: "boolean",
     default: false,
-    description: "print one JSON object: { ok, tools: { added, changed, removed }, … } or { ok: false, errors }",
+    description:
+      "print one JSON object: { ok, tools: { added, changed, removed, fields }, … } or { ok: false, errors }",
   },
 } as const;
 
@@ -39,7 +40,8 @@ export const CONTENT_IMPORT: CommandSpec<typeof options> = {
     "Writes the content folder from CSV files: one file per row of tools.csv and categories.csv (plans.csv rows join " +
     "their tool), site.json from site.csv (left as it is without one). Only files whose data changed are rewritten; " +
     "tools and categories no longer in the CSV are removed. A bad row stops it all: every error is printed, nothing " +
-    "is written. See docs/guide/content.md.",
+    "is written. Reads what spreadsheets save: comma, semicolon (decimal commas) or tab separated, UTF-8 or UTF-16 " +
+    "(Excel's Unicode text). See docs/guide/content.md.",
   options,
   notes: ["Exit status: 0 imported, 1 bad rows (nothing written), 2 bad flags."],
 };
