@@ -1,8 +1,9 @@
 // npm run mirror -- --from URL --out DIR: a local copy of a deployed API, kept in step through its hash tree.
 import { resolve } from "node:path";
 import { type CommandSpec, formatCount, isMain, parseCommandArgs, runCommand, UserError } from "../cli/command.ts";
+import { formatBytes } from "../cli/format-bytes.ts";
 import { DEFAULT_FETCH } from "./fetch-retry.ts";
-import { syncCopy } from "./sync-copy.ts";
+import { type SyncResult, syncCopy } from "./sync-copy.ts";
 
 const options = {
   from: {
@@ -29,7 +30,7 @@ export const MIRROR: CommandSpec<typeof options> = {
     "run keeps what it had fetched. See docs/guide/search-export-sync.md.",
   options,
   notes: [
-    "Retries 429 and 5xx answers and network errors with backoff (Retry-After honoured), 5 tries per request.",
+    "Retries 429 and 5xx answers, dropped connections, cut answers and passed deadlines with backoff and jitter (Retry-After honoured): 8 attempts a request, none after 40 s.",
     "Exit status: 0 in step, 1 failed (the previous copy is kept), 2 bad flags.",
     "example: npm run mirror -- --from http://localhost:3000/v1 --out mirror",
   ],
@@ -61,16 +62,18 @@ async function main(): Promise<void> {
   });
   progress?.write("\r\x1b[K");
   if (values.json) console.log(JSON.stringify({ ok: true, out: values.out, ...result }));
-  else if (!result.changed)
-    console.log(
-      `${values.out}/ is in step with ${values.from} (${formatCount(result.targets)} bodies; the root did not change)`,
-    );
-  else
-    console.log(
-      `mirrored ${values.from} into ${values.out}/: ${formatCount(result.targets)} bodies; fetched ${formatCount(result.bodiesFetched)} ` +
-        `(${(result.bodyBytes / 1e3).toFixed(1)} kB) and ${formatCount(result.shardsFetched)} shards ` +
-        `(${(result.indexBytes / 1e3).toFixed(1)} kB of index with the root) in ${formatCount(result.requests)} requests, ${result.seconds.toFixed(1)} s`,
-    );
+  else console.log(syncSummary(values.from, values.out, result));
+}
+
+/** The one line a run ends with: counts with thousands separators, sizes in human units. */
+export function syncSummary(from: string, out: string, result: SyncResult): string {
+  if (!result.changed)
+    return `${out}/ is in step with ${from} (${formatCount(result.targets)} bodies; the root did not change)`;
+  return (
+    `mirrored ${from} into ${out}/: ${formatCount(result.targets)} bodies; fetched ${formatCount(result.bodiesFetched)} ` +
+    `(${formatBytes(result.bodyBytes)}) and ${formatCount(result.shardsFetched)} shards ` +
+    `(${formatBytes(result.indexBytes)} of index with the root) in ${formatCount(result.requests)} requests, ${result.seconds.toFixed(1)} s`
+  );
 }
 
 if (isMain(import.meta.url)) void runCommand(main, { json: () => process.argv.includes("--json") });

@@ -20,6 +20,8 @@ interface CopyState {
   rootEtag: string | null;
   rootSha256: string;
   targets: number;
+  /** "portable": its file names are portableName's; absent in a copy made before, whose names hold the query as sent */
+  names?: "portable";
 }
 
 export interface SyncResult {
@@ -39,7 +41,23 @@ export interface SyncResult {
 
 const STATE_FILE = ".mirror.json";
 
-/** The file of a target in a copy: its path without the leading slash, `.json` added when it has none. */
+/**
+ * Characters a file name cannot hold on some system a copy may be moved to: Windows refuses `<>:"\|?*` and control
+ * characters (and so do zip tools and git on Windows). Each is written as `%` and two hex digits, as in a URL, and so
+ * is `%` itself, so the name reads back to exactly one target.
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are among those Windows refuses
+const NOT_PORTABLE = /[%<>:"\\|?*\u0000-\u001f\u007f]/g;
+
+/** `v1/software?limit=20&offset=40.json` → `v1/software%3Flimit=20&offset=40.json`; `/` stays the folder separator. */
+export const portableName = (path: string): string =>
+  path.replace(NOT_PORTABLE, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`);
+
+/** The name portableName made, read back: `%3F` → `?`. */
+export const targetOfPortableName = (name: string): string =>
+  name.replace(/%([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+
+/** The file of a target in a copy: its path without the leading slash, `.json` added when it has none, made portable. */
 export function fileOfTarget(basePath: string, target: string): string {
   const segments = target.slice(1).split("/");
   const safe =
@@ -51,7 +69,26 @@ export function fileOfTarget(basePath: string, target: string): string {
       `the hash tree lists ${JSON.stringify(target.slice(0, 200))}, which is no target below ${basePath}`,
     );
   const path = target.slice(1);
-  return path.endsWith(".json") ? path : `${path}.json`;
+  return portableName(path.endsWith(".json") ? path : `${path}.json`);
+}
+
+/**
+ * A copy made before portable names, renamed in place: each file whose name holds a character portableName writes
+ * otherwise gets that name (in the live copy and in any staging folder of an unfinished run), then the copy's state
+ * says so. A rename that was already done is not redone, so a run killed meanwhile is finished by the next.
+ */
+async function renameToPortable(copies: string, copy: string): Promise<void> {
+  // A target as sent carries no control character (a URL escapes them): only these could be in a name.
+  const LEGACY = /[<>:"\\|?*]/;
+  const staging = (await readdir(copies)).filter((name) => name.startsWith(".staging-"));
+  for (const folder of [copy, ...staging.map((name) => join(copies, name))]) {
+    for (const entry of await readdir(folder, { recursive: true, withFileTypes: true })) {
+      if (!entry.isFile() || !LEGACY.test(entry.name)) continue;
+      await rename(join(entry.parentPath, entry.name), join(entry.parentPath, portableName(entry.name)));
+    }
+  }
+  const state = await readState(copy);
+  if (state) await writeFile(join(copy, STATE_FILE), `${JSON.stringify({ ...state, names: "portable" })}\n`);
 }
 
 function parseListing(bytes: Uint8Array, what: string): Listing {
@@ -99,6 +136,7 @@ export async function syncCopy(
   const fetcher = politeFetcher(options.fetch ?? DEFAULT_FETCH);
   const copies = `${out}.copies`;
   const previous = await currentCopy(out);
+  if (previous && (await readState(previous))?.names !== "portable") await renameToPortable(copies, previous);
   const previousState = previous ? await readState(previous) : undefined;
   const result = {
     changed: true,
@@ -205,6 +243,7 @@ export async function syncCopy(
     rootEtag: root.headers.get("etag"),
     rootSha256: rootSha,
     targets: bodies.length,
+    names: "portable",
   };
   await writeFile(join(staging, STATE_FILE), `${JSON.stringify(state)}\n`);
   const copy = join(copies, rootSha.slice(0, 16));

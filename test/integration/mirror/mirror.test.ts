@@ -2,13 +2,13 @@
 // a sync from build A to build B fetches only the shards and bodies whose hash changed and ends byte-identical to a
 // fresh copy of B, a tampered body is refused with the previous copy kept, and a killed sync resumes.
 import { spawn } from "node:child_process";
-import { cp, readdir, readFile, readlink, writeFile } from "node:fs/promises";
+import { cp, readdir, readFile, readlink, rename, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import fg from "fast-glob";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build } from "../../../scripts/build.ts";
 import { startServer } from "../../../scripts/hosts/node/server/start-server.ts";
-import { syncCopy } from "../../../scripts/mirror/sync-copy.ts";
+import { syncCopy, targetOfPortableName } from "../../../scripts/mirror/sync-copy.ts";
 import { hosts } from "../../helpers/conformance/hosts.ts";
 import { fixture, repoRoot, tempDir } from "../../helpers/fs/dirs.ts";
 import { hashTree } from "../../helpers/fs/tree.ts";
@@ -156,4 +156,58 @@ describe("npm run mirror refuses and resumes", () => {
       await server.close();
     }
   }, 120_000);
+});
+
+describe("npm run mirror makes copies any system can hold", () => {
+  /** A name Windows, zip and git on Windows refuse. */
+  const REFUSED = /[<>:"\\|?*]/;
+  const filesOf = (copy: string) => fg("**", { cwd: copy, onlyFiles: true });
+
+  it("names a query's file portably (%3F for ?), and every name reads back to its target", async () => {
+    const server = await startServer({ distDir: distA, port: 0, host: "127.0.0.1" });
+    const out = join(dir.path, "copy-portable");
+    try {
+      await syncCopy(`${server.url.replace(/\/$/, "")}/v1`, out);
+    } finally {
+      await server.close();
+    }
+    const files = await filesOf(out);
+    expect(files.filter((f) => REFUSED.test(f))).toEqual([]);
+    expect(files).toContain("v1/software%3Flimit=1&offset=1&category=seo.json");
+    expect(files).toContain("v1/search%3Fq=mail.json");
+    // Read back, the names are the tree's targets (path without its slash, .json added where it has none).
+    const targets = Object.keys((await treeOf(distA)).targets).map((t) => (t.endsWith(".json") ? t : `${t}.json`));
+    expect(files.map((f) => `/${targetOfPortableName(f)}`).sort()).toEqual(
+      [...targets, "/v1/sync/index.json", ...Object.keys((await treeOf(distA)).shards).map((n) => `/v1/sync/${n}.json`)]
+        .filter((t, i, all) => all.indexOf(t) === i)
+        .sort(),
+    );
+  });
+
+  it("renames a copy made with query names in place on its next run, fetching nothing again", async () => {
+    const server = await startServer({ distDir: distA, port: 0, host: "127.0.0.1" });
+    const from = `${server.url.replace(/\/$/, "")}/v1`;
+    const out = join(dir.path, "copy-legacy");
+    try {
+      await syncCopy(from, out);
+      // The copy as an earlier version left it: the query as sent in each name, a state without "names".
+      const copy = join(dir.path, await readlink(out));
+      for (const f of await filesOf(copy))
+        if (f.includes("%3F")) await rename(join(copy, f), join(copy, f.replace("%3F", "?")));
+      const state = JSON.parse(await readFile(join(copy, ".mirror.json"), "utf8"));
+      delete state.names;
+      await writeFile(join(copy, ".mirror.json"), JSON.stringify(state));
+      const legacy = "v1/software?limit=1&offset=1&category=seo.json";
+      const inode = (await stat(join(copy, legacy))).ino;
+
+      const again = await syncCopy(from, out);
+      expect(again).toMatchObject({ changed: false, bodiesFetched: 0, shardsFetched: 0 });
+      expect(join(dir.path, await readlink(out))).toBe(copy);
+      expect((await filesOf(copy)).filter((f) => REFUSED.test(f))).toEqual([]);
+      // The same file, renamed: not fetched and written again.
+      expect((await stat(join(copy, legacy.replace("?", "%3F")))).ino).toBe(inode);
+    } finally {
+      await server.close();
+    }
+  });
 });
