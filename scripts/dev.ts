@@ -18,7 +18,7 @@ import { onStopRequest } from "./cli/stop.ts";
 import { importForDev } from "./content/csv/dev-import.ts";
 import { SHEETS } from "./content/csv/sheets.ts";
 import { ContentErrors, formatContentError } from "./content/errors.ts";
-import { warningLines } from "./content/placeholders.ts";
+import { warningReport } from "./content/warning-report.ts";
 import { type ContentWatcher, contentSignature, watchContent, watchFiles } from "./content/watch-content.ts";
 import { listenAddressFromEnv, printUrls, startServerForUser } from "./hosts/node/process/announce.ts";
 import type { RunningServer } from "./hosts/node/server/start-server.ts";
@@ -38,6 +38,12 @@ const options = {
       "a folder of CSV files (content:export's) to import into the content folder at start and at every save; " +
       "files of rows that are gone are kept (content:import removes them)",
   },
+  verbose: {
+    type: "boolean",
+    default: false,
+    description:
+      "print every warning whole at each build (by default, those the last build printed are counted in one line)",
+  },
 } as const;
 
 export const DEV: CommandSpec<typeof options> = {
@@ -51,11 +57,8 @@ export const DEV: CommandSpec<typeof options> = {
   notes: ["environment: PORT (default 3000, 0 picks a free one), HOST (default localhost)"],
 };
 
-/** The placeholders last printed: an edit that leaves them as they were does not print them again. */
-let shownWarnings = "";
-
-/** One build, reported in one line (and its placeholders when they changed); false, with the errors, when it failed. */
-async function buildOnce(contentDir: string, outDir: string, shownOut: string): Promise<boolean> {
+/** One build, reported in one line (and its warnings: content/warning-report.ts); false, with the errors, when it failed. */
+async function buildOnce(contentDir: string, outDir: string, shownOut: string, verbose: boolean): Promise<boolean> {
   try {
     const r = await build({ contentDir, outDir });
     const what =
@@ -63,9 +66,7 @@ async function buildOnce(contentDir: string, outDir: string, shownOut: string): 
         ? `wrote ${formatCount(r.written)}, removed ${formatCount(r.deleted)}`
         : `${formatCount(r.files)} files`;
     console.log(`built ${shownOut}/ (${r.mode}) in ${r.seconds.toFixed(2)} s: ${what}`);
-    const warnings = JSON.stringify(r.contentWarnings);
-    if (warnings !== shownWarnings) for (const line of warningLines(r.contentWarnings)) console.warn(line);
-    shownWarnings = warnings;
+    for (const line of warningReport(r.contentWarnings, r.warnings, r.warningHistory, verbose)) console.warn(line);
     return true;
   } catch (e) {
     if (e instanceof ContentErrors) {
@@ -134,7 +135,7 @@ async function main(): Promise<void> {
         edited = undefined;
         if (signature === built) continue;
         if (change) console.log(`changed: ${change}`);
-        if (!(await buildOnce(contentDir, outDir, values.out))) continue;
+        if (!(await buildOnce(contentDir, outDir, values.out, values.verbose))) continue;
         built = signature;
         if (server)
           await server.reload(true); // at once, and also when dist/ is a plain folder rebuilt in place

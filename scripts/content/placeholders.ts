@@ -1,7 +1,7 @@
 // What `npm run new:tool` and `npm run new:category` leave for a person to replace, found in valid content: a build
 // warns about it (and fails under --strict) instead of publishing it silently.
 
-import { type ContentError, type FilePlaceholder, fieldPath, formatContentError } from "./errors.ts";
+import { type ContentError, type FilePlaceholder, fieldPath } from "./errors.ts";
 import { foldName } from "./fold-name.ts";
 import type { ContentFile } from "./load.ts";
 
@@ -125,22 +125,4 @@ export function findPlaceholders(
       });
   }
   return warnings.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
-}
-
-/**
- * The lines a build prints for its warnings: per kind, a title line and its first `shown` warnings; the rest counted
- * (`--json` gives every one).
- */
-export function warningLines(warnings: ContentWarning[], shown = 3): string[] {
-  const lines: string[] = [];
-  for (const kind of Object.keys(PLACEHOLDER_TITLES) as PlaceholderKind[]) {
-    const of = warnings.filter((w) => w.kind === kind);
-    if (of.length === 0) continue;
-    lines.push(`warning: ${PLACEHOLDER_TITLES[kind]}, ${of.length} in all:`);
-    for (const w of of.slice(0, shown)) lines.push(`  ${formatContentError(w)}`);
-    if (of.length > shown) lines.push(`  … and ${of.length - shown} more`);
-  }
-  if (lines.length > 0)
-    lines.push("  (published as they are; replace them before you deploy: a build with --strict fails on them)");
-  return lines;
 }
