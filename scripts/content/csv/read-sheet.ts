@@ -32,7 +32,8 @@ const PARSE_PROBLEMS: Record<string, string> = {
   CSV_INVALID_CLOSING_QUOTE: "text after a quoted cell's closing quote: quote the whole cell and double its quotes",
 };
 
-/** The separators spreadsheets save with: Excel and Google Sheets `,`, Excel in most European locales `;`, "Unicode text" a tab. */
+/** What spreadsheets separate cells with: `,` (Excel in English, Google Sheets), `;` (Excel in most European
+ * locales), a tab (Excel's "Unicode text"). */
 export type Separator = "," | ";" | "\t";
 const SEPARATORS: readonly Separator[] = [",", ";", "\t"];
 const SEPARATOR_NAMES: Record<Separator, string> = { ",": "comma", ";": "semicolon", "\t": "tab" };
@@ -60,6 +61,17 @@ function decodeSheet(bytes: Uint8Array): string | { error: string } {
       error: "is UTF-16 text without a byte-order mark: save it as CSV UTF-8 (or as Unicode text, which has one)",
     };
   return { error: 'is not valid UTF-8: save CSV files as UTF-8 (Excel: "CSV UTF-8")' };
+}
+
+/** The header row's names; undefined when the row cannot be read as CSV (the whole file's reading says why). */
+function headerRow(text: string, delimiter: Separator): string[] | undefined {
+  try {
+    const [row] = parse(text, { bom: true, delimiter, relax_column_count: true, to: 1 }) as string[][];
+    // Spreadsheets keep a header cell as typed: a space after a separator is not part of the name.
+    return (row ?? []).map((name) => name.trim());
+  } catch {
+    return undefined;
+  }
 }
 
 const firstLine = (text: string) => /^\uFEFF?([^\r\n]*)/.exec(text)![1]!;
@@ -94,6 +106,11 @@ export function readSheet(sheet: Sheet, shownFile: string, bytes: Uint8Array): S
   const text = decodeSheet(bytes);
   if (typeof text !== "string") return fail(1, "", text.error);
   const delimiter = sniffSeparator(text, sheet);
+  // The header row first: a file that does not name the sheet's columns (another file, another separator) is told
+  // so, rather than the quote errors its rows cause when read with the wrong separator.
+  const names = headerRow(text, delimiter);
+  const headerProblem = names && checkHeader(sheet, names, firstLine(text));
+  if (headerProblem) return fail(1, "", headerProblem);
 
   let records: string[][];
   try {
@@ -109,10 +126,7 @@ export function readSheet(sheet: Sheet, shownFile: string, bytes: Uint8Array): S
     return fail(row, column, PARSE_PROBLEMS[err.code ?? ""] ?? err.message.split(":")[0]!);
   }
 
-  // Spreadsheets keep a header cell as typed: a space after a separator is not part of the name.
-  const header = (records[0] ?? []).map((name) => name.trim());
-  const headerProblem = checkHeader(sheet, header, firstLine(text));
-  if (headerProblem) return fail(1, "", headerProblem);
+  const header = headerRow(text, delimiter) ?? [];
 
   // A `;` file comes from a locale that writes numbers with a decimal comma (`12,50`); a `,` file cannot hold one
   // unquoted, and a comma in a tab file may be a thousands separator (`1,250`), so only `;` files read it.
