@@ -173,7 +173,7 @@ describe("content:import", () => {
     await cp(fixture("tiny"), content, { recursive: true });
     await cp(tinyCsv, csv, { recursive: true });
     const tools = await readFile(join(csv, "tools.csv"), "utf8");
-    await writeFile(join(csv, "tools.csv"), tools.replace(/zeta-crm,[^]*$/, ""));
+    await writeFile(join(csv, "tools.csv"), tools.replace(/zeta-crm,[\s\S]*$/, ""));
     const plans = await readFile(join(csv, "plans.csv"), "utf8");
     await writeFile(join(csv, "plans.csv"), plans.replace(/zeta-crm.*\r\n/, ""));
     const tree = await hashTree(content);
