@@ -68,7 +68,9 @@ export function watchFiles(
 ): ContentWatcher {
   let timer: NodeJS.Timeout | undefined;
   let watcher: FSWatcher | undefined;
+  let closed = false;
   const start = () => {
+    if (closed) return;
     watcher = watch(dir, (_event, name) => {
       // Some platforms name no file: then any of them may have changed.
       if (name !== null && !names.includes(String(name))) return;
@@ -90,6 +92,7 @@ export function watchFiles(
   start();
   return {
     close() {
+      closed = true;
       clearTimeout(timer);
       watcher?.close();
     },
