@@ -3,7 +3,7 @@
 // is the build's, every count of the n = 1,000 tree is bench/results.json's, every rule id cited anywhere is defined
 // in docs/develop/rules.md, and no link leaves the repository.
 import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import fg from "fast-glob";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -127,6 +127,20 @@ describe("README.md and docs/", () => {
     expect(wrong, JSON.stringify(counts)).toEqual([]);
   });
 
+  it("state the size of a build output they name (`cloudflare/worker.js` … about 30 KB) as the fresh build has it", () => {
+    const facts = proseLines.flatMap(({ where, text }) =>
+      [...text.matchAll(/`(?:dist\/)?([\w./-]+\.\w+)`[^`]*?\babout (\d+(?:\.\d+)?) (KB|kB|MB)\b/g)]
+        .filter(([, path]) => existsSync(join(dist, path!)))
+        .map(([, path, number, unit]) => ({ where, path: path!, said: Number(number) * (unit === "MB" ? 1e6 : 1e3) })),
+    );
+    expect(facts.map((f) => f.path)).toContain("cloudflare/worker.js");
+    const wrong = facts
+      .map((f) => ({ ...f, size: statSync(join(dist, f.path)).size }))
+      .filter(({ said, size }) => Math.abs(said - size) > size * 0.1)
+      .map(({ where, path, size }) => `${where}: ${path} is ${size} bytes`);
+    expect(wrong).toEqual([]);
+  });
+
   it("state the n = 1,000 tree's counts only as bench/results.json has them (quoted bench output aside)", () => {
     const { all, tree1000 } = benchNumbers();
     const wrong: string[] = [];
@@ -201,6 +215,30 @@ describe("README.md and docs/", () => {
     } finally {
       await server.close();
     }
+  });
+
+  it("docs/guide/mcp.md: the lines a person sends by hand, sent as written to npm run --silent mcp, get the answers shown", () => {
+    const text = readFileSync(join(repoRoot, "docs/guide/mcp.md"), "utf8");
+    const section = text.slice(text.indexOf("## Trying it by hand"));
+    const [sent, shown] = [...section.matchAll(/```jsonl?\n([\s\S]*?)```/g)].map(([, block]) => block!);
+    expect(sent).toMatch(/^\{"jsonrpc":"2\.0","id":1,"method":"initialize",/);
+    const run = spawnSync("npm", ["run", "--silent", "mcp", "--", "--dist", dist], {
+      cwd: repoRoot,
+      input: sent,
+      encoding: "utf8",
+      timeout: 60_000,
+    });
+    expect(run.status, run.stderr).toBe(0);
+    // One answer a request, each on its line with its request's id; answers may come in any order.
+    const byId = (lines: string) =>
+      Object.fromEntries(
+        lines
+          .split("\n")
+          .filter(Boolean)
+          .map((line) => [(JSON.parse(line) as { id: number }).id, line]),
+      );
+    expect(byId(run.stdout)).toEqual(byId(shown!));
+    expect(Object.keys(byId(shown!))).toEqual(["1", "2", "3", "4"]);
   });
 
   it("finds what it checks (the extraction works)", async () => {
