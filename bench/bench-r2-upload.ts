@@ -1,5 +1,5 @@
-// R2 publication of an n-tool build into the local R2 Miniflare persists, then of a one-price edit and of one inserted
-// tool: write requests (Class A), bytes sent, bodies packed, seconds end to end (local R2's start-up included); the
+// R2 publication of an n-tool edge-only build (`npm run build -- --edge-only`: no list page, which the upload never
+// reads) into the local R2 Miniflare persists, then of a one-price edit and of one inserted tool: write requests (Class A), bytes sent, bodies packed, seconds end to end (local R2's start-up included); the
 // bucket's bytes after those three uploads and after a prune; then a series of inserted tools and a prune (the bucket
 // against the live build's stored bytes); then the Worker's R2 reads per request, cold (each target once) and hot (the
 // same again). The `r2` step of `npm run bench`, or alone: `npx tsx bench/bench-r2-upload.ts --n 80`
@@ -26,6 +26,7 @@ import {
   totalReads,
 } from "../scripts/hosts/cloudflare/worker/r2-builds.ts";
 import { changeOnePrice, insertToolMidList, writeBenchCatalog } from "./bench-catalog.ts";
+import { benchEdge, type EdgeResult, edgeReport } from "./bench-edge.ts";
 import { runBuild } from "./run-build.ts";
 import { lackOfSpace, OUT, distDir as serveDistDir } from "./workspace.ts";
 
@@ -90,7 +91,12 @@ export interface R2UploadResult {
   series?: { inserts: number; writes: number; seconds: number; afterPrune: BucketBytes };
   cold?: ReadsPerRequest;
   hot?: ReadsPerRequest;
+  /** the whole way to the edge (bench-edge.ts): at n, compared with the Node server, and at EDGE_N */
+  edge?: EdgeResult[];
 }
+
+/** The catalog the edge must take from one machine (issue 40). */
+export const EDGE_N = 10_000;
 
 const pick = (s: UploadSummary): Measured => ({
   objects: s.objects,
@@ -172,14 +178,15 @@ export async function benchR2Upload(
   log: (line: string) => void = console.log,
   keepBucket = false,
 ): Promise<R2UploadResult> {
-  // Its own tree and build generations, plus the bucket (about one more tree).
-  const lack = await lackOfSpace(n, 3);
+  // Its own edge-only tree and build generations, plus the bucket: no list page, so a small part of a full tree.
+  const lack = await lackOfSpace(n, 0.1);
   if (lack) {
     log(`r2 n=${n}: skipped: ${lack}`);
     return { n, skipped: lack, files: 0, first: none, change: "", rebuildSeconds: 0, edit: none };
   }
   log(`r2 n=${n}: building…`);
   await writeBenchCatalog(n, contentDir(n));
+  buildArgs = [...buildArgs, "--edge-only"];
   await runBuild(contentDir(n), distDir(n), buildArgs);
   const persist = benchBucketDir(n);
   await rm(persist, { recursive: true, force: true });
@@ -250,6 +257,8 @@ export async function benchR2Upload(
       writes += (await upload()).writes;
     }
     const seconds = (performance.now() - started) / 1000;
+    const edge = [await benchEdge(n, log)];
+    if (n < EDGE_N) edge.push(await benchEdge(EDGE_N, log));
     const series = {
       inserts,
       writes,
@@ -273,6 +282,7 @@ export async function benchR2Upload(
       afterPrune,
       series,
       ...reads,
+      edge,
     };
   } finally {
     if (!keepBucket) await rm(persist, { recursive: true, force: true });
@@ -330,6 +340,7 @@ export function r2Report(r: R2UploadResult): string {
       : []),
     reads("cold (each once)", r.cold),
     reads("hot (the same again)", r.hot),
+    ...(r.edge ?? []).map(edgeReport),
   ]
     .filter(Boolean)
     .join("\n");
