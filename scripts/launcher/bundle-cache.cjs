@@ -2,7 +2,7 @@
 // they were built from changed (compared by content hash, remembered per file: file-hashes.cjs). Plain CommonJS:
 // the launcher (launch.cjs) runs it before any TypeScript loader exists.
 const { readFileSync, statSync } = require("node:fs");
-const { dirname, join, relative } = require("node:path");
+const { dirname, join, relative, resolve } = require("node:path");
 const { pathToFileURL } = require("node:url");
 const { hashOfFile, saveFileHashes, sha1 } = require("./file-hashes.cjs");
 const { CACHE_DIR, PROJECT_ROOT, writeCacheFile } = require("./project-cache.cjs");
@@ -16,10 +16,13 @@ const OWN_URL = /(?<!["'`])\bimport\.meta\.url\b(?!["'`])/g;
  *  (Spelled `_{2}` so that this line, bundled too, does not match itself.) */
 const OWN_DIR = /(?<!["'`.\w$])_{2}dirname\b(?!["'`])/g;
 
-const hashOf = (file) => hashOfFile(join(PROJECT_ROOT, file));
+const hashOf = (file) => hashOfFile(resolve(PROJECT_ROOT, file));
+/** A source of ours, by its path from the project root; one outside it (reached through a symbolic link, as a copy of
+ *  the project may link its folders) by its absolute path; a package's file: undefined. */
 const projectFile = (path) => {
+  if (path.split("/").includes("node_modules")) return undefined;
   const file = relative(PROJECT_ROOT, path);
-  return file.startsWith("..") || file.split("/").includes("node_modules") ? undefined : file;
+  return file.startsWith("..") ? path : file;
 };
 
 const baseOptions = (entry) => ({
@@ -126,7 +129,7 @@ function cachedBundleTextSync(entry, { platform, target }) {
   ];
   const changedMeanwhile = files.some((f) => {
     try {
-      return statSync(join(PROJECT_ROOT, f)).mtimeMs >= started - 1;
+      return statSync(resolve(PROJECT_ROOT, f)).mtimeMs >= started - 1;
     } catch {
       return true;
     }
