@@ -174,6 +174,15 @@ describe("README.md and docs/", () => {
     expect(readFileSync(join(repoRoot, "docs/develop/contributing.md"), "utf8")).toContain("(rules.md)");
   });
 
+  it("say rules in words in the guide and host pages, never by a rule id a reader there cannot decode", () => {
+    const cited: string[] = [];
+    for (const { where, text } of lines.filter(({ where }) => /^docs\/(guide|hosts)\//.test(where)))
+      // S3 there is Amazon's storage service, which these pages name; rule S3 is said in words like every rule.
+      for (const [id] of text.matchAll(CITED_RULE)) if (id !== "S3") cited.push(`${where}: ${id}`);
+    expect(cited).toEqual([]);
+    expect(lines.some(({ where, text }) => where.startsWith("docs/hosts/") && /\bS3\b/.test(text))).toBe(true);
+  });
+
   it("docs/guide/openapi.md names every operation of the description, in its order", () => {
     const text = readFileSync(join(repoRoot, "docs/guide/openapi.md"), "utf8");
     const paragraph = text.slice(text.indexOf("It documents every operation"), text.indexOf("For each operation"));
