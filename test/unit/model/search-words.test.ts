@@ -3,7 +3,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { MAX_SEARCH_PREFIX } from "../../../scripts/api/runtime/route-table.ts";
-import { nameWords, prefixIndex, toolsWithPrefix } from "../../../scripts/model/search-words.ts";
+import { nameWords, prefixIndex, toolsWithEveryPrefix, toolsWithPrefix } from "../../../scripts/model/search-words.ts";
 import { bruteForceSearch, wordsOf } from "../../helpers/conformance/search-oracle.ts";
 
 const pieces = [
@@ -48,5 +48,25 @@ describe("search words and prefixes (S1)", () => {
       }),
       { seed: 20261125, numRuns: 300 },
     );
+  });
+
+  it("several words match the tools that each word alone matches, in the tools' order", () => {
+    fc.assert(
+      fc.property(
+        fc.array(name, { minLength: 1, maxLength: 12 }),
+        fc.array(fc.stringMatching(/^[a-z0-9]{1,3}$/), { minLength: 1, maxLength: 3 }),
+        (names, words) => {
+          const tools = names.map((n) => ({ name: n }));
+          const every = words.map((w) => new Set(bruteForceSearch(tools, w)));
+          const expected = tools.flatMap((t, i) => (every.every((matched) => matched.has(t)) ? [i] : []));
+          expect(toolsWithEveryPrefix(tools, words)).toEqual(expected);
+        },
+      ),
+      { seed: 20261128, numRuns: 200 },
+    );
+    expect(
+      toolsWithEveryPrefix([{ name: "Sparrow SMS" }, { name: "SMS Sparrow" }, { name: "Sparrow" }], ["sparrow", "sms"]),
+    ).toEqual([0, 1]);
+    expect(toolsWithEveryPrefix([{ name: "Sparrow" }], [])).toEqual([]);
   });
 });
