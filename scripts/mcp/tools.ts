@@ -168,9 +168,9 @@ export function createCatalogServer(source: CatalogSource, version: string): Mcp
       description:
         "Tools whose name has a word starting with each word of q, ordered by name: the first 20, and meta.total for " +
         "how many match. A name's words, and q's, are folded the same way: accents removed, lower-cased, split at " +
-        'anything but letters and digits ("Mäil" and "MAIL" search for mail). One word answers exactly what the HTTP API answers ' +
-        'for GET /search?q=word; several ("Sparrow SMS": every word starts a word of the name) answer the same shape, ' +
-        "computed from the catalog's export. No match is an empty list.",
+        'anything but letters and digits ("Mäil" and "MAIL" search for mail). One word answers exactly what the ' +
+        'HTTP API answers for GET /search?q=word; several ("Sparrow SMS": every word starts a word of the name) ' +
+        "answer the same shape, computed from the catalog's export. No match is an empty list.",
       inputSchema: {
         // Not the API's pattern here: an agent sends names, capitals and accents, which are folded first.
         q: z
