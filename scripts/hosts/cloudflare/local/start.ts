@@ -6,6 +6,7 @@ import { realpath } from "node:fs/promises";
 import { resolve } from "node:path";
 import { type CommandSpec, isMain, parseCommandArgs, runCommand, UserError } from "../../../cli/command.ts";
 import { onStopRequest, type StopHandler } from "../../../cli/stop.ts";
+import { isEdgeOnly } from "../../../io/edge-only.ts";
 import { describePlan, measurePublished, planFor } from "../plan.ts";
 import { summaryLine } from "../r2/command.ts";
 import { progressPrinter } from "../r2/progress.ts";
@@ -82,8 +83,12 @@ async function main(): Promise<void> {
     throw new UserError(`${values.dist}/ does not exist: run npm run build first`);
   });
   if (values["as-is"] && !values.r2) throw new UserError("--as-is goes with --r2", 2);
-  // Serving a bucket as it is needs no walk over dist/ (281,000 files at n = 1,000).
-  if (!values["as-is"]) {
+  // Serving a bucket as it is needs no walk over dist/ (281,000 files at n = 1,000); an edge-only build has no list
+  // pages to walk, and only R2 can serve it.
+  if (isEdgeOnly(root)) {
+    if (!values.r2)
+      throw new UserError(`${values.dist}/ is an edge-only build (no list pages): only R2 serves it, with --r2`);
+  } else if (!values["as-is"]) {
     const size = await measurePublished(root, await publishedFiles(root));
     console.log(describePlan(size));
     if (!values.r2 && planFor(size) === "r2")

@@ -228,8 +228,10 @@ export async function switchTo(
 ): Promise<{ switched: boolean; previous: string | null }> {
   const live = await readLive(target);
   const shards = record.shards.map(([first, name]) => [first, name] as [string, string]);
+  // The same build in another layout (uploaded again with this code) is switched to all the same.
   if (
     live?.pointer.build === record.id &&
+    sameLayout(live.pointer) &&
     (!sameBuild || JSON.stringify(live.pointer.shards) === JSON.stringify(shards))
   )
     return { switched: false, previous: live.pointer.previous };

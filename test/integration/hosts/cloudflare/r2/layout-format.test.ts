@@ -1,0 +1,81 @@
+// The bucket's layout has a format (2: lists as runs), in the pointer and in each build's record. A bucket the first
+// layout wrote (one body per page, no format) is never read as this one: the Worker answers as if nothing were live
+// (and logs one line), an upload sends everything anew and switches, and a rollback to such a build is refused with
+// one line. Over the Worker module in Node and an in-memory bucket.
+import { afterAll, beforeAll, expect, it, vi } from "vitest";
+import { errorBodies } from "../../../../../scripts/api/contract/error-bodies.ts";
+import { loadRouteTable } from "../../../../../scripts/api/load-route-table.ts";
+import { build } from "../../../../../scripts/build.ts";
+import { readLive, readRecord, rollback, uploadToR2 } from "../../../../../scripts/hosts/cloudflare/r2/upload.ts";
+import { buildRecordKey, LAYOUT_FORMAT, LIVE_KEY } from "../../../../../scripts/hosts/cloudflare/worker/r2-layout.ts";
+import { createWorker } from "../../../../../scripts/hosts/cloudflare/worker/worker.ts";
+import { fixture, tempDir } from "../../../../helpers/fs/dirs.ts";
+import { memoryBucket } from "../../../../helpers/r2/memory-bucket.ts";
+
+let dir: Awaited<ReturnType<typeof tempDir>>;
+let dist: string;
+beforeAll(async () => {
+  dir = await tempDir("r2-layout-format-");
+  dist = `${dir.path}/dist`;
+  await build({ contentDir: fixture("tiny"), outDir: dist });
+});
+afterAll(() => dir?.remove());
+
+/** The bucket as the first layout left it: the same keys, no format in the pointer or the record. */
+async function asFirstLayout(bucket: ReturnType<typeof memoryBucket>, id: string) {
+  const strip = async (key: string) => {
+    const { format, ...rest } = JSON.parse((await bucket.target.read(key))!.text) as { format?: number };
+    expect(format).toBe(LAYOUT_FORMAT);
+    await bucket.target.put([{ key, body: new TextEncoder().encode(JSON.stringify(rest)) }]);
+  };
+  await strip(LIVE_KEY);
+  await strip(buildRecordKey(id));
+}
+
+it("a live build of another layout: the Worker answers 503 and says why once; an upload sends everything and switches", async () => {
+  const bucket = memoryBucket();
+  const first = await uploadToR2(dist, bucket.target);
+  await asFirstLayout(bucket, first.build);
+  const worker = createWorker(await loadRouteTable(dist), errorBodies("/v1"));
+  const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+  try {
+    for (const path of ["/v1/categories", "/v1/software?limit=2"]) {
+      const res = await worker.fetch(new Request(`https://api.example${path}`), { BUCKET: bucket.binding });
+      expect(res.status, path).toBe(503);
+    }
+    expect(logged.mock.calls.map((c) => String(c[0]))).toEqual([
+      expect.stringMatching(/uploaded in another layout of the bucket: upload it again/),
+    ]);
+  } finally {
+    logged.mockRestore();
+  }
+  const again = await uploadToR2(dist, bucket.target);
+  // the same content, so the same build id: switched to all the same, nothing of the old layout reused
+  expect(again).toMatchObject({ build: first.build, otherLayout: true, present: 0, switched: true });
+  expect(again.sent).toBe(again.objects);
+  expect((await readLive(bucket.target))!.pointer.format).toBe(LAYOUT_FORMAT);
+  await new Promise((r) => setTimeout(r, 1100)); // the isolate's pointer
+  const res = await worker.fetch(new Request("https://api.example/v1/software?limit=2"), { BUCKET: bucket.binding });
+  expect(res.status).toBe(200);
+});
+
+it("a rollback to a build of another layout is refused with one line, and nothing switches", async () => {
+  const bucket = memoryBucket();
+  const first = await uploadToR2(dist, bucket.target);
+  await asFirstLayout(bucket, first.build);
+  // another build of this layout goes live over it (its id differs: the content differs)
+  const other = `${dir.path}/other`;
+  const content = `${dir.path}/content`;
+  const { cp, readFile, writeFile } = await import("node:fs/promises");
+  await cp(fixture("tiny"), content, { recursive: true });
+  const site = JSON.parse(await readFile(`${content}/site.json`, "utf8"));
+  await writeFile(`${content}/site.json`, JSON.stringify({ ...site, siteUrl: "https://other.example" }));
+  await build({ contentDir: content, outDir: other });
+  const second = await uploadToR2(other, bucket.target);
+  expect(second.previous).toBe(first.build);
+  await expect(rollback(bucket.target)).rejects.toThrow(
+    new RegExp(`^build ${first.build} was uploaded in an older layout of the bucket, which this Worker does not read`),
+  );
+  expect((await readLive(bucket.target))!.pointer.build).toBe(second.build);
+  expect((await readRecord(bucket.target, first.build))!.format).toBeUndefined();
+});
