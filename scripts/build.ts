@@ -4,7 +4,9 @@ import { readdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { buildRouteTable } from "./api/contract/build-route-table.ts";
 import { layout, MAX_LIMIT, type RouteTable } from "./api/runtime/route-table.ts";
+import { servedFileFilter } from "./api/served-files.ts";
 import { type CommandSpec, formatCount, isMain, parseCommandArgs, runCommand } from "./cli/command.ts";
+import { formatBytes } from "./cli/format-bytes.ts";
 import { emptyContentCache, readContentCache, writeContentCache } from "./content/content-cache.ts";
 import { ContentErrors, formatContentError } from "./content/errors.ts";
 import { loadContent } from "./content/load.ts";
@@ -66,6 +68,8 @@ export interface BuildResult extends WriteSummary {
   warningHistory: WarningHistory;
   /** no list page was written (--edge-only) */
   edgeOnly: boolean;
+  /** precompressed siblings were written (--compress) */
+  compressed: boolean;
 }
 
 /** Every file of dist/: the small ones whole, the list pages as lists of pre-serialized, validated items. */
@@ -96,6 +100,7 @@ export function renderSite(catalog: Catalog, table: RouteTable, { edgeOnly = fal
     groups: [search.answers],
     lists,
     checkList: listChecker(catalog, summaries),
+    isServed: servedFileFilter(table),
     pageTemplate: layout(table.basePath).page,
     bodyDir: `${table.basePath.slice(1)}/`,
     maxLimit: MAX_LIMIT,
@@ -187,9 +192,10 @@ export async function build({
     // After publication (it writes only when something was read anew or went away).
     writeContentCache(store.dir, code, raw.known, remembered, contentFiles);
     const longestList = Math.max(...site.lists.map((l) => l.items.length));
+    // What a file host would be given: the served files (npm run export adds a 404 page at most).
     const warnings = hostLimitWarnings({
-      files: written.files,
-      bytes: written.bytes,
+      files: written.counts.served,
+      bytes: written.bytes - written.counts.recordBytes,
       maxFilesPerDir: (longestList + 1) * (compress ? 3 : 1),
     });
     const shown = checkWarnings(
@@ -210,10 +216,31 @@ export async function build({
       warnings,
       warningHistory: shown.history,
       edgeOnly,
+      compressed: compress,
     };
   } finally {
     pageWriters?.close();
   }
+}
+
+/**
+ * The line a build ends with, in the words every command counts in (docs/hosts/layout.md#counting-a-build): an
+ * incremental build says what changed against the build it replaced, never what it wrote to get there.
+ */
+export function builtLine(result: BuildResult, out: string): string {
+  const { served, records, recordBytes, changes } = result.counts;
+  const bytes = formatBytes(result.bytes - recordBytes);
+  const tree =
+    `${formatCount(served)} served files (${bytes}${result.compressed ? " with their .br and .gz copies" : ""}) ` +
+    `and ${formatCount(records)} build records`;
+  const what = !changes
+    ? `${tree}, from ${result.tools} tools and ${result.categories} categories`
+    : changes.changed + changes.added + changes.removed === 0
+      ? `no served file changed against the build it replaced; ${tree} in all`
+      : `${formatCount(changes.changed)} served files changed, ${formatCount(changes.added)} added, ` +
+        `${formatCount(changes.removed)} removed against the build it replaced; ${tree} in all`;
+  const kind = result.edgeOnly ? "edge-only: no list pages, for npm run upload:r2; " : "";
+  return `built ${out}/ in ${result.seconds.toFixed(2)} s (${kind}${changes ? "" : `${result.mode}, `}${result.generation}): ${what}`;
 }
 
 const options = {
@@ -287,14 +314,7 @@ async function main(): Promise<number> {
     });
     if (progress) process.stderr.write("\r\x1b[K");
     if (values.json) console.log(JSON.stringify({ ok: true, outDir: values.out, ...result }));
-    else
-      console.log(
-        `built ${values.out}/ (${result.edgeOnly ? "edge-only: no list pages, for npm run upload:r2; " : ""}${result.mode}${result.mode === "incremental" ? `, ${result.base}` : ""}, ${result.generation}): ${formatCount(result.files)} files, ${(result.bytes / 1e6).toFixed(1)} MB ` +
-          `from ${result.tools} tools and ${result.categories} categories in ${result.seconds.toFixed(2)} s` +
-          (result.mode === "incremental"
-            ? `; wrote ${formatCount(result.written)}, removed ${formatCount(result.deleted)}`
-            : ""),
-      );
+    else console.log(builtLine(result, values.out!));
     if (!values.json)
       for (const line of warningReport(result.contentWarnings, result.warnings, result.warningHistory, values.verbose))
         console.warn(line);

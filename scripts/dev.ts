@@ -4,16 +4,8 @@
 // folder first (never deleting a file: scripts/content/csv/dev-import.ts), and a bad cell keeps the last good build.
 import { existsSync, statSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
-import { build } from "./build.ts";
-import {
-  type CommandSpec,
-  describeFsError,
-  formatCount,
-  isMain,
-  parseCommandArgs,
-  runCommand,
-  UserError,
-} from "./cli/command.ts";
+import { build, builtLine } from "./build.ts";
+import { type CommandSpec, describeFsError, isMain, parseCommandArgs, runCommand, UserError } from "./cli/command.ts";
 import { onStopRequest } from "./cli/stop.ts";
 import { importForDev } from "./content/csv/dev-import.ts";
 import { SHEETS } from "./content/csv/sheets.ts";
@@ -61,11 +53,7 @@ export const DEV: CommandSpec<typeof options> = {
 async function buildOnce(contentDir: string, outDir: string, shownOut: string, verbose: boolean): Promise<boolean> {
   try {
     const r = await build({ contentDir, outDir });
-    const what =
-      r.mode === "incremental"
-        ? `wrote ${formatCount(r.written)}, removed ${formatCount(r.deleted)}`
-        : `${formatCount(r.files)} files`;
-    console.log(`built ${shownOut}/ (${r.mode}) in ${r.seconds.toFixed(2)} s: ${what}`);
+    console.log(builtLine(r, shownOut));
     for (const line of warningReport(r.contentWarnings, r.warnings, r.warningHistory, verbose)) console.warn(line);
     return true;
   } catch (e) {

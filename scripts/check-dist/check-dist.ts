@@ -11,8 +11,10 @@ import { validatorFor } from "../schemas/validators.ts";
 import { checkOpenApi } from "./openapi-check.ts";
 
 export interface DistReport {
-  /** files checked against a schema */
+  /** files checked against a schema: the served files in JSON */
   checked: number;
+  /** served files: every file the schema map names (the docs page's have no schema) */
+  served: number;
   /** `v1/software/pages/all/20/40.json: /data/3/rating: must be <= 5`, paths relative to dist/ */
   problems: string[];
   notes: string[];
@@ -28,8 +30,10 @@ export async function checkDist(realDir: string): Promise<DistReport> {
   files.sort();
 
   const todo: [string, SchemaMapEntry][] = [];
+  let served = 0;
   for (const file of files) {
     const match = matchers.find((m) => m.regex.test(file));
+    if (match) served++;
     if (match?.entry.schema) todo.push([file, match.entry]);
   }
   // A file the route table always answers with must be there; a pattern with * may match none (an empty catalog).
@@ -54,7 +58,7 @@ export async function checkDist(realDir: string): Promise<DistReport> {
     return checkValue(entry.schema!, value).map((p) => `${file}: ${p}`);
   }
   for (const item of todo) problems.push(...(await checkOne(item)));
-  return { checked: todo.length, problems, notes };
+  return { checked: todo.length, served, problems, notes };
 }
 
 /** `pointer: message` for each problem of `value` against a schema of the map (`schemas/responses/…`). */

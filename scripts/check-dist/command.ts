@@ -16,7 +16,7 @@ const options = {
   json: {
     type: "boolean",
     default: false,
-    description: "print one JSON object: { ok, dist, checked, problems, notes, seconds }",
+    description: "print one JSON object: { ok, dist, checked, served, problems, notes, seconds }",
   },
 } as const;
 
@@ -53,6 +53,7 @@ async function main(): Promise<number> {
         ok: problems.length === 0,
         dist: values.dist,
         checked: report.checked,
+        served: report.served,
         problems,
         notes: report.notes,
         seconds,
@@ -62,10 +63,11 @@ async function main(): Promise<number> {
     for (const p of problems) console.error(p);
     for (const n of report.notes) console.warn(`note: ${n}`);
     const files = new Set(report.problems.map((p) => p.slice(0, p.indexOf(":")))).size;
+    const of = `the ${formatCount(report.checked)} JSON bodies of its ${formatCount(report.served)} served files`;
     console.log(
       problems.length === 0
-        ? `${shown}/: ${formatCount(report.checked)} files valid (${seconds} s)`
-        : `${shown}/: ${formatCount(problems.length)} problem${problems.length === 1 ? "" : "s"} in ${formatCount(files)} of ${formatCount(report.checked)} files (${seconds} s)`,
+        ? `${shown}/: ${of} are valid (${seconds} s)`
+        : `${shown}/: ${formatCount(problems.length)} problem${problems.length === 1 ? "" : "s"} in ${formatCount(files)} of ${of} (${seconds} s)`,
     );
   }
   return problems.length === 0 ? 0 : 1;

@@ -32,6 +32,8 @@ export interface GenerationOptions {
   onNotice?: (line: string) => void;
   /** delete replaced folders in a process that may outlive the build (the CLI), instead of waiting for it */
   backgroundCleanup?: boolean;
+  /** right after publication, still under the lock: what the build keeps in the store for the next one */
+  onPublished?: (storeDir: string, generation: string) => void;
 }
 
 /** How the working copy was made: written from nothing, a recycled older generation, or a hard-link clone; and the
@@ -39,6 +41,10 @@ export interface GenerationOptions {
 export interface Base {
   kind: "fresh" | "recycled" | "cloned";
   manifest?: Manifest;
+  /** the generation the working copy was made from */
+  name?: string;
+  /** the generation published when the build started, when it is a build of the same code and options */
+  live?: { name: string; dir: string };
 }
 
 /** Makes a working copy, lets `write` fill it, and publishes it as the next generation; returns what `write` did. */
@@ -75,6 +81,7 @@ export async function writeGeneration<Summary>(
       throw e;
     }
     publish(store, generation);
+    options.onPublished?.(store.dir, generation);
     return { ...summary, generation };
   } finally {
     await trash.empty();
@@ -92,6 +99,7 @@ async function prepareWorkingCopy(store: Store, work: string, options: Generatio
   const publishedDir = store.published && generations.includes(store.published) && join(store.dir, store.published);
   const usable = (fingerprint: string | undefined) => !options.full && fingerprint === options.fingerprint;
   const publishedUsable = publishedDir ? usable(readFingerprint(publishedDir)) : false;
+  const live = publishedDir && publishedUsable ? { name: store.published!, dir: publishedDir } : undefined;
   let base: Base = { kind: "fresh" };
   for (const name of generations) {
     if (name === store.published) continue;
@@ -101,7 +109,7 @@ async function prepareWorkingCopy(store: Store, work: string, options: Generatio
       renameSync(path, work);
       // Without a manifest a working copy is never a base: a build killed half-way is not trusted.
       unlinkSync(join(work, MANIFEST_FILE));
-      base = { kind: "recycled", manifest };
+      base = { kind: "recycled", manifest, name, live };
     } else await trash.discard(path);
   }
   if (base.kind === "recycled") return base;
@@ -109,7 +117,7 @@ async function prepareWorkingCopy(store: Store, work: string, options: Generatio
   if (publishedDir && published && usable(published.fingerprint)) {
     await cloneByLinks(publishedDir, work);
     unlinkSync(join(work, MANIFEST_FILE));
-    return { kind: "cloned", manifest: published };
+    return { kind: "cloned", manifest: published, name: store.published, live };
   }
   mkdirSync(work);
   return base;

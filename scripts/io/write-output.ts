@@ -17,6 +17,7 @@ import type { PageStats, PageUnit } from "./page-units.ts";
 import { type PageWriters, writePages } from "./page-writers.ts";
 import { addSmallStats, manifestPart, type SmallStats, writeSmallFiles } from "./small-files.ts";
 import type { Trash } from "./store.ts";
+import { rememberChanges, reportTree, type TreeChanges, type TreeCounts } from "./tree-report.ts";
 
 export interface SiteOutput {
   /** every file but the list pages and the groups' */
@@ -36,6 +37,8 @@ export interface SiteOutput {
    * each list whose pages are written: an item equal to one the previous build of the same code wrote was checked then.
    */
   checkList?: (list: number, items: "all" | number[]) => void;
+  /** whether a file is a served file (api/served-files.ts), for the counts a build reports; default: all are */
+  isServed?: (path: string) => boolean;
 }
 
 export interface WriteOptions extends GenerationOptions {
@@ -66,21 +69,26 @@ export interface WriteSummary {
   /** bodies hashed (pages' digests included) and the bytes fed to SHA-256: a body hashed twice counts twice */
   hashed: number;
   hashedBytes: number;
+  /** the tree in the words every command counts in, and what changed against the live build (io/tree-report.ts) */
+  counts: TreeCounts;
 }
 
 export async function writeOutput(outDir: string, site: SiteOutput, options: WriteOptions): Promise<WriteSummary> {
-  return writeGeneration(outDir, options, (work, base, trash) =>
-    base.manifest
-      ? writeIncremental(work, site, options, base.manifest, base.kind, trash)
-      : writeFull(work, site, options),
-  );
+  let changes: TreeChanges | undefined;
+  const onPublished = (storeDir: string, generation: string) => {
+    // A build compared with nothing (a full one) leaves nothing: the next rebuild reads the live manifest instead.
+    if (changes?.against) rememberChanges(storeDir, generation, changes);
+  };
+  return writeGeneration(outDir, { ...options, onPublished }, async (work, base, trash) => {
+    const written = base.manifest
+      ? await writeIncremental(work, site, options, base.manifest, base.kind, trash, base)
+      : await writeFull(work, site, options, base);
+    changes = written.changes;
+    return written.summary;
+  });
 }
 
-async function writeFull(
-  work: string,
-  site: SiteOutput,
-  options: WriteOptions,
-): Promise<Omit<WriteSummary, "generation">> {
+async function writeFull(work: string, site: SiteOutput, options: WriteOptions, from: Base): Promise<Written> {
   for (const list of site.lists.keys()) site.checkList?.(list, "all");
   const units: PageUnit[] = options.edgeOnly
     ? []
@@ -108,7 +116,15 @@ async function writeFull(
   countWrittenLists(site.lists, lists, pages.perList);
   const tree = { files: small.written + pages.written, bytes: small.writtenBytes + pages.writtenBytes };
   writeManifest(work, options.fingerprint, small, lists, tree);
-  return {
+  const report = reportTree({
+    base: from,
+    isServed: site.isServed ?? served,
+    small,
+    lists,
+    maxLimit: site.maxLimit,
+  });
+  const summary: Omit<WriteSummary, "generation"> = {
+    counts: report.counts,
     mode: "full",
     base: "fresh",
     ...tree,
@@ -117,6 +133,7 @@ async function writeFull(
     deleted: 0,
     ...workCounts(small, pages),
   };
+  return { summary, changes: report.changes };
 }
 
 async function writeIncremental(
@@ -126,7 +143,8 @@ async function writeIncremental(
   previous: Manifest,
   base: Base["kind"],
   trash: Trash,
-): Promise<Omit<WriteSummary, "generation">> {
+  from: Base,
+): Promise<Written> {
   const listDir = (filter: string) =>
     dirname(dirname(join(work, fill(site.pageTemplate, { filter, limit: 1, offset: 0 }))));
   const nextLists = manifestLists(site.lists);
@@ -183,7 +201,15 @@ async function writeIncremental(
     bytes: previous.tree.bytes + small.writtenBytes - small.removedBytes + lists.bytes,
   };
   writeManifest(work, options.fingerprint, small, nextLists, tree);
-  return {
+  const report = reportTree({
+    base: from,
+    isServed: site.isServed ?? served,
+    small,
+    lists: nextLists,
+    maxLimit: site.maxLimit,
+  });
+  const summary: Omit<WriteSummary, "generation"> = {
+    counts: report.counts,
     mode: "incremental",
     base,
     ...tree,
@@ -192,7 +218,17 @@ async function writeIncremental(
     deleted: small.deleted + pages.deleted + lists.removedFiles,
     ...workCounts(small, pages),
   };
+  return { summary, changes: report.changes };
 }
+
+/** A pass's summary, and what it changed against the live build (kept in the store once published). */
+interface Written {
+  summary: Omit<WriteSummary, "generation">;
+  changes: TreeChanges;
+}
+
+/** Without a route table to ask, every file counts as served. */
+const served = () => true;
 
 /** What the build made and hashed: the page writers render each page they write; the main thread hashes. */
 const workCounts = (small: SmallStats, pages: PageStats) => ({

@@ -7,7 +7,9 @@ import { copyFile, mkdir, readdir, readFile, realpath, stat, writeFile } from "n
 import { dirname, join, relative, resolve, sep } from "node:path";
 import fg from "fast-glob";
 import { layout, type RouteTable } from "../../api/runtime/route-table.ts";
+import { servedFileFilter } from "../../api/served-files.ts";
 import { type CommandSpec, formatCount, isMain, parseCommandArgs, runCommand, UserError } from "../../cli/command.ts";
+import { formatBytes } from "../../cli/format-bytes.ts";
 import { assertFullBuild } from "../../io/edge-only.ts";
 import {
   alignedLimitsBody,
@@ -63,6 +65,11 @@ export interface ExportResult {
   out: string;
   files: number;
   bytes: number;
+  /** of those, the served files (api/served-files.ts) and their bytes; the others are the host's own files */
+  served: number;
+  servedBytes: number;
+  /** the host's own files: its 404 page, its configs */
+  hostFiles: string[];
   /** the page sizes kept by --pages aligned; absent when every page was copied */
   alignedLimits?: readonly number[];
 }
@@ -118,6 +125,9 @@ export async function exportBuild(
     .filter((file) => published(file) && aligned(file))
     .sort();
   let bytes = 0;
+  let servedBytes = 0;
+  const isServed = servedFileFilter(table);
+  const hostFiles: string[] = [];
   const dirs = new Set<string>();
   for (const file of files) {
     const target = join(out, file);
@@ -128,7 +138,10 @@ export async function exportBuild(
     }
     // A copy, never a hard link: a later build may rewrite the generation's files, the export must not change.
     await copyFile(join(from, file), target, constants.COPYFILE_FICLONE);
-    bytes += (await stat(target)).size;
+    const size = (await stat(target)).size;
+    bytes += size;
+    if (isServed(file)) servedBytes += size;
+    else hostFiles.push(file);
   }
   // Files the export makes rather than copies: `npx serve` reads serve.json from the folder it serves (the build's
   // own serves dist/v1 and holds what an export leaves out), and the aligned export's limits.
@@ -140,7 +153,19 @@ export async function exportBuild(
     await writeFile(join(out, file), body);
     bytes += Buffer.byteLength(body);
   }
-  return { host, from, out, files: files.length + made.size, bytes, ...(alignedLimits ? { alignedLimits } : {}) };
+  const served = files.length - hostFiles.length;
+  hostFiles.push(...made.keys());
+  return {
+    host,
+    from,
+    out,
+    files: files.length + made.size,
+    bytes,
+    served,
+    servedBytes,
+    hostFiles,
+    ...(alignedLimits ? { alignedLimits } : {}),
+  };
 }
 
 async function main(): Promise<void> {
@@ -163,7 +188,9 @@ async function main(): Promise<void> {
   if (values.json) console.log(JSON.stringify({ ok: true, ...result, out: values.out }));
   else
     console.log(
-      `exported ${formatCount(result.files)} files (${(result.bytes / 1e6).toFixed(1)} MB) for ${values.host} from ${values.dist}/ to ${values.out}/` +
+      `exported ${formatCount(result.served)} served files (${formatBytes(result.servedBytes)}) and ` +
+        `${result.hostFiles.length} host file${result.hostFiles.length === 1 ? "" : "s"} (${result.hostFiles.join(", ")}) ` +
+        `for ${values.host} from ${values.dist}/ to ${values.out}/` +
         (limits ? `, list pages aligned to limits ${limits.join(", ")}` : ""),
     );
 }

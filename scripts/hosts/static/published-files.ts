@@ -3,7 +3,8 @@
 // routes.json, the build manifest, other hosts' configs (nginx/, serve.json, wrangler, the Worker), precompressed
 // siblings and dotfiles stay local, so nothing internal is downloadable (an allow-list, so a new host config is
 // never published by accident).
-import { answerTemplates, CODINGS, type RouteTable } from "../../api/runtime/route-table.ts";
+import type { RouteTable } from "../../api/runtime/route-table.ts";
+import { servedFileFilter } from "../../api/served-files.ts";
 import { NETLIFY_404_PAGE, NETLIFY_HEADERS, NETLIFY_REDIRECTS } from "./netlify.ts";
 
 /**
@@ -24,24 +25,9 @@ export type PublishHost = keyof typeof PUBLISH_HOSTS;
 
 export const isPublishHost = (name: string): name is PublishHost => Object.hasOwn(PUBLISH_HOSTS, name);
 
-const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-
-/** A file template (`v1/software/{slug}.json`) as an anchored regex; a placeholder spans one or more segments. */
-function templateRegex(template: string): string {
-  return template
-    .split(/(\{\w+\})/)
-    .map((part) => (/^\{\w+\}$/.test(part) ? "[^/]+(?:/[^/]+)*" : escapeRegex(part)))
-    .join("");
-}
-
 /** A predicate over paths relative to the build folder (`/`-separated): true when `host` should publish it. */
 export function publishedFileFilter(table: RouteTable, host: PublishHost): (path: string) => boolean {
-  const answers = new RegExp(`^(?:${answerTemplates(table).map(templateRegex).join("|")})$`);
+  const served = servedFileFilter(table);
   const extras = new Set<string>(PUBLISH_HOSTS[host]);
-  return (path) => {
-    if (path.split("/").some((segment) => segment === "" || segment.startsWith("."))) return false;
-    // A placeholder spans any characters (a shard's name ends in .json): siblings are left out by name.
-    if (CODINGS.some((c) => path.endsWith(c.suffix))) return false;
-    return extras.has(path) || answers.test(path);
-  };
+  return (path) => extras.has(path) || served(path);
 }

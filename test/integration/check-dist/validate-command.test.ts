@@ -31,7 +31,7 @@ describe("npm run validate", () => {
     const { status, stdout, stderr } = validate("--dist", built.dist);
     expect(stderr).toBe("");
     expect(status).toBe(0);
-    expect(stdout).toMatch(/: [\d,]+ files valid \(/);
+    expect(stdout).toMatch(/: the [\d,]+ JSON bodies of its [\d,]+ served files are valid \(/);
   });
 
   it("reports every problem of a tampered page at once, as file: pointer: message, and exits 1", async () => {
@@ -50,7 +50,7 @@ describe("npm run validate", () => {
         `${shown}: /meta/limit: must be <= 100`,
       ]);
       for (const p of TAMPERED_PROBLEMS) expect(stderr).toContain(p);
-      expect(stdout).toMatch(/4 problems in 1 of [\d,]+ files/);
+      expect(stdout).toMatch(/4 problems in 1 of the [\d,]+ JSON bodies of its [\d,]+ served files/);
 
       const json = validate("--dist", relative(repoRoot, copy), "--json");
       expect(json.status).toBe(1);

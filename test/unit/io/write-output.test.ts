@@ -161,7 +161,13 @@ describe("writeOutput: the one writer of dist/", () => {
     // the legacy tree is kept as the previous generation, removed by the next build
     expect((await readdir(join(dir.path, "dist.builds"))).sort()).toEqual([".msapi-builds", "g000001", "g000002"]);
     await writeOutput(dist, site([{ path: "a/b.json", body: "{}" }]), options);
-    expect((await readdir(join(dir.path, "dist.builds"))).sort()).toEqual([".msapi-builds", "g000001", "g000003"]);
+    // and what this build changed against the build it replaced, for the next one (io/tree-report.ts)
+    expect((await readdir(join(dir.path, "dist.builds"))).sort()).toEqual([
+      ".build-changes.json",
+      ".msapi-builds",
+      "g000001",
+      "g000003",
+    ]);
   });
 
   it("a page is its items between the envelope, with meta for its slice", async () => {

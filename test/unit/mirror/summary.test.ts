@@ -19,7 +19,7 @@ const result: SyncResult = {
 describe("npm run mirror's summary line", () => {
   it("says sizes in human units, counts with separators", () => {
     expect(syncSummary("http://localhost:3000/v1", "mirror", result)).toBe(
-      "mirrored http://localhost:3000/v1 into mirror/: 283,009 bodies; fetched 283,009 (132.5 MB) and 60 shards " +
+      "mirrored http://localhost:3000/v1 into mirror/: 283,009 bodies by address; fetched 283,009 (132.5 MB) and 60 shards " +
         "(39.5 MB of index with the root) in 283,070 requests, 61.3 s",
     );
     expect(syncSummary("u", "m", { ...result, bodiesFetched: 2, bodyBytes: 1_836, indexBytes: 820 })).toContain(

@@ -11,6 +11,8 @@ import {
   runCommand,
   UserError,
 } from "../../../cli/command.ts";
+import { formatBytes } from "../../../cli/format-bytes.ts";
+import { servedFilesOf } from "../../../io/tree-report.ts";
 import { R2_BINDING, WRANGLER_R2_CONFIG } from "../adapter.ts";
 import { startLocalWorker } from "../local/workerd.ts";
 import { progressPrinter } from "./progress.ts";
@@ -78,11 +80,13 @@ export const UPLOAD_R2: CommandSpec<typeof options> = {
   ],
 };
 
-export function summaryLine(s: UploadSummary): string {
+/** `served`: the build's served files (io/tree-report.ts servedFilesOf), the count every command gives. */
+export function summaryLine(s: UploadSummary, served?: number): string {
   return (
-    `R2: build ${s.build} (${formatCount(s.files)} files, ${formatCount(s.objects)} distinct bodies): sent ` +
+    `R2: build ${s.build} (${served === undefined ? "" : `${formatCount(served)} served files, `}stored as ` +
+    `${formatCount(s.objects)} distinct bodies and list runs): sent ` +
     `${formatCount(s.sent)} bodies in ${formatCount(s.packs)} packs and ${formatCount(s.shards)} manifest shards ` +
-    `(${(s.sentBytes / 1e6).toFixed(1)} MB, ${formatCount(s.writes)} write requests), ${formatCount(s.present)} ` +
+    `(${formatBytes(s.sentBytes)}, ${formatCount(s.writes)} write requests), ${formatCount(s.present)} ` +
     `already there, in ${s.seconds.toFixed(1)} s; ` +
     `${s.switched ? `live now${s.previous ? ` (was ${s.previous})` : ""}` : "it was live already"}`
   );
@@ -169,7 +173,8 @@ async function main(): Promise<void> {
       const summary = await uploadToR2(distDir, target, { onProgress: progress.onProgress })
         .catch(failed("upload to"))
         .finally(() => progress.done());
-      print({ target: where, ...summary }, summaryLine(summary));
+      const served = await servedFilesOf(await realpath(distDir));
+      print({ target: where, ...summary, served }, summaryLine(summary, served));
     }
   } finally {
     await close();

@@ -1,0 +1,110 @@
+// One vocabulary of counts (docs/hosts/layout.md#counting-a-build): a build's served files are the files export
+// copies for a host but the host's own, the files validate finds in its schema map, and the served files upload:r2
+// reports; an incremental build reports what changed against the build it replaced (the live one when it started),
+// never what it wrote to get there, through every kind of base (a hard-link clone, a recycled older generation).
+import { cp, readFile, realpath, rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadRouteTable } from "../../../scripts/api/load-route-table.ts";
+import { servedFileFilter } from "../../../scripts/api/served-files.ts";
+import { type BuildResult, build, builtLine } from "../../../scripts/build.ts";
+import { checkDist } from "../../../scripts/check-dist/check-dist.ts";
+import { formatCount } from "../../../scripts/cli/command.ts";
+import { exportBuild } from "../../../scripts/hosts/static/export.ts";
+import { servedFilesOf } from "../../../scripts/io/tree-report.ts";
+import { fixture, tempDir } from "../../helpers/fs/dirs.ts";
+import { hashTree } from "../../helpers/fs/tree.ts";
+
+let dir: Awaited<ReturnType<typeof tempDir>>;
+let content: string;
+let dist: string;
+
+beforeAll(async () => {
+  dir = await tempDir("msapi-build-counts-");
+  content = join(dir.path, "content");
+  dist = join(dir.path, "dist");
+  await cp(fixture("tiny"), content, { recursive: true });
+});
+afterAll(() => dir?.remove());
+
+/** The served files of the published build, path → hash of bytes. */
+async function servedTree(): Promise<Map<string, string>> {
+  const root = await realpath(dist);
+  const isServed = servedFileFilter(await loadRouteTable(root));
+  return new Map([...(await hashTree(root))].filter(([path]) => isServed(path)));
+}
+
+/** What differs between two trees, counted as a person comparing them would. */
+function difference(before: Map<string, string>, after: Map<string, string>) {
+  const counts = { changed: 0, added: 0, removed: 0 };
+  for (const [path, hash] of after)
+    if (!before.has(path)) counts.added++;
+    else if (before.get(path) !== hash) counts.changed++;
+  for (const path of before.keys()) if (!after.has(path)) counts.removed++;
+  return counts;
+}
+
+async function editTool(slug: string, edit: (tool: Record<string, unknown>) => void) {
+  const file = join(content, `tools/${slug}.json`);
+  const tool = JSON.parse(await readFile(file, "utf8")) as Record<string, unknown>;
+  edit(tool);
+  await writeFile(file, JSON.stringify(tool, null, 2));
+}
+
+const raisePrice = (tool: Record<string, unknown>) => {
+  const plan = (tool.pricingPlans as { price: number | null }[]).find((p) => typeof p.price === "number")!;
+  plan.price! += 1;
+};
+
+describe("a build counts served files and build records, as export, validate and upload:r2 do", () => {
+  let full: BuildResult;
+
+  it("a full build's served files are export's but the host's own, validate's, and upload's", async () => {
+    full = await build({ contentDir: content, outDir: dist });
+    const served = (await servedTree()).size;
+    expect(full.counts.served).toBe(served);
+    expect(full.counts.changes).toBeUndefined();
+    expect(builtLine(full, "dist")).toMatch(
+      new RegExp(
+        `^built dist/ in [\\d.]+ s \\(full, g\\d+\\): ${formatCount(served)} served files \\([\\d.]+ MB\\) and `,
+      ),
+    );
+    expect(builtLine(full, "dist")).toMatch(/ and \d+ build records, from 4 tools and 4 categories$/);
+    // Every file of the tree is one or the other: the build records are the rest (routes.json, manifest, configs).
+    expect(full.counts.served + full.counts.records).toBe((await hashTree(await realpath(dist))).size);
+    const exported = await exportBuild(dist, join(dir.path, "public"), "static");
+    expect(exported.served).toBe(served);
+    expect(exported.files).toBe(served + exported.hostFiles.length);
+    expect((await checkDist(await realpath(dist))).served).toBe(served);
+    expect(await servedFilesOf(await realpath(dist))).toBe(served);
+    await rm(join(dir.path, "public"), { recursive: true });
+  });
+
+  it("each rebuild reports what changed against the build it replaced, whatever it had to write", async () => {
+    // First rebuild: a clone of the live build; then recycled older generations, which also get the changes
+    // of the build before (what they write is not what changed).
+    const edits: [string, () => Promise<void>][] = [
+      ["a price", () => editTool("quill", raisePrice)],
+      ["another price", () => editTool("alpha-mail", raisePrice)],
+      ["a name", () => editTool("zeta-crm", (t) => void (t.name = "Zeta CRM Pro"))],
+      ["nothing", async () => {}],
+      ["a tool removed", () => rm(join(content, "tools/quill.json"))],
+      ["a tool added back", () => cp(fixture("tiny/tools/quill.json"), join(content, "tools/quill.json"))],
+    ];
+    let before = await servedTree();
+    const reported: string[] = [];
+    for (const [what, edit] of edits) {
+      await edit();
+      const result = await build({ contentDir: content, outDir: dist });
+      const after = await servedTree();
+      expect(result.mode, what).toBe("incremental");
+      expect(result.counts.changes, what).toEqual(difference(before, after));
+      expect(result.counts.served, what).toBe(after.size);
+      reported.push(builtLine(result, "dist"));
+      before = after;
+    }
+    expect(reported[0]).toMatch(/: [1-9]\d* served files changed, 0 added, 0 removed against the build it replaced; /);
+    expect(reported[3]).toMatch(/: no served file changed against the build it replaced; /);
+    expect(reported[4]).toMatch(/, 0 added, [1-9][\d,]* removed against the build it replaced; /);
+  });
+});
