@@ -8,6 +8,12 @@ import { buildProcessArgs, buildProcessEnv } from "./launcher/build-node-flags.t
 
 const options = {
   content: { type: "string", default: "content", valueName: "DIR", description: "the content folder to build" },
+  verbose: {
+    type: "boolean",
+    default: false,
+    description:
+      "print every warning of the build whole (by default, those the last build printed are counted in one line)",
+  },
   ...SERVE.options,
 } as const;
 
@@ -23,7 +29,8 @@ export const START: CommandSpec<typeof options> = {
 async function main(): Promise<number | undefined> {
   const values = parseCommandArgs(START);
   // The build in its own process, as npm run build runs it: the server's primary never holds the build's memory.
-  const build = spawn(process.execPath, buildProcessArgs("--content", values.content, "--out", values.dist), {
+  const buildArgs = ["--content", values.content, "--out", values.dist, ...(values.verbose ? ["--verbose"] : [])];
+  const build = spawn(process.execPath, buildProcessArgs(...buildArgs), {
     stdio: "inherit",
     env: buildProcessEnv(),
   });
