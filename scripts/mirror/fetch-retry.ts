@@ -1,37 +1,34 @@
-// GET with what a polite client of a public API does: a bounded number of tries, backoff on 429, 5xx and network
-// errors (Retry-After honoured up to a cap), and a fixed number of requests in flight.
+// GET with what a polite client of a public API does: the network's one retry policy (net/retry.ts: deadlines per
+// attempt, 429, 5xx, dropped connections and cut answers tried again with backoff and jitter, Retry-After honoured,
+// a budget), and a fixed number of requests in flight.
+import { UserError } from "../cli/command.ts";
+import { type HttpAnswer, httpRequest } from "../net/http-request.ts";
+import {
+  DEFAULT_DEADLINES,
+  DEFAULT_RETRY,
+  type Deadlines,
+  GaveUp,
+  Retryable,
+  type RetryPolicy,
+  realClock,
+  retryAfterMs,
+  retryableStatus,
+  withRetries,
+} from "../net/retry.ts";
 
-export interface FetchOptions {
+export interface FetchOptions extends RetryPolicy {
   /** requests in flight at once */
   concurrency: number;
-  /** tries per request, the first included */
-  tries: number;
-  /** first backoff; doubled per try, capped at maxDelayMs */
-  baseDelayMs: number;
-  maxDelayMs: number;
+  deadlines?: Deadlines;
 }
 
-export const DEFAULT_FETCH: FetchOptions = { concurrency: 8, tries: 5, baseDelayMs: 250, maxDelayMs: 10_000 };
+export const DEFAULT_FETCH: FetchOptions = { concurrency: 8, ...DEFAULT_RETRY, deadlines: DEFAULT_DEADLINES };
 
-export class FetchError extends Error {}
+/** A GET given up: one line (the URL, the attempts, the last cause), exit 1; the previous copy is kept. */
+export class FetchError extends UserError {}
 
-const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
-const retryable = (status: number) => status === 429 || status >= 500;
-
-/** Seconds or an HTTP date, as Retry-After allows; undefined when absent or unreadable. */
-function retryAfterMs(value: string | null): number | undefined {
-  if (value === null) return undefined;
-  if (/^\d+$/.test(value.trim())) return Number(value) * 1000;
-  const at = Date.parse(value);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
-}
-
-/** A final answer: its status, headers and whole body. */
-export interface Fetched {
-  status: number;
-  headers: Headers;
-  body: Uint8Array;
-}
+/** A final answer: its status, headers and whole body (decoded when it came compressed). */
+export type Fetched = HttpAnswer;
 
 /** A fetcher sharing one concurrency limit: `get` resolves to the answer once its status is final. */
 export function politeFetcher(options: FetchOptions = DEFAULT_FETCH) {
@@ -49,33 +46,31 @@ export function politeFetcher(options: FetchOptions = DEFAULT_FETCH) {
   let retries = 0;
 
   async function get(url: string, headers: Record<string, string> = {}): Promise<Fetched> {
-    for (let attempt = 1; ; attempt++) {
-      await slot();
-      let response: Response | undefined;
-      let failure: unknown;
-      try {
-        requests++;
-        response = await fetch(url, { headers });
-        // Read the body inside the slot, so in-flight bytes stay bounded too.
-        if (!retryable(response.status))
-          return {
-            status: response.status,
-            headers: response.headers,
-            body: new Uint8Array(await response.arrayBuffer()),
-          };
-        await response.arrayBuffer();
-      } catch (e) {
-        failure = e;
-      } finally {
-        release();
-      }
-      if (attempt >= options.tries)
-        throw new FetchError(
-          `GET ${url} failed ${attempt} times: ${response ? `HTTP ${response.status}` : String((failure as Error)?.message ?? failure)}`,
-        );
-      retries++;
-      const backoff = Math.min(options.maxDelayMs, options.baseDelayMs * 2 ** (attempt - 1));
-      await sleep(Math.min(options.maxDelayMs, retryAfterMs(response?.headers.get("retry-after") ?? null) ?? backoff));
+    try {
+      return await withRetries(
+        `GET ${url}`,
+        options,
+        async (n) => {
+          if (n > 1) retries++;
+          // The body is read inside the slot, so in-flight bytes stay bounded too; no slot is held while waiting.
+          await slot();
+          try {
+            requests++;
+            const answer = await httpRequest({ method: "GET", url, headers }, options.deadlines ?? DEFAULT_DEADLINES, {
+              decode: true,
+              redirects: 5,
+            });
+            if (retryableStatus(answer.status))
+              throw new Retryable(`HTTP ${answer.status}`, retryAfterMs(answer.headers.get("retry-after")));
+            return answer;
+          } finally {
+            release();
+          }
+        },
+        realClock,
+      );
+    } catch (e) {
+      throw e instanceof GaveUp ? new FetchError(`${e.message}; the previous copy is kept`) : e;
     }
   }
   return { get, stats: () => ({ requests, retries }) };

@@ -19,6 +19,7 @@ const SECONDS: Record<string, number> = {
   "integration:test/integration/hosts/cloudflare/r2/upload.test.ts": 37,
   "integration:test/integration/mirror/mirror.test.ts": 33,
   "integration:test/integration/hosts/node/hostile-input.test.ts": 24,
+  "integration:test/integration/hosts/cloudflare/r2/remote-faults.test.ts": 24,
   "integration:test/integration/docs/deploy-recipes.test.ts": 22,
   "conformance:test/conformance/fuzz.test.ts": 20,
   "integration:test/integration/check-dist/outside-validators.test.ts": 20,

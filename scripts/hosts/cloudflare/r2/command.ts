@@ -76,6 +76,7 @@ export const UPLOAD_R2: CommandSpec<typeof options> = {
   options,
   notes: [
     "--remote reads R2_ACCOUNT_ID, R2_ACCESS_KEY_ID and R2_SECRET_ACCESS_KEY (an R2 API token's S3 credentials); R2_ENDPOINT instead of R2_ACCOUNT_ID reaches any S3-compatible endpoint",
+    "--remote deadlines and retries, in seconds: R2_CONNECT_TIMEOUT (default 10), R2_ANSWER_TIMEOUT (30: from the request sent to the answer), R2_STALL_TIMEOUT (30: without progress while a body streams), R2_RETRY_FOR (40: no new attempt after this), R2_TRIES (8 attempts a request)",
     "examples: npm run upload:r2 -- --list; npm run upload:r2 -- --rollback; npm run upload:r2 -- --prune --keep 5",
   ],
 };
@@ -136,7 +137,11 @@ async function main(): Promise<void> {
     const bucket = values.bucket ?? (await configuredBucket(root));
     const remote = remoteOptionsFromEnv(bucket);
     target = remoteR2Target(remote);
-    where = `${remote.endpoint}/${bucket}`;
+    // never a credential in a message, even one written into R2_ENDPOINT
+    const shown = new URL(remote.endpoint);
+    shown.username = "";
+    shown.password = "";
+    where = `${shown.origin}${shown.pathname.replace(/\/+$/, "")}/${bucket}`;
   } else {
     where = resolve(values.persist ?? `${distDir}.r2`);
     const worker = await startLocalWorker({ distDir, mode: "r2", r2Persist: where, port: 0, uploader: true });
@@ -181,4 +186,6 @@ async function main(): Promise<void> {
   }
 }
 
-if (isMain(import.meta.url)) void runCommand(main, { json: () => process.argv.includes("--json") });
+// Exits once the outcome is printed: a failed upload does not wait for requests still in flight to give up too.
+if (isMain(import.meta.url))
+  void runCommand(main, { json: () => process.argv.includes("--json") }).then(() => process.exit());

@@ -267,7 +267,7 @@ async function switchOutcome(target: UploadTarget, pointer: LivePointer, error: 
   } catch (e) {
     throw new UserError(
       `${cause}; live.json could not be read back either (${(e as Error).message.split("\n")[0]}): whether build ` +
-        `${pointer.build} is live is unknown (npm run upload:r2 -- --list says)`,
+        `${pointer.build} is live is unknown (--list says which build is)`,
     );
   }
   if (now?.pointer.build === pointer.build && now.pointer.switchedAt === pointer.switchedAt) return true;
