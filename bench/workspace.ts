@@ -1,14 +1,15 @@
 // bench/out/: the generated catalogs and built trees, named by size, and the disk-space guard around them.
 import { existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { writeBenchCatalog } from "./bench-catalog.ts";
 import { formatGB, freeBytes, removeTree, settleDisk } from "./disk.ts";
 import { type BuildRun, runBuild } from "./run-build.ts";
 
 export const ROOT = fileURLToPath(new URL("..", import.meta.url));
-export const OUT = join(ROOT, "bench", "out");
+/** Where a run builds its trees: bench/out, or BENCH_OUT (two runs on one checkout must not share, nor delete, one). */
+export const OUT = process.env.BENCH_OUT ? resolve(process.env.BENCH_OUT) : join(ROOT, "bench", "out");
 
 export const contentDir = (n: number) => join(OUT, `content-${n}`);
 export const distDir = (n: number) => join(OUT, `dist-${n}`);
