@@ -3,17 +3,20 @@
 // is the build's, every count of the n = 1,000 tree is bench/results.json's, every rule id cited anywhere is defined
 // in docs/develop/rules.md, and no link leaves the repository.
 import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { join } from "node:path";
 import fg from "fast-glob";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadRouteTable } from "../../../scripts/api/load-route-table.ts";
 import { OPERATIONS } from "../../../scripts/api/operations.ts";
+import { servedFileFilter } from "../../../scripts/api/served-files.ts";
 import { build } from "../../../scripts/build.ts";
 import { checkDist } from "../../../scripts/check-dist/check-dist.ts";
 import { publishedFiles } from "../../../scripts/hosts/cloudflare/r2/upload.ts";
 import { startServer } from "../../../scripts/hosts/node/server/start-server.ts";
 import { exportBuild } from "../../../scripts/hosts/static/export.ts";
 import { repoRoot, tempDir } from "../../helpers/fs/dirs.ts";
+import { hashTree } from "../../helpers/fs/tree.ts";
 
 const DOCS = ["README.md", ...fg.sync("docs/**/*.md", { cwd: repoRoot }).sort()];
 
@@ -77,7 +80,17 @@ function ignoredOf(paths: string[]): Set<string> {
 
 let dir: Awaited<ReturnType<typeof tempDir>>;
 let dist: string;
-const counts = { built: 0, bytes: 0, published: 0, validated: 0, exported: 0 };
+const counts = {
+  built: 0,
+  bytes: 0,
+  published: 0,
+  validated: 0,
+  exported: 0,
+  served: 0,
+  records: 0,
+  distinct: 0,
+  addressed: 0,
+};
 
 beforeAll(async () => {
   dir = await tempDir("msapi-doc-facts-");
@@ -85,9 +98,17 @@ beforeAll(async () => {
   const result = await build({ contentDir: join(repoRoot, "content"), outDir: dist });
   counts.built = result.files;
   counts.bytes = result.bytes;
+  counts.served = result.counts.served;
+  counts.records = result.counts.records;
   counts.published = (await publishedFiles(dist)).length;
   counts.validated = (await checkDist(dist)).checked;
   counts.exported = (await exportBuild(dist, join(dir.path, "public"), "static")).files;
+  // Distinct bodies (what upload:r2 stores) and bodies by address (what the hash tree lists, mirror copies).
+  const root = realpathSync(dist);
+  const isServed = servedFileFilter(await loadRouteTable(root));
+  counts.distinct = new Set([...(await hashTree(root))].filter(([path]) => isServed(path)).map(([, h]) => h)).size;
+  for (const shard of fg.sync("v1/sync/*.json", { cwd: root, ignore: ["v1/sync/index.json"] }))
+    counts.addressed += Object.keys(JSON.parse(readFileSync(join(root, shard), "utf8")).data).length;
 }, 120_000);
 afterAll(() => dir?.remove());
 
@@ -109,7 +130,7 @@ describe("README.md and docs/", () => {
     expect(missing).toEqual([]);
   });
 
-  it("state the sample's counts as a fresh build of it has them (files built, uploaded, checked, exported; MB)", () => {
+  it("state the sample's counts as a fresh build of it has them (served, built, uploaded, checked, exported; MB)", () => {
     const exact = new Set(Object.values(counts).filter((n) => n > 1000));
     const wrong: string[] = [];
     for (const { where, text } of lines) {
@@ -123,6 +144,9 @@ describe("README.md and docs/", () => {
       if (/sample/.test(text))
         for (const [, mb] of text.matchAll(/\b(\d+(?:\.\d)?) MB\b/g))
           if (Number(mb) !== Math.round(counts.bytes / 1e6)) wrong.push(`${where}: ${mb} MB`);
+      // The build records beside the served files (layout.md's vocabulary of counts), as the build counts them.
+      for (const [, records] of text.matchAll(/served files(?: \([^)]*\))? and (\d+) build records/g))
+        if (Number(records) !== counts.records) wrong.push(`${where}: ${records} build records`);
     }
     expect(wrong, JSON.stringify(counts)).toEqual([]);
   });
@@ -176,8 +200,8 @@ describe("README.md and docs/", () => {
 
   it("say rules in words in the guide and host pages, never by a rule id a reader there cannot decode", () => {
     const cited: string[] = [];
+    // S3 there is Amazon's storage service, which these pages name; rule S3 is said in words like every rule.
     for (const { where, text } of lines.filter(({ where }) => /^docs\/(guide|hosts)\//.test(where)))
-      // S3 there is Amazon's storage service, which these pages name; rule S3 is said in words like every rule.
       for (const [id] of text.matchAll(CITED_RULE)) if (id !== "S3") cited.push(`${where}: ${id}`);
     expect(cited).toEqual([]);
     expect(lines.some(({ where, text }) => where.startsWith("docs/hosts/") && /\bS3\b/.test(text))).toBe(true);
