@@ -86,6 +86,26 @@ describe("writeOutput: the one writer of dist/", () => {
     expect(await readFile(join(dist, "k.json"), "utf8")).toBe("three");
   });
 
+  it("counts what it renders and hashes, each body once (a page's shared items once per offset), none for a kept body", async () => {
+    const files = () => [
+      { path: "a.json", body: '{"a":1}' },
+      { path: "k.json", body: '{"k":1}', key: "k1" },
+    ];
+    const full = await writeOutput(dist, site(files()), options);
+    // every file made and hashed once; the pages of one offset share their items' bytes in the hash
+    expect(full).toMatchObject({ rendered: full.files, renderedBytes: full.bytes, hashed: full.files });
+    expect(full.hashedBytes).toBeLessThan(full.bytes);
+    await writeOutput(dist, site(files()), options);
+    // nothing changed: the unkeyed body and the hash tree's root are made and hashed again, the keyed body, the
+    // unchanged list's pages and its shard are not; the next build counts the same
+    const same = await writeOutput(dist, site(files()), options);
+    expect(same).toMatchObject({ written: 0, rendered: 2, hashed: 2, hashedBytes: same.renderedBytes });
+    const root = await readFile(join(dist, "pages/sync/index.json"));
+    expect(same.renderedBytes).toBe(7 + root.byteLength);
+    const again = await writeOutput(dist, site(files()), options);
+    expect(again).toMatchObject({ rendered: 2, renderedBytes: same.renderedBytes, hashedBytes: same.hashedBytes });
+  });
+
   it("keeps a group whose key the build before wrote its files under, without making or listing them; a new key makes them", async () => {
     const made: string[] = [];
     const group = (key: string, names: string[]) => ({
