@@ -205,14 +205,10 @@ export function r2Builds(pageTemplate: string): R2Builds {
           return found ? stored(found) : null;
         },
         async read(file, wantBody) {
+          // A page's ETag is its bytes' hash: read anyway, and kept for a GET whose If-None-Match does not match.
           const listed = await page(file);
           if (listed !== undefined)
-            return (
-              listed && {
-                meta: { etag: listed.etag, size: listed.body.byteLength },
-                body: wantBody ? listed.body : null,
-              }
-            );
+            return listed && { meta: { etag: listed.etag, size: listed.body.byteLength }, body: listed.body };
           const found = await located(file);
           if (!found) return null;
           const [, etag, size, , , length] = found.entry;
