@@ -10,10 +10,13 @@ import { servedFileFilter } from "../../../scripts/api/served-files.ts";
 import { type BuildResult, build, builtLine } from "../../../scripts/build.ts";
 import { checkDist } from "../../../scripts/check-dist/check-dist.ts";
 import { formatCount } from "../../../scripts/cli/command.ts";
+import { summaryLine } from "../../../scripts/hosts/cloudflare/r2/command.ts";
+import { uploadToR2 } from "../../../scripts/hosts/cloudflare/r2/upload.ts";
 import { exportBuild } from "../../../scripts/hosts/static/export.ts";
 import { servedFilesOf } from "../../../scripts/io/tree-report.ts";
 import { fixture, tempDir } from "../../helpers/fs/dirs.ts";
 import { hashTree } from "../../helpers/fs/tree.ts";
+import { memoryBucket } from "../../helpers/r2/memory-bucket.ts";
 
 let dir: Awaited<ReturnType<typeof tempDir>>;
 let content: string;
@@ -21,11 +24,15 @@ let dist: string;
 
 beforeAll(async () => {
   dir = await tempDir("msapi-build-counts-");
-  content = join(dir.path, "content");
-  dist = join(dir.path, "dist");
-  await cp(fixture("tiny"), content, { recursive: true });
 });
 afterAll(() => dir?.remove());
+
+/** A copy of the tiny fixture and an output of its own, for one test (each test passes alone). */
+async function project(name: string): Promise<void> {
+  content = join(dir.path, name, "content");
+  dist = join(dir.path, name, "dist");
+  await cp(fixture("tiny"), content, { recursive: true });
+}
 
 /** The served files of the published build, path → hash of bytes. */
 async function servedTree(): Promise<Map<string, string>> {
@@ -60,6 +67,7 @@ describe("a build counts served files and build records, as export, validate and
   let full: BuildResult;
 
   it("a full build's served files are export's but the host's own, validate's, and upload's", async () => {
+    await project("full");
     full = await build({ contentDir: content, outDir: dist });
     const served = (await servedTree()).size;
     expect(full.counts.served).toBe(served);
@@ -72,15 +80,22 @@ describe("a build counts served files and build records, as export, validate and
     expect(builtLine(full, "dist")).toMatch(/ and \d+ build records, from 4 tools and 4 categories$/);
     // Every file of the tree is one or the other: the build records are the rest (routes.json, manifest, configs).
     expect(full.counts.served + full.counts.records).toBe((await hashTree(await realpath(dist))).size);
-    const exported = await exportBuild(dist, join(dir.path, "public"), "static");
+    const exported = await exportBuild(dist, join(dir.path, "full/public"), "static");
     expect(exported.served).toBe(served);
     expect(exported.files).toBe(served + exported.hostFiles.length);
     expect((await checkDist(await realpath(dist))).served).toBe(served);
-    expect(await servedFilesOf(await realpath(dist))).toBe(served);
-    await rm(join(dir.path, "public"), { recursive: true });
+    // upload:r2 names the same served files, stored as fewer distinct bodies (and the lists' runs).
+    const upload = await uploadToR2(dist, memoryBucket().target);
+    expect(summaryLine(upload, await servedFilesOf(await realpath(dist)))).toMatch(
+      new RegExp(
+        `^R2: build \\w+ \\(${formatCount(served)} served files, stored as [\\d,]+ distinct bodies and list runs\\): `,
+      ),
+    );
   });
 
   it("each rebuild reports what changed against the build it replaced, whatever it had to write", async () => {
+    await project("rebuilds");
+    await build({ contentDir: content, outDir: dist });
     // First rebuild: a clone of the live build; then recycled older generations, which also get the changes
     // of the build before (what they write is not what changed).
     const edits: [string, () => Promise<void>][] = [
@@ -90,15 +105,18 @@ describe("a build counts served files and build records, as export, validate and
       ["nothing", async () => {}],
       ["a tool removed", () => rm(join(content, "tools/quill.json"))],
       ["a tool added back", () => cp(fixture("tiny/tools/quill.json"), join(content, "tools/quill.json"))],
+      // After a --full build (which compares with nothing), the next rebuild reads the live build's manifest.
+      ["--full", () => editTool("quill", raisePrice)],
+      ["a price after --full", () => editTool("quill", raisePrice)],
     ];
     let before = await servedTree();
     const reported: string[] = [];
     for (const [what, edit] of edits) {
       await edit();
-      const result = await build({ contentDir: content, outDir: dist });
+      const result = await build({ contentDir: content, outDir: dist, full: what === "--full" });
       const after = await servedTree();
-      expect(result.mode, what).toBe("incremental");
-      expect(result.counts.changes, what).toEqual(difference(before, after));
+      expect(result.mode, what).toBe(what === "--full" ? "full" : "incremental");
+      expect(result.counts.changes, what).toEqual(what === "--full" ? undefined : difference(before, after));
       expect(result.counts.served, what).toBe(after.size);
       reported.push(builtLine(result, "dist"));
       before = after;
