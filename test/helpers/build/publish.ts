@@ -3,7 +3,9 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { readdir, readFile, readlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { CONTENT_CACHE_FILE, CONTENT_CHANGES_FILE } from "../../../scripts/content/content-cache.ts";
+import { WARNING_HISTORY_FILE } from "../../../scripts/content/warning-history.ts";
 import { STORE_MARKER } from "../../../scripts/io/store.ts";
+import { CHANGES_FILE } from "../../../scripts/io/tree-report.ts";
 import { repoRoot } from "../fs/dirs.ts";
 
 export const BUILD_SCRIPT = join(repoRoot, "scripts/build.ts");
@@ -37,11 +39,13 @@ export const notices = (stderr: string): string =>
     .filter((line) => !/^warning: /.test(line) && !/^ {2}/.test(line))
     .join("\n");
 
-/** Everything in the store but its marker and content cache, sorted: generations, and anything a build left behind. */
+/**
+ * Everything in the store but its marker and what builds keep for the next one (content cache, warnings printed,
+ * changes against the build before), sorted: generations, and anything a build left behind.
+ */
 export async function storeEntries(out: string): Promise<string[]> {
-  return (await readdir(`${out}.builds`))
-    .filter((n) => ![STORE_MARKER, CONTENT_CACHE_FILE, CONTENT_CHANGES_FILE].includes(n))
-    .sort();
+  const kept = [STORE_MARKER, CONTENT_CACHE_FILE, CONTENT_CHANGES_FILE, WARNING_HISTORY_FILE, CHANGES_FILE];
+  return (await readdir(`${out}.builds`)).filter((n) => !kept.includes(n)).sort();
 }
 
 export const publishedGeneration = (out: string) => readlink(out);
