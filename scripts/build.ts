@@ -49,6 +49,8 @@ export interface BuildOptions {
   backgroundCleanup?: boolean;
   /** fail on scaffold placeholders (content/placeholders.ts) as on content errors, instead of warning */
   strict?: boolean;
+  /** remember this build's warnings as printed (content/warning-history.ts); false when they are not printed (--json) */
+  printsWarnings?: boolean;
   /** write no list page (the R2 upload needs only each list's run): a build only the edge can publish */
   edgeOnly?: boolean;
 }
@@ -148,6 +150,7 @@ export async function build({
   onProgress,
   backgroundCleanup = false,
   strict = false,
+  printsWarnings = true,
   edgeOnly = false,
 }: BuildOptions): Promise<BuildResult> {
   // process.hrtime, not performance: the performance global loads ten of Node's modules, which a cold start pays.
@@ -204,7 +207,7 @@ export async function build({
       contentWarnings,
       warnings,
     );
-    shown.remember();
+    if (printsWarnings) shown.remember();
     return {
       ...written,
       seconds: Number(process.hrtime.bigint() - started) / 1e9,
@@ -310,6 +313,7 @@ async function main(): Promise<number> {
       onProgress: progress,
       backgroundCleanup: true,
       strict: values.strict,
+      printsWarnings: !values.json,
       edgeOnly: values["edge-only"],
     });
     if (progress) process.stderr.write("\r\x1b[K");

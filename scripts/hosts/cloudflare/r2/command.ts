@@ -170,8 +170,8 @@ async function main(): Promise<void> {
         { target: where, ...done },
         `R2: kept ${keptLine(done.kept, done.keptBecause, keep)}; removed ${done.removedBuilds.length} builds, ` +
           `${formatCount(done.removedPacks)} packs and ${formatCount(done.removedShards)} shards; rewrote ` +
-          `${done.rewrittenPacks} packs; ${(done.bucketBytes.before / 1e6).toFixed(1)} MB → ` +
-          `${(done.bucketBytes.after / 1e6).toFixed(1)} MB`,
+          `${done.rewrittenPacks} packs; the bucket's packs and shards ${formatBytes(done.bucketBytes.before)} → ` +
+          `${formatBytes(done.bucketBytes.after)}`,
       );
     } else {
       const progress = progressPrinter();
