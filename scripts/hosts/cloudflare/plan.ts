@@ -3,6 +3,7 @@
 import { stat } from "node:fs/promises";
 import { join } from "node:path";
 import { formatCount } from "../../cli/command.ts";
+import { formatBytes } from "../../cli/format-bytes.ts";
 import { ASSETS_LIMITS } from "../limits.ts";
 
 export interface PublishedSize {
@@ -19,7 +20,8 @@ export function planFor(size: PublishedSize): CloudflarePlan {
 }
 
 export function describePlan(size: PublishedSize): string {
-  const what = `${formatCount(size.files)} published files, ${(size.bytes / 1e6).toFixed(1)} MB`;
+  // What Static Assets would upload: the served files and the few host files below the same roots.
+  const what = `${formatCount(size.files)} files to upload as static assets (${formatBytes(size.bytes)})`;
   switch (planFor(size)) {
     case "assets-free":
       return `${what}: fits Workers Static Assets on the Free plan (${formatCount(ASSETS_LIMITS.freeFiles)} files)`;
