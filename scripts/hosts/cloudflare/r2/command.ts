@@ -89,7 +89,11 @@ export function summaryLine(s: UploadSummary, served?: number): string {
     `${formatCount(s.sent)} bodies in ${formatCount(s.packs)} packs and ${formatCount(s.shards)} manifest shards ` +
     `(${formatBytes(s.sentBytes)}, ${formatCount(s.writes)} write requests), ${formatCount(s.present)} ` +
     `already there, in ${s.seconds.toFixed(1)} s; ` +
-    `${s.switched ? `live now${s.previous ? ` (was ${s.previous})` : ""}` : "it was live already"}`
+    `${s.switched ? `live now${s.previous ? ` (was ${s.previous})` : ""}` : "it was live already"}` +
+    // A bucket an older layout of this uploader wrote: nothing of it can be reused or rolled back to.
+    (s.otherLayout
+      ? "; the build live before was uploaded in an older layout of the bucket: this one was sent whole, and --rollback cannot return to that one"
+      : "")
   );
 }
 

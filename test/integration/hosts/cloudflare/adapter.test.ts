@@ -184,7 +184,7 @@ describe("the Worker module over fake bindings", () => {
   it("R2: a list page is written around one ranged read of its list's run: the file's bytes and ETag to every client", async () => {
     const target = "/v1/software?limit=2&offset=1";
     const file = readFileSync(join(dist, await createResolverFile(target)));
-    for (const client of [{}, { "Accept-Encoding": "gzip, br" }]) {
+    for (const client of [{}, { "Accept-Encoding": "gzip, br" }] as Record<string, string>[]) {
       const res = await get(r2Env(), target, { headers: client });
       expect(res.headers.get("content-encoding")).toBeNull();
       expect(Buffer.from(await res.arrayBuffer()).equals(file)).toBe(true);

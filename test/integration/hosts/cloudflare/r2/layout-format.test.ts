@@ -6,6 +6,7 @@ import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { errorBodies } from "../../../../../scripts/api/contract/error-bodies.ts";
 import { loadRouteTable } from "../../../../../scripts/api/load-route-table.ts";
 import { build } from "../../../../../scripts/build.ts";
+import { summaryLine } from "../../../../../scripts/hosts/cloudflare/r2/command.ts";
 import { readLive, readRecord, rollback, uploadToR2 } from "../../../../../scripts/hosts/cloudflare/r2/upload.ts";
 import { buildRecordKey, LAYOUT_FORMAT, LIVE_KEY } from "../../../../../scripts/hosts/cloudflare/worker/r2-layout.ts";
 import { createWorker } from "../../../../../scripts/hosts/cloudflare/worker/worker.ts";
@@ -53,6 +54,9 @@ it("a live build of another layout: the Worker answers 503 and says why once; an
   // the same content, so the same build id: switched to all the same, nothing of the old layout reused
   expect(again).toMatchObject({ build: first.build, otherLayout: true, present: 0, switched: true });
   expect(again.sent).toBe(again.objects);
+  expect(summaryLine(again)).toMatch(
+    /; the build live before was uploaded in an older layout of the bucket: this one was sent whole/,
+  );
   expect((await readLive(bucket.target))!.pointer.format).toBe(LAYOUT_FORMAT);
   await new Promise((r) => setTimeout(r, 1100)); // the isolate's pointer
   const res = await worker.fetch(new Request("https://api.example/v1/software?limit=2"), { BUCKET: bucket.binding });

@@ -136,7 +136,7 @@ it("every body served by URL decodes to the build's bytes, as stored with gzip a
   }
 }, 120_000);
 
-it("a repeated request reads no shard and no body (edge cache, shards in memory); route-decided errors read nothing", async () => {
+it("a repeated request reads no shard and no body (edge cache, shards in memory), a list page included; route-decided errors read nothing", async () => {
   const worker = await serving(ab.distA, join(ab.dir, "reads.r2"));
   try {
     const reads = async (target: string) => {
@@ -147,6 +147,11 @@ it("a repeated request reads no shard and no body (edge cache, shards in memory)
     expect(await reads("/v1/software/beta-mail")).toBe("3: pointer=1 manifest=1 body=1");
     // again: nothing but the pointer, and that only if a second has passed (a loaded machine)
     expect(await reads("/v1/software/beta-mail")).toMatch(/^[01]: pointer=[01] manifest=0 body=0$/);
+    // a list page: its list's shard and one ranged read of its items, once; then the page from the edge cache
+    expect(await reads("/v1/software?limit=3&offset=1")).toMatch(/^[23]: pointer=[01] manifest=1 body=1$/);
+    expect(await reads("/v1/software?limit=3&offset=1")).toMatch(/^[01]: pointer=[01] manifest=0 body=0$/);
+    // another window on the same list: its shard is in memory, one ranged read
+    expect(await reads("/v1/software?limit=2&offset=0")).toMatch(/^[12]: pointer=[01] manifest=0 body=1$/);
     expect(await reads("/v1/nope")).toBe("0: pointer=0 manifest=0 body=0");
     expect(await reads("/v1/software?limit=0")).toBe("0: pointer=0 manifest=0 body=0");
   } finally {
