@@ -281,8 +281,8 @@ const cloudflareAssets: Host = {
 };
 
 // R2 on a local bucket Miniflare persists in a temporary folder, brought up to date by the upload command's code.
-// Local R2 puts cost ~5–12 ms each here, so this host runs on the tiny fixture (the conformance-r2 project), whose
-// setup fills the bucket once; over an unfilled dist/ it fills its own.
+// Local R2 puts cost ~5–12 ms each here, so this host runs in a project of its own (conformance-r2), whose setup
+// fills the bucket once; over an unfilled dist/ it fills its own.
 const cloudflareR2: Host = {
   name: "cloudflare-r2",
   unavailable: miniflareMissing,
@@ -290,7 +290,7 @@ const cloudflareR2: Host = {
     const { startLocalWorker } = await import("../../../scripts/hosts/cloudflare/local/workerd.ts");
     const { uploadToR2 } = await import("../../../scripts/hosts/cloudflare/r2/upload.ts");
     const persist = await mkdtemp(join(tmpdir(), "conformance-r2-"));
-    // A bucket filled by the project's setup (build-tiny-catalog.ts): a copy, so no two workerd share one store.
+    // A bucket filled by the project's setup (build-r2-catalog.ts): a copy, so no two workerd share one store.
     if (existsSync(`${distDir}.r2`)) await cp(`${distDir}.r2`, persist, { recursive: true });
     const worker = await startLocalWorker({ distDir, mode: "r2", r2Persist: persist, port: 0, uploader: true });
     await uploadToR2(distDir, await worker.uploadTarget());

@@ -1,20 +1,22 @@
-// vitest globalSetup of the conformance-r2 project: the tiny fixture, built once, for hosts too slow to fill with the
-// sample (local R2). Same provided context as build-catalog.ts, so the same suite runs unchanged. The local R2 is
-// filled once here, at `<dist>.r2` (the upload command's default): each test file's host copies it, so local R2
-// writes (milliseconds each) are paid once, not once per file.
+// vitest globalSetup of the conformance-r2 project: the catalog the conformance project builds (the sample, or
+// CONFORMANCE_CONTENT: the bench runs it over 1,000 tools), built once and published once to local R2 at `<dist>.r2`
+// (the upload command's default); each test file's host copies that bucket, so local R2 writes are paid once, not once
+// per file. With lists stored as runs the sample's bucket takes a couple of thousand bodies, not one per page. Same
+// provided context as build-catalog.ts, so the same suite runs unchanged.
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join } from "node:path";
 import type { TestProject } from "vitest/node";
 import { build } from "../../scripts/build.ts";
 import { CANARY, CANARY_FILES } from "../helpers/conformance/canary.ts";
 import { startSharedHosts } from "../helpers/conformance/shared-hosts.ts";
+import { chooseContentDir } from "./build-catalog.ts";
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const contentDir = resolve(import.meta.dirname, "../fixtures/tiny");
-  const workDir = await mkdtemp(join(tmpdir(), "conformance-tiny-"));
+  const contentDir = chooseContentDir();
+  const workDir = await mkdtemp(join(tmpdir(), "conformance-r2-"));
   const distDir = join(workDir, "dist");
-  await build({ contentDir, outDir: distDir });
+  const result = await build({ contentDir, outDir: distDir });
   for (const file of CANARY_FILES) {
     await mkdir(dirname(join(distDir, file)), { recursive: true });
     await writeFile(join(distDir, file), JSON.stringify({ canary: CANARY }));
@@ -23,7 +25,10 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const { uploadToR2 } = await import("../../scripts/hosts/cloudflare/r2/upload.ts");
   const worker = await startLocalWorker({ distDir, mode: "r2", r2Persist: `${distDir}.r2`, port: 0, uploader: true });
   try {
-    await uploadToR2(distDir, await worker.uploadTarget());
+    const uploaded = await uploadToR2(distDir, await worker.uploadTarget());
+    console.log(
+      `conformance-r2: built ${contentDir} (${result.tools} tools) and uploaded ${uploaded.objects} bodies and runs in ${uploaded.seconds.toFixed(1)} s`,
+    );
   } finally {
     await worker.close();
   }
