@@ -1,6 +1,6 @@
 // Prune over an in-memory bucket: after builds that leave packs mostly unused, a prune keeping the live build rewrites
-// those packs, and the live build still answers every file byte for byte through the Worker module, the bucket
-// holding at most 1.5× what the live build stores.
+// those packs (bodies and lists' runs), and the live build still answers every file and page byte for byte through
+// the Worker module, the bucket holding at most 1.5× what the live build stores.
 import { cp, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -42,6 +42,16 @@ it("prune rewrites mostly unused packs; the live build answers every file as bef
     await uploadToR2(dist, bucket.target);
   }
   const before = stored(bucket);
+  // where each list's run lies before the prune
+  const runPlace = async () => {
+    const places = new Map<string, string>();
+    for (const [, name] of (await readLive(bucket.target))!.pointer.shards) {
+      const shard = await readShard(bucket.target, name);
+      for (const [key, , pack, offset] of shard.lists ?? []) places.set(key, `${shard.packs[pack]}@${offset}`);
+    }
+    return places;
+  };
+  const runsBefore = await runPlace();
   const pruned = await prune(bucket.target, 1);
   expect(pruned.rewrittenPacks, "some pack was mostly unused").toBeGreaterThan(0);
   expect(pruned.bucketBytes).toEqual({ before, after: stored(bucket) });
@@ -65,6 +75,30 @@ it("prune rewrites mostly unused packs; the live build answers every file as bef
       files++;
     }
   expect(files).toBeGreaterThan(3);
+  // Every page of every list: its run, moved by the prune or not, still gives the build's page files.
+  const runsAfter = await runPlace();
+  expect([...runsAfter.keys()].sort()).toEqual([...runsBefore.keys()].sort());
+  expect(
+    [...runsAfter].some(([key, place]) => runsBefore.get(key) !== place),
+    "some list's run was moved to a new pack",
+  ).toBe(true);
+  let pages = 0;
+  for (const key of runsAfter.keys()) {
+    const filter = key.slice("v1/software/pages/".length);
+    const category = filter.startsWith("category/") ? `&category=${filter.slice("category/".length)}` : "";
+    for (const limit of [1, 2, 3, 100])
+      for (let offset = 0; ; offset++) {
+        const path = `v1/software/pages/${filter}/${limit}/${offset}.json`;
+        const res = await worker.fetch(
+          new Request(`https://api.example/v1/software?limit=${limit}&offset=${offset}${category}`),
+          store,
+        );
+        if (res.status === 400) break; // past the list's end
+        expect(Buffer.from(await res.arrayBuffer()).equals(await readFile(join(dist, path))), path).toBe(true);
+        pages++;
+      }
+  }
+  expect(pages).toBeGreaterThan(20);
   // And every stored body through the bucket itself: each shard entry's range decodes to the file.
   const { gunzipSync } = await import("node:zlib");
   for (const [, name] of live.shards) {
