@@ -206,6 +206,7 @@ export async function build({
       [raw.categories, raw.tools, raw.site ? [raw.site] : []],
       contentWarnings,
       warnings,
+      remembered.files,
     );
     if (printsWarnings) shown.remember();
     return {

@@ -35,6 +35,11 @@ export interface SmallStats {
   keys: Map<string, string>;
   /** the request target of each body served by URL */
   targets: Map<string, string>;
+  /** paths whose bytes differ from the build before's (new ones too), those it had that are gone, and the files with
+   *  no request target: what io/tree-report.ts looks at instead of every path */
+  changedPaths: string[];
+  removedPaths: string[];
+  untargeted: string[];
 }
 
 /** The part of the previous build's manifest one writer pass owns: the files it removes when it does not write them. */
@@ -58,6 +63,9 @@ export const emptySmallStats = (): SmallStats => ({
   sizes: new Map(),
   keys: new Map(),
   targets: new Map(),
+  changedPaths: [],
+  removedPaths: [],
+  untargeted: [],
 });
 
 /**
@@ -98,7 +106,9 @@ export async function writeSmallFiles(
     stats.renderedBytes += size;
     stats.hashes.set(path, sha256);
     stats.sizes.set(path, size);
-    return previous?.get(path) !== sha256;
+    if (previous?.get(path) === sha256) return false;
+    stats.changedPaths.push(path);
+    return true;
   };
   /** The file's absolute path, its folder made; counted as created or as replacing what is there. */
   const placeOf = (path: string, size: number) => {
@@ -148,6 +158,7 @@ export async function writeSmallFiles(
   const keep = (path: string, key: string, target: string | undefined) => {
     if (stats.hashes.has(path)) throw new Error(`two outputs write ${path}`);
     if (target !== undefined) stats.targets.set(path, target);
+    else stats.untargeted.push(path);
     stats.keys.set(path, key);
     stats.hashes.set(path, previous!.get(path)!);
     stats.sizes.set(path, manifest!.sizes.get(path)!);
@@ -157,6 +168,7 @@ export async function writeSmallFiles(
       return keep(file.path, file.key, file.target);
     if (stats.hashes.has(file.path)) throw new Error(`two outputs write ${file.path}`);
     if (file.target !== undefined) stats.targets.set(file.path, file.target);
+    else stats.untargeted.push(file.path);
     if (file.key !== undefined) stats.keys.set(file.path, file.key);
     const compressed = compressUnder !== false && file.path.startsWith(compressUnder);
     if (file.pieces && !compressed) return putPieces(file, file.pieces());
@@ -193,6 +205,7 @@ export async function writeSmallFiles(
   }
   for (const path of previous?.keys() ?? []) {
     if (stats.hashes.has(path) || !part!.owns(path)) continue;
+    stats.removedPaths.push(path);
     for (const p of [path, ...siblingPaths(path)]) remove(p);
   }
   return stats;
@@ -218,6 +231,8 @@ export function addSmallStats(into: SmallStats, ...passes: SmallStats[]): SmallS
     into.hashedBytes += s.hashedBytes;
     for (const field of ["hashes", "sizes", "keys", "targets"] as const)
       for (const [path, value] of s[field]) (into[field] as Map<string, unknown>).set(path, value);
+    for (const field of ["changedPaths", "removedPaths", "untargeted"] as const)
+      for (const path of s[field]) into[field].push(path);
   }
   return into;
 }

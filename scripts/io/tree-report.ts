@@ -31,6 +31,11 @@ export interface TreeChanges {
   lists: Record<string, { category: string | null; items: string[] } | null>;
 }
 
+interface ChangesFile extends TreeChanges {
+  /** the generation these are the changes of */
+  generation: string;
+}
+
 export interface TreeCounts {
   /** served files (the route table's: bodies, error bodies, the docs page), precompressed siblings aside */
   served: number;
@@ -44,13 +49,17 @@ export interface TreeCounts {
 export interface TreeReportInput {
   base: Base;
   isServed: (path: string) => boolean;
-  /** every file but the list pages, as the manifest records them */
+  /** every file but the list pages, as the manifest records them, and what the writer says changed (small-files.ts) */
   small: {
     hashes: ReadonlyMap<string, string>;
     sizes: ReadonlyMap<string, number>;
-    targets: ReadonlyMap<string, string>;
+    changedPaths: readonly string[];
+    removedPaths: readonly string[];
+    untargeted: readonly string[];
   };
   lists: Manifest["lists"];
+  /** the lists whose items differ from the base's, and those gone from it */
+  listsChanged: readonly string[];
   maxLimit: number;
 }
 
@@ -58,27 +67,24 @@ export interface TreeReportInput {
 const pagesOf = (list: { items: readonly unknown[]; files?: number }, maxLimit: number) =>
   list.files === 0 ? 0 : maxLimit * (list.items.length + 1);
 
-interface ChangesFile extends TreeChanges {
-  /** the generation these are the changes of */
-  generation: string;
-}
-
-/** Counts the tree and compares it with the live build; `changes` is for rememberChanges once it is published. */
+/**
+ * Counts the tree and compares it with the live build; `changes` is for rememberChanges once it is published. Looks
+ * only at what the writer changed against its base and what the live build changed against that base: a rebuild's
+ * cost, not the tree's.
+ */
 export function reportTree(input: TreeReportInput): { counts: TreeCounts; changes: TreeChanges } {
   const { small, lists, maxLimit, isServed } = input;
-  let served = 0;
+  // Bodies served by URL carry their request target: the route table is asked only about the others.
   let records = OWN_RECORDS;
   let recordBytes = 0;
-  for (const [path, size] of small.sizes) {
-    // Bodies served by URL carry their request target: the route table is asked only about the rest.
-    if (small.targets.has(path) || isServed(path)) served++;
-    else {
+  for (const path of small.untargeted)
+    if (!isServed(path)) {
       records++;
-      recordBytes += size;
+      recordBytes += small.sizes.get(path)!;
     }
-  }
+  let served = small.hashes.size - (records - OWN_RECORDS);
   for (const list of Object.values(lists)) served += pagesOf(list, maxLimit);
-  const live = liveOf(input.base);
+  const live = liveOf(input);
   const next: TreeChanges = { against: live ? input.base.live!.name : null, files: {}, lists: {} };
   const changes = live ? compare(input, live, next) : undefined;
   return { counts: { served, records, recordBytes, changes }, changes: next };
@@ -96,35 +102,46 @@ export function rememberChanges(storeDir: string, generation: string, changes: T
 interface LiveTree {
   file: (path: string) => string | undefined;
   list: (filter: string) => { category: string | null; items: readonly string[] } | undefined;
-  /** every path and filter it holds or held, each once */
+  /** the paths and filters where it may differ from the new tree */
   paths: Iterable<string>;
   filters: Iterable<string>;
 }
 
-/** The live build as seen from the base: the base itself when cloned from it, else the base and the live changes. */
-function liveOf(base: Base): LiveTree | undefined {
+/**
+ * The live build as seen from the base: the base itself when cloned from it (what differs is what the writer
+ * changed), else the base and the live build's own changes against it; without those, its manifest (every path).
+ */
+function liveOf({ base, small, lists, listsChanged }: TreeReportInput): LiveTree | undefined {
   const manifest = base.manifest;
   if (!manifest || !base.live) return undefined;
-  const fromManifest = (m: Manifest): LiveTree => ({
-    file: (path) => m.files.get(path),
-    list: (filter) => m.lists[filter],
-    paths: m.files.keys(),
-    filters: Object.keys(m.lists),
-  });
-  if (base.kind === "cloned") return fromManifest(manifest);
+  const written = [...small.changedPaths, ...small.removedPaths];
+  if (base.kind === "cloned")
+    return {
+      file: (path) => manifest.files.get(path),
+      list: (filter) => manifest.lists[filter],
+      paths: written,
+      filters: listsChanged,
+    };
   const changes = readChanges(dirname(base.live.dir));
   if (changes && changes.generation === base.live.name && changes.against === base.name) {
-    const { files, lists } = changes;
+    const { files, lists: liveLists } = changes;
     return {
       file: (path) => (Object.hasOwn(files, path) ? (files[path] ?? undefined) : manifest.files.get(path)),
-      list: (filter) => (Object.hasOwn(lists, filter) ? (lists[filter] ?? undefined) : manifest.lists[filter]),
-      paths: [...manifest.files.keys(), ...Object.keys(files).filter((path) => !manifest.files.has(path))],
-      filters: [...Object.keys(manifest.lists), ...Object.keys(lists).filter((f) => !Object.hasOwn(manifest.lists, f))],
+      list: (filter) => (Object.hasOwn(liveLists, filter) ? (liveLists[filter] ?? undefined) : manifest.lists[filter]),
+      paths: [...written, ...Object.keys(files)],
+      filters: [...listsChanged, ...Object.keys(liveLists)],
     };
   }
   // The live build was not compared with this base (a --full build of the same code): its manifest says it all.
   const liveManifest = readManifest(base.live.dir);
-  return liveManifest ? fromManifest(liveManifest) : undefined;
+  return (
+    liveManifest && {
+      file: (path) => liveManifest.files.get(path),
+      list: (filter) => liveManifest.lists[filter],
+      paths: [...small.hashes.keys(), ...liveManifest.files.keys()],
+      filters: [...Object.keys(lists), ...Object.keys(liveManifest.lists)],
+    }
+  );
 }
 
 function readChanges(storeDir: string): ChangesFile | undefined {
@@ -139,20 +156,20 @@ function readChanges(storeDir: string): ChangesFile | undefined {
 function compare(input: TreeReportInput, live: LiveTree, next: TreeChanges): TreeCounts["changes"] {
   const counts = { changed: 0, added: 0, removed: 0 };
   const { small, lists, maxLimit, isServed } = input;
-  const look = (path: string) => {
+  const seen = new Set<string>();
+  for (const path of live.paths) {
+    if (seen.has(path)) continue;
+    seen.add(path);
     const before = live.file(path);
     const after = small.hashes.get(path);
-    if (before === after) return;
+    if (before === after) continue;
     next.files[path] = after ?? null;
-    if (!small.targets.has(path) && !isServed(path)) return;
+    if (!isServed(path)) continue;
     if (before === undefined) counts.added++;
     else if (after === undefined) counts.removed++;
     else counts.changed++;
-  };
-  for (const path of small.hashes.keys()) look(path);
-  for (const path of live.paths) if (!small.hashes.has(path)) look(path);
-  const filters = new Set([...Object.keys(lists), ...live.filters]);
-  for (const filter of filters) {
+  }
+  for (const filter of new Set(live.filters)) {
     const before = live.list(filter);
     const after = lists[filter];
     if (before && after && before.category === after.category && sameItems(before.items, after.items)) continue;

@@ -121,6 +121,7 @@ async function writeFull(work: string, site: SiteOutput, options: WriteOptions, 
     isServed: site.isServed ?? served,
     small,
     lists,
+    listsChanged: [],
     maxLimit: site.maxLimit,
   });
   const summary: Omit<WriteSummary, "generation"> = {
@@ -206,6 +207,11 @@ async function writeIncremental(
     isServed: site.isServed ?? served,
     small,
     lists: nextLists,
+    // A list whose items are the base's has no plan; one the base had and this build has not is gone.
+    listsChanged: [
+      ...site.lists.flatMap((list, i) => (plans[i] === undefined ? [] : [list.filter])),
+      ...Object.keys(previous.lists).filter((filter) => !nextLists[filter]),
+    ],
     maxLimit: site.maxLimit,
   });
   const summary: Omit<WriteSummary, "generation"> = {
