@@ -84,12 +84,10 @@ describe("a build counts served files and build records, as export, validate and
     expect(exported.served).toBe(served);
     expect(exported.files).toBe(served + exported.hostFiles.length);
     expect((await checkDist(await realpath(dist))).served).toBe(served);
-    // upload:r2 names the same served files, stored as fewer distinct bodies (and the lists' runs).
+    // upload:r2 names the same served files, stored as fewer objects (distinct bodies, the lists' runs).
     const upload = await uploadToR2(dist, memoryBucket().target);
     expect(summaryLine(upload, await servedFilesOf(await realpath(dist)))).toMatch(
-      new RegExp(
-        `^R2: build \\w+ \\(${formatCount(served)} served files, stored as [\\d,]+ distinct bodies and list runs\\): `,
-      ),
+      new RegExp(`^R2: build \\w+ \\(${formatCount(served)} served files, stored as [\\d,]+ objects: `),
     );
   });
 

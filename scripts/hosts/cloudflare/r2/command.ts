@@ -85,7 +85,7 @@ export const UPLOAD_R2: CommandSpec<typeof options> = {
 export function summaryLine(s: UploadSummary, served?: number): string {
   return (
     `R2: build ${s.build} (${served === undefined ? "" : `${formatCount(served)} served files, `}stored as ` +
-    `${formatCount(s.objects)} distinct bodies and list runs): sent ` +
+    `${formatCount(s.objects)} objects: each distinct body but the list pages once, and each list's run): sent ` +
     `${formatCount(s.sent)} bodies in ${formatCount(s.packs)} packs and ${formatCount(s.shards)} manifest shards ` +
     `(${formatBytes(s.sentBytes)}, ${formatCount(s.writes)} write requests), ${formatCount(s.present)} ` +
     `already there, in ${s.seconds.toFixed(1)} s; ` +
