@@ -58,8 +58,8 @@ export function keptReasons(
   const reasons: Record<string, string> = {};
   for (const build of kept) {
     if (newestFirst.indexOf(build) < keep) continue;
-    // Older than the newest `keep` and still live: a rollback made it live (or newer uploads did not switch to theirs).
-    if (build.live) reasons[build.id] = "it is the live build, made live again by a rollback";
+    // Older than the newest `keep` and still live: a rollback made it live, or a newer upload never switched.
+    if (build.live) reasons[build.id] = "it is the live build (newer ones were rolled back from or never switched to)";
   }
   return reasons;
 }

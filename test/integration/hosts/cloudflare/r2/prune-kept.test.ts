@@ -35,9 +35,11 @@ it("prune --keep 1 after a rollback keeps the live build too, and says it is kep
 
   const pruned = await prune(bucket.target, 1);
   expect(pruned.kept).toEqual([second, first]);
-  expect(pruned.keptBecause).toEqual({ [first]: "it is the live build, made live again by a rollback" });
+  expect(pruned.keptBecause).toEqual({
+    [first]: "it is the live build (newer ones were rolled back from or never switched to)",
+  });
   expect(keptLine(pruned.kept, pruned.keptBecause, 1)).toBe(
-    `${second}, ${first} (${first} beyond the 1 newest: it is the live build, made live again by a rollback)`,
+    `${second}, ${first} (${first} beyond the 1 newest: it is the live build (newer ones were rolled back from or never switched to))`,
   );
   expect((await listBuilds(bucket.target)).map((b) => b.id)).toEqual([second, first]);
 
