@@ -2,6 +2,7 @@
 // copies for a host but the host's own, the files validate finds in its schema map, and the served files upload:r2
 // reports; an incremental build reports what changed against the build it replaced (the live one when it started),
 // never what it wrote to get there, through every kind of base (a hard-link clone, a recycled older generation).
+import { spawnSync } from "node:child_process";
 import { cp, readFile, realpath, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -14,8 +15,9 @@ import { summaryLine } from "../../../scripts/hosts/cloudflare/r2/command.ts";
 import { uploadToR2 } from "../../../scripts/hosts/cloudflare/r2/upload.ts";
 import { exportBuild } from "../../../scripts/hosts/static/export.ts";
 import { servedFilesOf } from "../../../scripts/io/tree-report.ts";
-import { fixture, tempDir } from "../../helpers/fs/dirs.ts";
+import { fixture, repoRoot, tempDir } from "../../helpers/fs/dirs.ts";
 import { hashTree } from "../../helpers/fs/tree.ts";
+import { launchArgs } from "../../helpers/process/launch.ts";
 import { memoryBucket } from "../../helpers/r2/memory-bucket.ts";
 
 let dir: Awaited<ReturnType<typeof tempDir>>;
@@ -84,6 +86,17 @@ describe("a build counts served files and build records, as export, validate and
     expect(exported.served).toBe(served);
     expect(exported.files).toBe(served + exported.hostFiles.length);
     expect((await checkDist(await realpath(dist))).served).toBe(served);
+    // The export command says the same, and names what it adds for the host.
+    const cli = spawnSync(
+      process.execPath,
+      launchArgs("scripts/hosts/static/export.ts", "--dist", dist, "--out", join(dir.path, "full/public-cli")),
+      { cwd: repoRoot, encoding: "utf8" },
+    );
+    expect(cli.stdout).toMatch(
+      new RegExp(
+        `^exported ${formatCount(served)} served files \\([\\d.]+ MB\\) and 2 host files \\(404\\.html, serve\\.json\\) for static `,
+      ),
+    );
     // upload:r2 names the same served files, stored as fewer objects (distinct bodies, the lists' runs).
     const upload = await uploadToR2(dist, memoryBucket().target);
     expect(summaryLine(upload, await servedFilesOf(await realpath(dist)))).toMatch(
