@@ -36,6 +36,7 @@ const SECONDS: Record<string, number> = {
   "integration:test/integration/check-dist/validate-command.test.ts": 12,
   "integration:test/integration/cli/dev-commands.test.ts": 11,
   "integration:test/integration/scaffold/new-content.test.ts": 10,
+  "integration:test/integration/cli/quiet-output.test.ts": 10,
   "integration:test/integration/docs/export.test.ts": 10,
   "integration:test/integration/docs/doc-facts.test.ts": 10,
   "conformance:test/conformance/order.test.ts": 10,
