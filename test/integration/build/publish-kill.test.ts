@@ -1,5 +1,5 @@
 // B3: a build killed at any instant (SIGKILL, seeded points over a full and an incremental build of a
-// 50-tool catalog) leaves the previous tree published and byte-identical; the next build is correct and
+// 48-tool catalog) leaves the previous tree published and byte-identical; the next build is correct and
 // removes what the killed ones left behind.
 import { execFileSync } from "node:child_process";
 import { mkdir, readdir, readFile, readlink, realpath, writeFile } from "node:fs/promises";
@@ -15,7 +15,7 @@ import { seeded } from "../../helpers/random/seeded.ts";
 
 const ATTEMPTS_PER_PHASE = 10;
 /** Builds long enough (thousands of files) to kill at many instants, short enough to do it twenty times. */
-const TOOLS = 50;
+const TOOLS = 48;
 /** Kill points fall in the first part of a measured build, so most land before publication however fast it is. */
 const KILL_WINDOW = 0.9;
 /** Each phase takes about 30 s on the shared 2-core machine with scratch folders in memory; on a loaded disk it took
