@@ -8,16 +8,12 @@ import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { type CommandSpec, isMain, parseCommandArgs, runCommand, UserError } from "../scripts/cli/command.ts";
 import { startLocalWorker } from "../scripts/hosts/cloudflare/local/workerd.ts";
+import { readLive, readRecord } from "../scripts/hosts/cloudflare/r2/bucket.ts";
 import { progressLine } from "../scripts/hosts/cloudflare/r2/progress.ts";
 import { prune } from "../scripts/hosts/cloudflare/r2/prune.ts";
+import type { UploadTarget } from "../scripts/hosts/cloudflare/r2/target.ts";
 import type { Progress } from "../scripts/hosts/cloudflare/r2/upload.ts";
-import {
-  readLive,
-  readRecord,
-  type UploadSummary,
-  type UploadTarget,
-  uploadToR2,
-} from "../scripts/hosts/cloudflare/r2/upload.ts";
+import { type UploadSummary, uploadToR2 } from "../scripts/hosts/cloudflare/r2/upload.ts";
 import {
   noReads,
   type R2Reads,

@@ -2,7 +2,7 @@
 // R2's conditional put (an ETag per version), ranged reads and prefix listing. For tests of the Worker module run in
 // Node.
 import { createHash } from "node:crypto";
-import type { ByteRange, UploadTarget } from "../../../scripts/hosts/cloudflare/r2/upload.ts";
+import type { ByteRange, UploadTarget } from "../../../scripts/hosts/cloudflare/r2/target.ts";
 import type { R2BucketLike } from "../../../scripts/hosts/cloudflare/worker/stores.ts";
 
 const slice = (bytes: Uint8Array, range?: ByteRange) =>

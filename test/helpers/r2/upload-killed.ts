@@ -7,8 +7,10 @@
 // `ended`.
 import { writeSync } from "node:fs";
 import { startLocalWorker } from "../../../scripts/hosts/cloudflare/local/workerd.ts";
+import { bodiesInBucket } from "../../../scripts/hosts/cloudflare/r2/bucket.ts";
 import { packIndexOf } from "../../../scripts/hosts/cloudflare/r2/packs.ts";
-import { bodiesInBucket, type UploadTarget, uploadToR2 } from "../../../scripts/hosts/cloudflare/r2/upload.ts";
+import type { UploadTarget } from "../../../scripts/hosts/cloudflare/r2/target.ts";
+import { uploadToR2 } from "../../../scripts/hosts/cloudflare/r2/upload.ts";
 import { buildOfRecordKey, PACKS_PREFIX } from "../../../scripts/hosts/cloudflare/worker/r2-layout.ts";
 
 const [dist, persist, at] = process.argv.slice(2);

@@ -5,7 +5,7 @@
 // Batch body: a 4-byte big-endian header length, the header (JSON: [{ k: key, n: bytes }]), then the objects' bytes
 // one after the other.
 
-import type { UploadObject, UploadTarget } from "../r2/upload.ts";
+import type { UploadObject, UploadTarget } from "../r2/target.ts";
 
 export const UPLOADER_NAME = "r2-uploader";
 export const UPLOADER_BINDING = "BUCKET";

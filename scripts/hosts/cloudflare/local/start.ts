@@ -8,9 +8,10 @@ import { type CommandSpec, isMain, parseCommandArgs, runCommand, UserError } fro
 import { onStopRequest, type StopHandler } from "../../../cli/stop.ts";
 import { isEdgeOnly } from "../../../io/edge-only.ts";
 import { describePlan, measurePublished, planFor } from "../plan.ts";
+import { readLive } from "../r2/bucket.ts";
 import { summaryLine } from "../r2/command.ts";
 import { progressPrinter } from "../r2/progress.ts";
-import { publishedFiles, readLive, uploadToR2 } from "../r2/upload.ts";
+import { publishedFiles, uploadToR2 } from "../r2/upload.ts";
 import { startLocalWorker } from "./workerd.ts";
 
 const options = {

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import type { Miniflare, MiniflareOptions } from "miniflare";
 import { UserError } from "../../../cli/command.ts";
 import { ASSETS_BINDING, R2_BINDING, WORKER_FILE, WRANGLER_ASSETS_CONFIG, WRANGLER_R2_CONFIG } from "../adapter.ts";
-import type { UploadTarget } from "../r2/upload.ts";
+import type { UploadTarget } from "../r2/target.ts";
 import { localUploadTarget, UPLOADER_BINDING, UPLOADER_NAME, UPLOADER_SOURCE } from "./bucket-service.ts";
 
 export type StorageMode = "assets" | "r2";
@@ -17,7 +17,7 @@ export interface LocalWorkerOptions {
   r2Persist?: string;
   port?: number;
   host?: string;
-  /** R2 mode: also run the batch uploader Worker (uploader-worker.ts) on the same bucket */
+  /** R2 mode: also run the bucket service (bucket-service.ts) on the same bucket */
   uploader?: boolean;
   /** R2 mode: every answer says how many R2 reads it took (X-R2-Reads), for tests and the benchmark */
   countReads?: boolean;

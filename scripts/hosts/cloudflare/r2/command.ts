@@ -15,17 +15,12 @@ import { formatBytes } from "../../../cli/format-bytes.ts";
 import { servedFilesOf } from "../../../io/tree-report.ts";
 import { R2_BINDING, WRANGLER_R2_CONFIG } from "../adapter.ts";
 import { startLocalWorker } from "../local/workerd.ts";
+import { type BuildListing, listBuilds, rollback } from "./bucket.ts";
 import { progressPrinter } from "./progress.ts";
 import { prune } from "./prune.ts";
 import { remoteOptionsFromEnv, remoteR2Target } from "./remote.ts";
-import {
-  type BuildListing,
-  listBuilds,
-  rollback,
-  type UploadSummary,
-  type UploadTarget,
-  uploadToR2,
-} from "./upload.ts";
+import type { UploadTarget } from "./target.ts";
+import { type UploadSummary, uploadToR2 } from "./upload.ts";
 
 const options = {
   dist: { type: "string", default: "dist", valueName: "DIR", description: "the build to upload" },

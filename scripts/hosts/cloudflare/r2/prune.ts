@@ -20,19 +20,11 @@ import {
   shardKey,
   UPLOADS_PREFIX,
 } from "../worker/r2-layout.ts";
+import { listBuilds, readShard, switchTo } from "./bucket.ts";
+import { UPLOAD_FRESH_MS } from "./marker.ts";
 import { PackWriter } from "./packs.ts";
 import { encodeShard } from "./shards.ts";
-import {
-  DELETE_BATCH,
-  listBuilds,
-  metered,
-  putObject,
-  readShard,
-  switchTo,
-  type Traffic,
-  UPLOAD_FRESH_MS,
-  type UploadTarget,
-} from "./upload.ts";
+import { DELETE_BATCH, metered, putObject, type Traffic, type UploadTarget } from "./target.ts";
 
 /** A pack used less than this (by bytes) is rewritten: 2/3 bounds the bucket at 1.5× what kept builds use. */
 export const REPACK_SHARE = 0.7;

@@ -25,7 +25,7 @@ import {
   retryableStatus,
   withRetries,
 } from "../../../net/retry.ts";
-import type { UploadTarget } from "./upload.ts";
+import type { UploadTarget } from "./target.ts";
 
 export interface RemoteR2Options {
   /** e.g. https://<ACCOUNT_ID>.r2.cloudflarestorage.com */

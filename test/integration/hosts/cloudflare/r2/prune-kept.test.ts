@@ -4,9 +4,10 @@ import { cp, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { build } from "../../../../../scripts/build.ts";
+import { listBuilds, rollback } from "../../../../../scripts/hosts/cloudflare/r2/bucket.ts";
 import { keptLine } from "../../../../../scripts/hosts/cloudflare/r2/command.ts";
 import { prune } from "../../../../../scripts/hosts/cloudflare/r2/prune.ts";
-import { listBuilds, rollback, uploadToR2 } from "../../../../../scripts/hosts/cloudflare/r2/upload.ts";
+import { uploadToR2 } from "../../../../../scripts/hosts/cloudflare/r2/upload.ts";
 import { fixture, tempDir } from "../../../../helpers/fs/dirs.ts";
 import { memoryBucket } from "../../../../helpers/r2/memory-bucket.ts";
 

@@ -13,17 +13,11 @@ import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { fill, layout, MAX_LIMIT } from "../../../../../scripts/api/runtime/route-table.ts";
 import { build } from "../../../../../scripts/build.ts";
+import { listBuilds, readLive, readShard, rollback } from "../../../../../scripts/hosts/cloudflare/r2/bucket.ts";
 import { prune } from "../../../../../scripts/hosts/cloudflare/r2/prune.ts";
 import { remoteOptionsFromEnv, remoteR2Target } from "../../../../../scripts/hosts/cloudflare/r2/remote.ts";
-import {
-  listBuilds,
-  publishedFiles,
-  readLive,
-  readShard,
-  rollback,
-  type UploadTarget,
-  uploadToR2,
-} from "../../../../../scripts/hosts/cloudflare/r2/upload.ts";
+import type { UploadTarget } from "../../../../../scripts/hosts/cloudflare/r2/target.ts";
+import { publishedFiles, uploadToR2 } from "../../../../../scripts/hosts/cloudflare/r2/upload.ts";
 import {
   LIVE_KEY,
   listKey,

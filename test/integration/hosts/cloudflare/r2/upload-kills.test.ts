@@ -3,13 +3,8 @@
 // it runs beside the other R2 tests.
 import { join } from "node:path";
 import { expect, it } from "vitest";
-import {
-  bodiesInBucket,
-  listBuilds,
-  publicationNames,
-  readLive,
-  uploadToR2,
-} from "../../../../../scripts/hosts/cloudflare/r2/upload.ts";
+import { bodiesInBucket, listBuilds, readLive } from "../../../../../scripts/hosts/cloudflare/r2/bucket.ts";
+import { publicationNames, uploadToR2 } from "../../../../../scripts/hosts/cloudflare/r2/upload.ts";
 import { ab, answersOf, buildsAB, killedUpload, serving, uploadCommand } from "../../../../helpers/r2/builds-ab.ts";
 import { seeded } from "../../../../helpers/random/seeded.ts";
 

@@ -9,7 +9,7 @@ import { request } from "node:http";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { expect, it } from "vitest";
-import { listBuilds, rollback } from "../../../../../scripts/hosts/cloudflare/r2/upload.ts";
+import { listBuilds, rollback } from "../../../../../scripts/hosts/cloudflare/r2/bucket.ts";
 import { repoRoot } from "../../../../helpers/fs/dirs.ts";
 import {
   type Answer,
