@@ -4,7 +4,7 @@ import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { DEFAULT_WORKERS } from "../scripts/hosts/node/process/primary.ts";
+import { DEFAULT_SERVER_PROCESSES } from "../scripts/hosts/node/process/primary.ts";
 import { freePort, type HostProcess, startHostProcess } from "./host-process.ts";
 import { startPlainNginx } from "./plain-nginx.ts";
 import { workerStorageArgs } from "./worker-storage.ts";
@@ -38,7 +38,7 @@ const launched = (script: string, ...args: string[]): [string, string[]] => [
 const nginxMissing = () => (spawnSync("nginx", ["-v"]).error ? "nginx is not installed" : null);
 
 /** Processes of the Node server (`npm run serve`'s default here) and, to compare like with like, of the ceiling. */
-export const NODE_WORKERS = DEFAULT_WORKERS;
+export const NODE_WORKERS = DEFAULT_SERVER_PROCESSES;
 
 export const HOSTS: Host[] = [
   {

@@ -1,4 +1,4 @@
-// Writes list pages, synchronously: the code a worker thread runs (and the main thread, for small jobs).
+// Writes list pages, synchronously: the code a page writer thread runs (and the main thread, for small jobs).
 // A page goes to the kernel as its pieces (writev), never concatenated, unless it is compressed.
 import { closeSync, mkdirSync, openSync, renameSync, rmSync, statSync, writevSync } from "node:fs";
 import { dirname, join } from "node:path";

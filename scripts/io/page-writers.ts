@@ -1,4 +1,4 @@
-// The pool of page writers: list pages are written in worker threads (page-worker.ts) while the main thread writes
+// The pool of page writers: list pages are written in threads (page-writer-thread.ts) while the main thread writes
 // the small files, or inline when there are few; their stats are summed list by list.
 import { createRequire } from "node:module";
 import { availableParallelism } from "node:os";
@@ -6,10 +6,10 @@ import type { Worker } from "node:worker_threads";
 import { cachedCommandBundle, freshCommandBundle } from "../launcher/bundle-cache.cjs";
 import { type PageJob, type PageStats, writePageUnits } from "./page-units.ts";
 
-/** Below this many pages a worker's start-up costs more than it saves. */
+/** Below this many pages a thread's start-up costs more than it saves. */
 const INLINE_PAGES = 20_000;
 
-/** Pages in worker threads (so the main thread writes the small files meanwhile), or inline when there are few.
+/** Pages in threads (so the main thread writes the small files meanwhile), or inline when there are few.
  *  `started`: threads started ahead of the job (startPageWriters), used before any other is started. */
 export async function writePages(
   job: PageJob,
@@ -23,17 +23,17 @@ export async function writePages(
   // Plain writes are bound by the kernel's file creation: a second writer added system time and gained no wall
   // time. Compression is CPU work, and there every core pays.
   const inline = pageCount <= INLINE_PAGES;
-  const workers = Math.min(job.compress ? availableParallelism() : 1, Math.ceil(pageCount / INLINE_PAGES));
+  const threadCount = Math.min(job.compress ? availableParallelism() : 1, Math.ceil(pageCount / INLINE_PAGES));
   let stats: PageStats[];
   if (inline) stats = [writePageUnits(job, onProgress)];
   else {
-    const threads = started?.take(workers) ?? [];
-    while (threads.length < workers) threads.push(PageWriter.start());
-    // Round-robin over (list, limit) units balances bytes when there are several workers.
-    const progress = new Array<number>(workers).fill(0);
+    const threads = started?.take(threadCount) ?? [];
+    while (threads.length < threadCount) threads.push(PageWriter.start());
+    // Round-robin over (list, limit) units balances bytes when there are several threads.
+    const progress = new Array<number>(threadCount).fill(0);
     stats = await Promise.all(
       threads.map((thread, w) =>
-        thread.write({ ...job, units: job.units.filter((_, i) => i % workers === w) }, (written) => {
+        thread.write({ ...job, units: job.units.filter((_, i) => i % threadCount === w) }, (written) => {
           progress[w] = written;
           onProgress?.(progress.reduce((a, b) => a + b, 0));
         }),
@@ -75,20 +75,20 @@ export class PageWriters {
 /** The threads a build that writes whole lists will use: one (page writing is bound by the kernel). */
 export const startPageWriters = () => new PageWriters(1);
 
-type WorkerMessage = {
+type ThreadMessage = {
   progress?: number;
   done?: PageStats;
   failed?: { message: string; code?: string; path?: string };
 };
 
-/** One page writer thread (page-worker.ts), started at once; it waits for its one job. */
+/** One page writer thread (page-writer-thread.ts), started at once; it waits for its one job. */
 class PageWriter {
   private failure: Error | undefined;
   private constructor(private readonly thread: Promise<Worker>) {
     // Failures before a job is given (a bundle that cannot load) are kept for write() to report.
     thread.then(
-      (worker) =>
-        worker
+      (thread) =>
+        thread
           .on("error", (e) => (this.failure ??= e))
           .on("exit", (code) => (this.failure ??= new Error(`page writer exited with code ${code}`))),
       (e: Error) => (this.failure ??= e),
@@ -98,48 +98,48 @@ class PageWriter {
   static start(): PageWriter {
     // At once when the bundle is ready: a build started ahead runs synchronous work next, and would hold back a
     // start that waited for a promise until it yields.
-    const ready = freshCommandBundle(PAGE_WORKER);
-    return new PageWriter(ready ? Promise.resolve(newWorker(ready)) : pageWorkerEntry().then(newWorker));
+    const ready = freshCommandBundle(PAGE_WRITER_THREAD);
+    return new PageWriter(ready ? Promise.resolve(newThread(ready)) : pageWriterThreadEntry().then(newThread));
   }
 
   async write(job: PageJob, onProgress: (written: number) => void): Promise<PageStats> {
-    const worker = await this.thread;
+    const thread = await this.thread;
     return new Promise<PageStats>((resolve, reject) => {
       if (this.failure) return reject(this.failure);
-      worker.ref();
-      worker.on("message", (m: WorkerMessage) => {
+      thread.ref();
+      thread.on("message", (m: ThreadMessage) => {
         if (m.progress !== undefined) onProgress(m.progress);
         if (m.done) resolve(m.done);
         // A file system error keeps its code and path across the thread boundary (ENOSPC names the file).
         if (m.failed) reject(Object.assign(new Error(m.failed.message), { code: m.failed.code, path: m.failed.path }));
       });
-      worker.on("error", reject);
+      thread.on("error", reject);
       // After its answer, an exit changes nothing; before it, it is a failure.
-      worker.on("exit", (code) => reject(new Error(`page writer exited with code ${code}`)));
-      worker.postMessage(job);
+      thread.on("exit", (code) => reject(new Error(`page writer exited with code ${code}`)));
+      thread.postMessage(job);
     });
   }
 
   stop(): void {
-    this.thread.then((worker) => worker.terminate()).catch(() => undefined);
+    this.thread.then((thread) => thread.terminate()).catch(() => undefined);
   }
 }
 
-const PAGE_WORKER = "scripts/io/page-writer-thread.ts";
+const PAGE_WRITER_THREAD = "scripts/io/page-writer-thread.ts";
 
 /**
- * What a page writer thread runs: the cached bundle of page-worker.ts, as the server's cluster workers do (a thread
+ * What a page writer thread runs: the cached bundle of page-writer-thread.ts, as the server's processes do (a thread
  * that loads tsx's hooks instead adds that thread's memory to a build's peak); through tsx when no bundle can be made.
  */
-async function pageWorkerEntry(): Promise<URL | string> {
-  return cachedCommandBundle(PAGE_WORKER).catch(() => new URL("./page-writer-thread.mjs", import.meta.url));
+async function pageWriterThreadEntry(): Promise<URL | string> {
+  return cachedCommandBundle(PAGE_WRITER_THREAD).catch(() => new URL("./page-writer-thread.mjs", import.meta.url));
 }
 
-function newWorker(entry: URL | string): Worker {
+function newThread(entry: URL | string): Worker {
   // Loaded here, synchronously: worker_threads would add to every build's start-up, and a small rebuild starts none.
   const { Worker } = createRequire(import.meta.url)("node:worker_threads") as typeof import("node:worker_threads");
-  // Page pieces are short-lived garbage: a small young generation keeps each worker's memory flat.
-  const worker = new Worker(entry, { resourceLimits: { maxYoungGenerationSizeMb: 8 } });
-  worker.unref();
-  return worker;
+  // Page pieces are short-lived garbage: a small young generation keeps each thread's memory flat.
+  const thread = new Worker(entry, { resourceLimits: { maxYoungGenerationSizeMb: 8 } });
+  thread.unref();
+  return thread;
 }

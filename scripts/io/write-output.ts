@@ -101,7 +101,7 @@ async function writeFull(work: string, site: SiteOutput, options: WriteOptions, 
         })),
       );
   const everyPage = site.lists.map(() => Array.from({ length: site.maxLimit }, () => "all" as const));
-  // Small files, the pages' hashes and the hash tree from the main thread while workers write pages.
+  // Small files, the pages' hashes and the hash tree from the main thread while the page writer threads write pages.
   const [small, pages] = await both(
     writeSmallFiles(work, site.files, undefined, options.compress && site.bodyDir, site.groups).then(async (bodies) =>
       writeSyncTree(work, site, options, bodies, await hashPagePlans(site, everyPage), undefined),
@@ -174,7 +174,7 @@ async function writeIncremental(
     if (!nextLists[filter] && !options.edgeOnly) await trash.discard(listDir(filter));
 
   const inSync = syncFolder(site);
-  // The hash tree needs the pages' hashes, not their files: it is written while the workers still write pages.
+  // The hash tree needs the pages' hashes, not their files: it is written while the page writer threads still write pages.
   const [small, pages] = await both(
     writeSmallFiles(
       work,

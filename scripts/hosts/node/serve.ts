@@ -3,7 +3,7 @@ import { resolve } from "node:path";
 import { type CommandSpec, isMain, parseCommandArgs, runCommand, UserError } from "../../cli/command.ts";
 import { onStopRequest, type StopHandler } from "../../cli/stop.ts";
 import { listenAddressFromEnv, printUrls, startFailure, startServerForUser } from "./process/announce.ts";
-import { CACHE_BYTES, DEFAULT_WORKERS, startCluster, WorkerStartFailure } from "./process/primary.ts";
+import { CACHE_BYTES, DEFAULT_SERVER_PROCESSES, ServerProcessStartFailure, startCluster } from "./process/primary.ts";
 
 const options = {
   dist: { type: "string", default: "dist", valueName: "DIR", description: "the build to serve" },
@@ -14,7 +14,7 @@ const options = {
   },
   workers: {
     type: "string",
-    default: String(DEFAULT_WORKERS),
+    default: String(DEFAULT_SERVER_PROCESSES),
     valueName: "N",
     description:
       "server processes sharing the port (one per core, at most 2 by default); 1 serves from this process alone",
@@ -52,11 +52,11 @@ export async function serveDist(
   const cluster = await startCluster({
     distDir,
     ...address,
-    workers,
+    processes: workers,
     cacheBytes: Math.floor(CACHE_BYTES / workers),
     log,
   }).catch((e) => {
-    throw e instanceof WorkerStartFailure ? startFailure(e, address.port) : e;
+    throw e instanceof ServerProcessStartFailure ? startFailure(e, address.port) : e;
   });
   server = cluster;
   printUrls(cluster);

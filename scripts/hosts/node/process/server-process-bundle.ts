@@ -1,30 +1,33 @@
-// Cluster workers run the server from its cached esbuild bundle (scripts/launcher/bundle-cache.cjs) rather than through
-// tsx: tsx's loader costs every process a module-hooks thread and its memory. Without a bundle the workers load the
+// Cluster server processes run the server from its cached esbuild bundle (scripts/launcher/bundle-cache.cjs) rather than through
+// tsx: tsx's loader costs every process a module-hooks thread and its memory. Without a bundle the server processes load the
 // TypeScript through tsx, as a primary run by tsx does.
 import { fileURLToPath } from "node:url";
 import { cachedCommandBundle } from "../../../launcher/bundle-cache.cjs";
 
-export interface WorkerEntry {
-  /** the script each worker runs, and node's flags for it */
+export interface ServerProcessEntry {
+  /** the script each server process runs, and node's flags for it */
   exec: string;
   execArgv: string[];
 }
 
 // A young generation of 4 MiB (16 by default): on the cold set a smaller one lowers the group's peak memory; 2 MiB
 // also cost requests per second in collections, and above 4 the gain was within noise.
-const WORKER_FLAGS = ["--max-semi-space-size=4"];
+const SERVER_PROCESS_FLAGS = ["--max-semi-space-size=4"];
 
 const SOURCE = fileURLToPath(new URL("./server-process.ts", import.meta.url));
 
-export async function workerEntry(): Promise<WorkerEntry> {
+export async function serverProcessEntry(): Promise<ServerProcessEntry> {
   try {
-    return { exec: await cachedCommandBundle("scripts/hosts/node/process/server-process.ts"), execArgv: WORKER_FLAGS };
+    return {
+      exec: await cachedCommandBundle("scripts/hosts/node/process/server-process.ts"),
+      execArgv: SERVER_PROCESS_FLAGS,
+    };
   } catch {
     // The primary's own flags load tsx (node --import tsx, or the tsx command's loader); else ask for it.
     const viaTsx = process.execArgv.some((a) => a.includes("tsx"));
     return {
       exec: SOURCE,
-      execArgv: [...(viaTsx ? process.execArgv : [...process.execArgv, "--import", "tsx"]), ...WORKER_FLAGS],
+      execArgv: [...(viaTsx ? process.execArgv : [...process.execArgv, "--import", "tsx"]), ...SERVER_PROCESS_FLAGS],
     };
   }
 }

@@ -100,7 +100,7 @@ describe.runIf(existsSync("/proc/self/stat"))("npm run serve -- --workers 2", ()
         return now.length === 2 && !now.includes(workers[0]!) && now;
       });
       expect(new Set(await names())).toEqual(new Set(["alpha Mail v2"]));
-      expect(run.output().stderr).toContain("a server worker exited (SIGKILL): starting another");
+      expect(run.output().stderr).toContain("a server process exited (SIGKILL): starting another");
 
       run.child.kill("SIGTERM");
       expect((await run.exited)[0]).toBe(0);
