@@ -1,35 +1,17 @@
 // docs/hosts/r2-bucket-format.md is a specification: a reader written from it alone (test/helpers/r2/format-reader.ts,
 // which imports nothing from scripts/) reads a bucket the project's upload wrote, two builds deep, and every body it
 // finds is the build's file byte for byte; a version it does not know is refused.
-import { cp, readFile, writeFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { build } from "../../../../../scripts/build.ts";
+import { expect, it } from "vitest";
 import { publishedFiles, uploadToR2 } from "../../../../../scripts/hosts/cloudflare/r2/upload.ts";
-import { fixture, repoRoot, tempDir } from "../../../../helpers/fs/dirs.ts";
+import { repoRoot } from "../../../../helpers/fs/dirs.ts";
+import { ab, buildsAB } from "../../../../helpers/r2/builds-ab.ts";
 import { readBuild } from "../../../../helpers/r2/format-reader.ts";
 import { memoryBucket } from "../../../../helpers/r2/memory-bucket.ts";
 
-let dir: Awaited<ReturnType<typeof tempDir>>;
-let distA: string;
-let distB: string;
-
-beforeAll(async () => {
-  dir = await tempDir("cloudflare-r2-format-");
-  const content = join(dir.path, "content");
-  await cp(fixture("tiny"), content, { recursive: true });
-  distA = join(dir.path, "a");
-  await build({ contentDir: content, outDir: distA });
-  const tool = JSON.parse(await readFile(join(content, "tools/beta-mail.json"), "utf8"));
-  await writeFile(
-    join(content, "tools/delta-mail.json"),
-    JSON.stringify({ ...tool, name: "Delta", slug: "delta-mail" }),
-  );
-  distB = join(dir.path, "b");
-  await build({ contentDir: content, outDir: distB });
-}, 120_000);
-
-afterAll(() => dir?.remove());
+// A and B: the tiny fixture, and one with another site address and one tool more (every list and total changes).
+buildsAB();
 
 /** Every published file of `dist` is in what the reader read, byte for byte; a list's pages are the lists'. */
 async function expectReadIs(read: ReturnType<typeof readBuild>, dist: string) {
@@ -51,16 +33,16 @@ async function expectReadIs(read: ReturnType<typeof readBuild>, dist: string) {
 
 it("a reader written from the format document alone reads both builds of a bucket, every body the build's", async () => {
   const bucket = memoryBucket();
-  const a = await uploadToR2(distA, bucket.target);
-  const b = await uploadToR2(distB, bucket.target);
+  const a = await uploadToR2(ab.distA, bucket.target);
+  const b = await uploadToR2(ab.distB, bucket.target);
   const get = (key: string) => bucket.objects.get(key)?.bytes ?? null;
 
   const live = readBuild(get);
   expect(live.id).toBe(b.build);
   expect(live.pointer).toMatchObject({ build: b.build, previous: a.build });
-  await expectReadIs(live, distB);
+  await expectReadIs(live, ab.distB);
   const older = readBuild(get, a.build);
-  await expectReadIs(older, distA);
+  await expectReadIs(older, ab.distA);
   // B reused A's packs for the bodies it shares: some pack is named by both records
   expect(live.packs.some((p) => older.packs.includes(p))).toBe(true);
   // no key outside the document's prefixes
@@ -71,7 +53,7 @@ it("a reader written from the format document alone reads both builds of a bucke
 
 it("the reader refuses a version it does not know, as the document says a reader must", async () => {
   const bucket = memoryBucket();
-  await uploadToR2(distA, bucket.target);
+  await uploadToR2(ab.distA, bucket.target);
   const live = JSON.parse(new TextDecoder().decode(bucket.objects.get("live.json")!.bytes));
   const get = (key: string) =>
     key === "live.json"
