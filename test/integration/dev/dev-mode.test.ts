@@ -7,15 +7,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot, tempDir } from "../../helpers/fs/dirs.ts";
 import { copyTiny } from "../../helpers/hosts/node/edit-fixture.ts";
-
-async function waitFor<T>(what: string, check: () => Promise<T | undefined> | T | undefined, ms = 15_000): Promise<T> {
-  for (const end = Date.now() + ms; Date.now() < end; ) {
-    const value = await check();
-    if (value !== undefined) return value;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
+import { waitFor } from "../../helpers/process/wait-for.ts";
 
 describe("npm run dev", () => {
   let dir: Awaited<ReturnType<typeof tempDir>>;
