@@ -1,5 +1,5 @@
 // Step "build": full builds for each size against the tar -x floor of the same tree, best of two.
-import type { BuildCounts } from "./guard.ts";
+import type { BuildCounts } from "./build-counts.ts";
 import type { BenchOptions } from "./options.ts";
 import type { BuildRun } from "./run-build.ts";
 import { tarExtractSeconds } from "./tar-floor.ts";

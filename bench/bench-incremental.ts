@@ -3,8 +3,8 @@
 // older generation to recycle yet): its own row. The targets judge the steady state, the rebuilds after it.
 import type { BuildResult } from "./bench-build.ts";
 import { changeOnePrice, insertToolMidList } from "./bench-catalog.ts";
+import type { BuildCounts } from "./build-counts.ts";
 import { diffTrees, settleDisk, snapshotTree, waitForTrash } from "./disk.ts";
-import type { BuildCounts } from "./guard.ts";
 import type { BenchOptions } from "./options.ts";
 import { runBuild } from "./run-build.ts";
 import { contentDir, distDir, freshBuild, hasBuild, lackOfSpace } from "./workspace.ts";

@@ -5,23 +5,8 @@
 // Pure: run.ts hands it this run's results and the recorded file.
 import type { BuildResult } from "./bench-build.ts";
 import type { IncrementalResult, RebuildResult } from "./bench-incremental.ts";
+import { type BuildCounts, COUNT_KEYS } from "./build-counts.ts";
 import { BUILD_TARGET_SIZE, LIMITS } from "./targets.ts";
-
-/** What one build reports of its own work: the same code and catalog give the same numbers, run after run. */
-export const COUNT_KEYS = [
-  "files",
-  "bytes",
-  "written",
-  "writtenBytes",
-  "deleted",
-  "rendered",
-  "renderedBytes",
-  "hashed",
-  "hashedBytes",
-] as const;
-export type CountKey = (typeof COUNT_KEYS)[number];
-/** null: the build did not report it */
-export type BuildCounts = Record<CountKey, number | null>;
 
 /** How far above the recorded figure user CPU and peak RSS may go: as far as they move between runs of the same code
  *  on a loaded shared machine (the figures: docs/develop/benchmarks.md). */

@@ -2,7 +2,7 @@
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { BUILD_NODE_FLAGS, buildProcessEnv } from "../scripts/launcher/build-node-flags.ts";
-import { type BuildCounts, COUNT_KEYS } from "./guard.ts";
+import { type BuildCounts, COUNT_KEYS } from "./build-counts.ts";
 import { runMeasured } from "./measured-run.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));

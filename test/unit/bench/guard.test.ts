@@ -3,8 +3,8 @@
 import { describe, expect, it } from "vitest";
 import type { BuildResult } from "../../../bench/bench-build.ts";
 import type { IncrementalResult, RebuildResult } from "../../../bench/bench-incremental.ts";
+import type { BuildCounts } from "../../../bench/build-counts.ts";
 import {
-  type BuildCounts,
   guardPasses,
   guardRows,
   judgeClock,
