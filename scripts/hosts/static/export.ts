@@ -52,7 +52,8 @@ export const EXPORT: CommandSpec<typeof options> = {
     "into a new folder to publish as it is; routes.json, the build manifest and other hosts' configs are left out.",
   options,
   notes: [
-    "hosts: static = GitHub Pages, S3 or any file server; cloudflare-pages adds _headers; netlify adds _redirects and _headers",
+    "hosts: static = GitHub Pages, S3 or any file server; cloudflare-pages adds _headers; netlify adds _redirects and " +
+      "_headers; serve = a preview with npx serve DIR (adds serve.json, which a file host would serve as a file)",
     "example: npm run build && npm run export -- --out public",
     "a large catalog on a file host: npm run export -- --out public --pages aligned (see docs/hosts/static-hosts.md)",
   ],
@@ -146,7 +147,7 @@ export async function exportBuild(
   // Files the export makes rather than copies: `npx serve` reads serve.json from the folder it serves (the build's
   // own serves dist/v1 and holds what an export leaves out), and the aligned export's limits.
   const made = new Map<string, string>();
-  if (host === "static") made.set(SERVE_CONFIG_FILE, `${JSON.stringify(exportServeConfig(table), null, 2)}\n`);
+  if (host === "serve") made.set(SERVE_CONFIG_FILE, `${JSON.stringify(exportServeConfig(table), null, 2)}\n`);
   if (alignedLimits) made.set(alignedLimitsFile(table.basePath), alignedLimitsBody(alignedLimits));
   for (const [file, body] of made) {
     await mkdir(dirname(join(out, file)), { recursive: true });

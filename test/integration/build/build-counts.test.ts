@@ -94,7 +94,7 @@ describe("a build counts served files and build records, as export, validate and
     );
     expect(cli.stdout).toMatch(
       new RegExp(
-        `^exported ${formatCount(served)} served files \\([\\d.]+ MB\\) and 2 host files \\(404\\.html, serve\\.json\\) for static `,
+        `^exported ${formatCount(served)} served files \\([\\d.]+ MB\\) and 1 host file \\(404\\.html\\) for static `,
       ),
     );
     // upload:r2 names the same served files, stored as fewer objects (distinct bodies, the lists' runs).

@@ -59,8 +59,9 @@ const INTERNAL =
   /^(routes\.json|\.build-manifest\.json|serve\.json|nginx\/|cloudflare\/|wrangler|\.assetsignore|v1\/404\.html$)|\.(br|gz)$|(^|\/)\./;
 
 describe.each([
+  { host: "static", extras: [] as string[] },
   // serve.json: the export's own (its folder served whole, for `npx serve DIR`), not the build's.
-  { host: "static", extras: ["serve.json"] as string[] },
+  { host: "serve", extras: ["serve.json"] },
   { host: "cloudflare-pages", extras: ["_headers"] },
   { host: "netlify", extras: ["_headers", "_redirects"] },
 ])("npm run export -- --host $host", ({ host, extras }) => {

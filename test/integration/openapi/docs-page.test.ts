@@ -372,10 +372,10 @@ describe("docs page (dist/index.html + Redoc bundle)", () => {
   });
 });
 
-/** `npm run export` of a build, served by the real `serve` package as `npx serve DIR` does (with the export's serve.json). */
+/** `npm run export -- --host serve` of a build, served by the real `serve` package as `npx serve DIR` does (with the export's serve.json). */
 async function serveWithServe(into: string, distDir: string): Promise<{ url: string; stop: () => Promise<void> }> {
   const out = join(into, "public");
-  await exportBuild(distDir, out, "static");
+  await exportBuild(distDir, out, "serve");
   const serve = await startServe(out);
   return { url: serve.origin, stop: serve.stop };
 }

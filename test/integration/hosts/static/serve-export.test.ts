@@ -25,7 +25,7 @@ beforeAll(async () => {
     ["aligned", [20, 100]],
   ] as const) {
     const out = join(dir.path, name);
-    await exportBuild(dist, out, "static", limits);
+    await exportBuild(dist, out, "serve", limits);
     exports[name] = { out, serve: await startServe(out) };
   }
 }, 60_000);
