@@ -22,6 +22,7 @@ import {
   totalReads,
 } from "../scripts/hosts/cloudflare/worker/r2-builds.ts";
 import { changeOnePrice, insertToolMidList, writeBenchCatalog } from "./bench-catalog.ts";
+import { benchConformanceR2, type ConformanceResult, conformanceReport } from "./bench-conformance.ts";
 import { benchEdge, type EdgeResult, edgeReport } from "./bench-edge.ts";
 import { runBuild } from "./run-build.ts";
 import { lackOfSpace, OUT, distDir as serveDistDir } from "./workspace.ts";
@@ -89,6 +90,8 @@ export interface R2UploadResult {
   hot?: ReadsPerRequest;
   /** the whole way to the edge (bench-edge.ts): at n, compared with the Node server, and at EDGE_N */
   edge?: EdgeResult[];
+  /** the conformance suite in R2 mode over an n-tool catalog */
+  conformance?: ConformanceResult;
 }
 
 /** The catalog the edge must take from one machine (issue 40). */
@@ -255,6 +258,7 @@ export async function benchR2Upload(
     const seconds = (performance.now() - started) / 1000;
     const edge = [await benchEdge(n, log)];
     if (n < EDGE_N) edge.push(await benchEdge(EDGE_N, log));
+    const conformance = await benchConformanceR2(n, log);
     const series = {
       inserts,
       writes,
@@ -279,6 +283,7 @@ export async function benchR2Upload(
       series,
       ...reads,
       edge,
+      conformance,
     };
   } finally {
     if (!keepBucket) await rm(persist, { recursive: true, force: true });
@@ -337,6 +342,7 @@ export function r2Report(r: R2UploadResult): string {
     reads("cold (each once)", r.cold),
     reads("hot (the same again)", r.hot),
     ...(r.edge ?? []).map(edgeReport),
+    ...(r.conformance ? [conformanceReport(r.conformance)] : []),
   ]
     .filter(Boolean)
     .join("\n");

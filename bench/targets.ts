@@ -11,7 +11,7 @@ export interface Target {
   value: number | null;
   comparison: "≤" | "≥";
   limit: number;
-  unit: "×" | "%" | "MiB" | "kB" | "MB" | "GB" | "min" | "reads" | "writes" | "URLs" | "s";
+  unit: "×" | "%" | "MiB" | "kB" | "MB" | "GB" | "min" | "reads" | "writes" | "URLs" | "tests" | "s";
   pass: boolean | null;
 }
 
@@ -156,7 +156,7 @@ export function formatTargetValue(value: number | null, unit: Target["unit"]): s
   if (unit === "GB") return `${value.toFixed(2)} GB`;
   if (unit === "min") return `${value.toFixed(1)} min`;
   if (unit === "reads") return value.toFixed(2);
-  if (unit === "writes" || unit === "URLs") return value.toFixed(0);
+  if (unit === "writes" || unit === "URLs" || unit === "tests") return value.toFixed(0);
   if (unit === "s") return `${value.toFixed(2)} s`;
   return `${value.toFixed(2)}×`;
 }
@@ -197,6 +197,9 @@ export function r2Targets(r: R2UploadResult): Target[] {
   return [
     ...r2UploadTargets(r),
     ...edgeTargets(r),
+    ...(r.conformance
+      ? [target(`conformance suite in R2 mode ${r.conformance.n}: failed tests`, r.conformance.failed, "≤", 0, "tests")]
+      : []),
     target("R2 body reads per body request, cold", cold.body.body, "≤", LIMITS.r2BodyReads, "reads"),
     target("R2 reads per route-decided error, cold", cold.routeError.total, "≤", 0, "reads"),
     target("R2 body reads per file missing from the manifest", cold.missing.body, "≤", 0, "reads"),
