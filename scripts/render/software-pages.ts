@@ -3,6 +3,7 @@
 // so writers hand the pieces to the kernel (writev) and no page is ever held whole.
 
 import { createHash } from "node:crypto";
+import { PAGE_PREFIX, pageSuffix } from "../api/runtime/page-envelope.ts";
 import { ALL_FILTER, categoryFilter, MAX_LIMIT } from "../api/runtime/route-table.ts";
 import type { Catalog, Tool } from "../model/derive.ts";
 import { assertValid } from "../schemas/check.ts";
@@ -60,7 +61,7 @@ export const pageMeta = (total: number, limit: number, offset: number, category:
   category,
 });
 
-const PREFIX = Buffer.from('{"data":[');
+const PREFIX = Buffer.from(PAGE_PREFIX);
 
 /**
  * The SHA-256 and size of some pages of one list, by their index in the list's order (`pageIndex`): 32 bytes each,
@@ -110,7 +111,7 @@ export class PageRenderer {
 
   /** Byte for byte what json(pageMeta(…)) writes after the items: same keys, same order. */
   private suffixText(limit: number, offset: number): string {
-    return `],"meta":{"total":${this.total},"limit":${limit},"offset":${offset},"category":${this.categoryJson}}}`;
+    return pageSuffix(this.total, limit, offset, this.categoryJson);
   }
 
   private suffix(limit: number, offset: number): Buffer {

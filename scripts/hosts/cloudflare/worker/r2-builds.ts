@@ -5,6 +5,7 @@
 // ETag, and kept at the edge by the run's id, limit and offset.
 // Web APIs only (runs in workerd).
 import { etagOfBytes } from "../../../api/runtime/etag.ts";
+import { PAGE_PREFIX, pageSuffix } from "../../../api/runtime/page-envelope.ts";
 import {
   entryOf,
   LAYOUT_FORMAT,
@@ -15,9 +16,7 @@ import {
   type ManifestShard,
   packKey,
   pageOfFile,
-  pagePrefix,
   pageSlice,
-  pageSuffix,
   shardFor,
   shardKey,
 } from "./r2-layout.ts";
@@ -175,8 +174,8 @@ export function r2Builds(pageTemplate: string): R2Builds {
           items = new Uint8Array(await object.arrayBuffer());
         }
         const encoder = new TextEncoder();
-        const prefix = encoder.encode(pagePrefix);
-        const suffix = encoder.encode(pageSuffix(lengths.length, limit, offset, category));
+        const prefix = encoder.encode(PAGE_PREFIX);
+        const suffix = encoder.encode(pageSuffix(lengths.length, limit, offset, JSON.stringify(category)));
         const bytes = new Uint8Array(prefix.byteLength + items.byteLength + suffix.byteLength);
         bytes.set(prefix, 0);
         bytes.set(items, prefix.byteLength);

@@ -123,11 +123,6 @@ export function pageSlice(
   return { start, length };
 }
 
-/** Byte for byte the page body a full build writes around its items (render/software-pages.ts). */
-export const pagePrefix = '{"data":[';
-export const pageSuffix = (total: number, limit: number, offset: number, category: string | null) =>
-  `],"meta":{"total":${total},"limit":${limit},"offset":${offset},"category":${JSON.stringify(category)}}}`;
-
 /** A pack ends with its index's length in this many ASCII digits. */
 export const PACK_TRAILER = 12;
 /** A pack's index: [body id, size, offset, length] of every body in it. */

@@ -1,14 +1,9 @@
 // A list page in R2 is the Worker's envelope around one range of its list's run: byte for byte the page file a full
 // build writes, for every limit and offset, from the run file the build writes and the upload reads.
 import { describe, expect, it } from "vitest";
+import { PAGE_PREFIX, pageSuffix } from "../../../../scripts/api/runtime/page-envelope.ts";
 import { layout } from "../../../../scripts/api/runtime/route-table.ts";
-import {
-  listKey,
-  pageOfFile,
-  pagePrefix,
-  pageSlice,
-  pageSuffix,
-} from "../../../../scripts/hosts/cloudflare/worker/r2-layout.ts";
+import { listKey, pageOfFile, pageSlice } from "../../../../scripts/hosts/cloudflare/worker/r2-layout.ts";
 import { parseListRun, renderListRun } from "../../../../scripts/render/list-runs.ts";
 import { PageRenderer } from "../../../../scripts/render/software-pages.ts";
 
@@ -33,9 +28,9 @@ describe("a page as a window on its list's run", () => {
         for (let offset = 0; offset <= list.length; offset++) {
           const { start, length } = pageSlice(header.lengths, limit, offset);
           const assembled = Buffer.concat([
-            Buffer.from(pagePrefix),
+            Buffer.from(PAGE_PREFIX),
             run.subarray(start, start + length),
-            Buffer.from(pageSuffix(header.lengths.length, limit, offset, header.category)),
+            Buffer.from(pageSuffix(header.lengths.length, limit, offset, JSON.stringify(header.category))),
           ]);
           expect(assembled.equals(Buffer.concat(renderer.pieces(limit, offset))), `${limit}/${offset}`).toBe(true);
         }

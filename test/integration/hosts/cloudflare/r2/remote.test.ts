@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { PAGE_PREFIX, pageSuffix } from "../../../../../scripts/api/runtime/page-envelope.ts";
 import { fill, layout, MAX_LIMIT } from "../../../../../scripts/api/runtime/route-table.ts";
 import { build } from "../../../../../scripts/build.ts";
 import { listBuilds, readLive, readShard, rollback } from "../../../../../scripts/hosts/cloudflare/r2/bucket.ts";
@@ -18,14 +19,7 @@ import { prune } from "../../../../../scripts/hosts/cloudflare/r2/prune.ts";
 import { remoteOptionsFromEnv, remoteR2Target } from "../../../../../scripts/hosts/cloudflare/r2/remote.ts";
 import type { UploadTarget } from "../../../../../scripts/hosts/cloudflare/r2/target.ts";
 import { publishedFiles, uploadToR2 } from "../../../../../scripts/hosts/cloudflare/r2/upload.ts";
-import {
-  LIVE_KEY,
-  listKey,
-  packKey,
-  pagePrefix,
-  pageSlice,
-  pageSuffix,
-} from "../../../../../scripts/hosts/cloudflare/worker/r2-layout.ts";
+import { LIVE_KEY, listKey, packKey, pageSlice } from "../../../../../scripts/hosts/cloudflare/worker/r2-layout.ts";
 import { fixture, tempDir } from "../../../../helpers/fs/dirs.ts";
 import { launchArgs } from "../../../../helpers/process/launch.ts";
 import { BUCKET, KEY_ID, type S3Server, SECRET, s3Server } from "../../../../helpers/r2/s3-server.ts";
@@ -81,9 +75,9 @@ async function expectLiveBuildIs(t: UploadTarget, distDir: string) {
           const path = fill(template, { filter, limit, offset: at });
           const slice = pageSlice(lengths, limit, at);
           const page = Buffer.concat([
-            Buffer.from(pagePrefix),
+            Buffer.from(PAGE_PREFIX),
             run.subarray(slice.start, slice.start + slice.length),
-            Buffer.from(pageSuffix(lengths.length, limit, at, category)),
+            Buffer.from(pageSuffix(lengths.length, limit, at, JSON.stringify(category))),
           ]);
           expect(page.equals(await readFile(join(distDir, path))), path).toBe(true);
           seen.push(path);
