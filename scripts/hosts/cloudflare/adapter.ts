@@ -5,6 +5,7 @@
 
 import { errorBodies } from "../../api/contract/error-bodies.ts";
 import { answerTemplates, CODINGS, type RouteTable } from "../../api/runtime/route-table.ts";
+import { isSibling } from "../../api/served-files.ts";
 import { cachedBundleTextSync } from "../../launcher/bundle-cache.cjs";
 import { lazyFile, type OutputFile, routeTableKey } from "../../render/output.ts";
 
@@ -55,7 +56,7 @@ export function publishedPathFilter(table: RouteTable): (path: string) => boolea
   const roots = publishedRoots(table); // once, not once per file of a 281,000-file upload
   return (path) => {
     if (path.split("/").some((segment) => segment.startsWith("."))) return false;
-    if (SIBLING_SUFFIXES.some((suffix) => path.endsWith(suffix))) return false;
+    if (isSibling(path)) return false;
     return roots.some((r) => (r.endsWith("/") ? path.startsWith(r) : path === r));
   };
 }
