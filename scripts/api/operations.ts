@@ -44,7 +44,7 @@ export const ROUTE_ERROR_STATUS = {
 } as const;
 /** The error the route table answers with a body per list: its hint names the list's total. */
 export const LIST_ERROR_STATUS = { offset_out_of_range: 400 } as const;
-/** Errors a host answers on its own: a request whose framing cannot be read, a moment without file descriptors. */
+/** Errors a host answers on its own: a request whose framing cannot be read, a body its storage cannot give now. */
 export const HOST_ERROR_STATUS = { bad_request: 400, service_unavailable: 503 } as const;
 
 export type ErrorId = keyof typeof ROUTE_ERROR_STATUS;
@@ -147,7 +147,7 @@ function errorWords() {
     },
     service_unavailable: {
       code: "service_unavailable",
-      message: "The server is out of file descriptors for a moment.",
+      message: "The service cannot answer this request right now.",
       hint: () => `Retry after ${RETRY_AFTER_SECONDS} second.`,
     },
   } as const satisfies Record<AnyErrorId, ErrorWords>;

@@ -18,8 +18,9 @@ import { type Manifest, readManifest } from "./manifest.ts";
 
 export const CHANGES_FILE = ".build-changes.json";
 
-/** The manifest is a build record, written beside the tree after it is counted. */
-const OWN_RECORDS = 1;
+/** The manifest and the build's index (io/build-index.ts) are build records, written beside the tree after it is
+ *  counted. */
+const OWN_RECORDS = 2;
 
 /** What a build changed against the build live before it, for the next build. */
 export interface TreeChanges {

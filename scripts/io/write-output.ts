@@ -10,6 +10,7 @@ import { fill } from "../api/runtime/route-table.ts";
 import type { OutputFile, OutputGroup } from "../render/output.ts";
 import { hashPages, type PageDigests, type PageList } from "../render/software-pages.ts";
 import { type SyncLayout, syncRootFile, syncShardFiles } from "../render/sync-files.ts";
+import { writeBuildIndex } from "./build-index.ts";
 import { type Base, type GenerationOptions, writeGeneration } from "./generation.ts";
 import { countChangedLists, countWrittenLists } from "./list-accounting.ts";
 import { type Manifest, manifestLists, type OffsetPlan, planList, writeManifest } from "./manifest.ts";
@@ -115,6 +116,7 @@ async function writeFull(work: string, site: SiteOutput, options: WriteOptions, 
   const lists = manifestLists(site.lists);
   countWrittenLists(site.lists, lists, pages.perList);
   const tree = { files: small.written + pages.written, bytes: small.writtenBytes + pages.writtenBytes };
+  writeBuildIndex(work, layoutOf(options), small.sizes, site.isServed ?? served, site.lists);
   writeManifest(work, options.fingerprint, small, lists, tree);
   const report = reportTree({
     base: from,
@@ -201,6 +203,7 @@ async function writeIncremental(
     files: previous.tree.files + small.created - small.deleted + lists.files,
     bytes: previous.tree.bytes + small.writtenBytes - small.removedBytes + lists.bytes,
   };
+  writeBuildIndex(work, layoutOf(options), small.sizes, site.isServed ?? served, site.lists);
   writeManifest(work, options.fingerprint, small, nextLists, tree);
   const report = reportTree({
     base: from,
@@ -232,6 +235,9 @@ interface Written {
   summary: Omit<WriteSummary, "generation">;
   changes: TreeChanges;
 }
+
+/** An edge-only build holds each list once, as a run, and no page file. */
+const layoutOf = (options: WriteOptions) => (options.edgeOnly ? "runs" : "pages");
 
 /** Without a route table to ask, every file counts as served. */
 const served = () => true;

@@ -92,7 +92,7 @@ export function pickCoding(acceptEncoding: string | null | undefined, codings: r
 
 /** The header lists of one route table: built once per build by each runtime. */
 export interface AnswerHeaders {
-  /** an error's status and headers (H1, H2; 405 adds Allow, 503 Retry-After), Content-Length added */
+  /** an error's status and headers (H1, H2; 405 adds Allow, 503 Retry-After and no-store), Content-Length added */
   error(id: ErrorId | HostErrorId, length: number): { status: number; headers: HeaderPairs };
   /** OPTIONS 204 (P5): Access-Control-Allow-Headers echoes the request's Access-Control-Request-Headers, or `*` */
   preflight(requestedHeaders: string | null | undefined): HeaderPairs;
@@ -121,8 +121,16 @@ export function answerHeaders(table: RouteTable): AnswerHeaders {
     error(id, bytes) {
       const status =
         id in HOST_ERROR_STATUS ? HOST_ERROR_STATUS[id as HostErrorId] : table.errors[id as ErrorId].status;
+      // A 503 passes (H7): a cache must not keep it, so the next request reaches the storage again.
       const extra: HeaderPairs =
-        status === 405 ? [["Allow", allow]] : status === 503 ? [["Retry-After", String(RETRY_AFTER_SECONDS)]] : [];
+        status === 405
+          ? [["Allow", allow]]
+          : status === 503
+            ? [
+                ["Retry-After", String(RETRY_AFTER_SECONDS)],
+                ["Cache-Control", "no-store"],
+              ]
+            : [];
       return { status, headers: [...all, ...extra, length(bytes)] };
     },
     preflight: (requested) => [...preflight, ["Access-Control-Allow-Headers", requested || "*"]],

@@ -9,7 +9,7 @@
 // way the route table does, so no nginx HTML page is ever sent.
 
 import { errorBodies } from "../../api/contract/error-bodies.ts";
-import type { Route, RouteTable } from "../../api/runtime/route-table.ts";
+import { hostErrorFile, type Route, type RouteTable } from "../../api/runtime/route-table.ts";
 import { lazyFile, type OutputFile, routeTableKey } from "../../render/output.ts";
 import { block, mapBlock, quote, word } from "./conf.ts";
 import { assetName, decisionMaps, fileTemplate, headerMaps } from "./maps.ts";
@@ -60,10 +60,14 @@ function answerWith(status: number, file: string): { errorPage: string; ret: str
   };
 }
 
-/** Where a file is served: one that vanished or cannot be read answers not_found, never a 5xx (as the Node server). */
+/**
+ * Where a file is served: one that try_files found but nginx then cannot open or read (it vanished, or is unreadable)
+ * answers 503 service_unavailable, as the Node server does (H7). A file removed before try_files looks is, to nginx,
+ * no file: the next candidate answers (README's host table).
+ */
 const fileErrorPage = (table: RouteTable) =>
   [
-    `error_page 403 404 500 =404 ${BODY_PREFIX}/${table.errors.not_found.file};`,
+    `error_page 403 404 500 =503 ${BODY_PREFIX}/${hostErrorFile(table, "service_unavailable")};`,
     // error_page here replaces the server's list: a body nginx cannot read while serving (a bad chunk) is still rerouted
     `error_page ${NGINX_REROUTED.join(" ")} = ${REJECTED};`,
   ].join("\n");

@@ -1,7 +1,7 @@
 // The http-level `map`s of the nginx config: the route table's decision (method, path, query → what answers) as
 // lazily evaluated variables, plus the per-status header values. Every regex reads the raw request line ($request):
 // it survives error_page redirects and parse errors, where $request_method and $request_uri do not.
-import type { Route, RouteTable } from "../../api/runtime/route-table.ts";
+import { RETRY_AFTER_SECONDS, type Route, type RouteTable } from "../../api/runtime/route-table.ts";
 import { type MapBlock, variable } from "./conf.ts";
 import {
   DECODABLE_SEGMENT,
@@ -315,6 +315,14 @@ export function headerMaps(table: RouteTable): { header: string; variable: strin
     },
   });
   byStatus("Allow", "api_allow", ["405"], table.methods.join(", "), "P6");
+  byStatus(
+    "Retry-After",
+    "api_retry_after",
+    ["503"],
+    String(RETRY_AFTER_SECONDS),
+    "H7: a body that cannot be read now",
+  );
+  byStatus("Cache-Control", "api_unavailable_cache", ["503"], "no-store", "H7: and no cache keeps that answer");
   for (const { header } of out)
     if (!/^[A-Za-z0-9-]+$/.test(header)) throw new Error(`nginx adapter: header name ${header} is not a token`);
   return out;

@@ -95,10 +95,12 @@ describe("npm run mirror refuses and resumes", () => {
     await a.close();
     const before = await hashTree(out);
     const link = await readlink(out);
-    // B as a plain folder with one body changed after the build
+    // B as a plain folder with one body changed after the build, to the size the build wrote (the server answers a
+    // body of another size 503, as one it cannot read whole)
     const tampered = join(dir.path, "tampered");
     await cp(await readlink(distB).then((l) => join(dir.path, l)), tampered, { recursive: true });
-    await writeFile(join(tampered, "v1/software/beta-mail.json"), '{"data":{"tampered":true}}');
+    const body = join(tampered, "v1/software/beta-mail.json");
+    await writeFile(body, '{"data":{"tampered":true}}'.padEnd((await stat(body)).size));
     const b = await startServer({ distDir: tampered, port: 0, host: "127.0.0.1" });
     try {
       await expect(syncCopy(`${b.url.replace(/\/$/, "")}/v1`, out)).rejects.toThrow(/not the one the hash tree lists/);

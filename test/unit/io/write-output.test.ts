@@ -166,6 +166,7 @@ describe("writeOutput: the one writer of dist/", () => {
     const tree = await hashTree(dist);
     expect([...tree.keys()].filter((p) => !p.startsWith("."))).toEqual([
       "a/b.json",
+      "build-index.json",
       "pages/all/1/0.json",
       "pages/all/1/1.json",
       "pages/all/1/2.json",

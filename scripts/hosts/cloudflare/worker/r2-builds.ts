@@ -4,8 +4,9 @@
 // page is one ranged read of its list's run (items o…o+L-1) inside an envelope written here, hashed here for its
 // ETag, and kept at the edge by the run's id, limit and offset.
 // Web APIs only (runs in workerd).
+import { StorageFault } from "../../../api/runtime/build-index.ts";
 import { etagOfBytes } from "../../../api/runtime/etag.ts";
-import { PAGE_PREFIX, pageSuffix } from "../../../api/runtime/page-envelope.ts";
+import { PAGE_PREFIX, pageOfFile, pageSlice, pageSuffix } from "../../../api/runtime/page-envelope.ts";
 import {
   entryOf,
   LAYOUT_FORMAT,
@@ -15,8 +16,6 @@ import {
   listOf,
   type ManifestShard,
   packKey,
-  pageOfFile,
-  pageSlice,
   shardFor,
   shardKey,
 } from "./r2-layout.ts";
@@ -87,19 +86,27 @@ export function r2Builds(pageTemplate: string): R2Builds {
     async view(bucket, cache, waitUntil) {
       const counts = noReads();
       const reads = () => ({ ...counts });
-      /** An immutable object's bytes (or a range of a pack): the edge cache first, then R2 (and into the cache). */
+      /**
+       * An immutable object the live build names (or a range of a pack): the edge cache first, then R2 (and into the
+       * cache). Missing, or shorter than the range, it is a StorageFault, and nothing is cached (H7).
+       */
       const immutable = async (
         cacheKey: string,
         key: string,
         kind: ReadKind,
         range?: { offset: number; length: number },
-      ): Promise<ArrayBuffer | null> => {
+      ): Promise<ArrayBuffer> => {
         const hit = await cache?.match(cacheUrl(cacheKey));
         if (hit) return hit.arrayBuffer();
         counts[kind]++;
         const object = await bucket.get(key, range ? { range } : undefined);
-        if (!object) return null;
+        if (!object) throw new StorageFault(key, "missing from the bucket");
         const bytes = await object.arrayBuffer();
+        if (range && bytes.byteLength !== range.length)
+          throw new StorageFault(
+            key,
+            `${bytes.byteLength} bytes at ${range.offset} where ${range.length} were expected`,
+          );
         if (cache)
           waitUntil(
             cache.put(
@@ -131,9 +138,8 @@ export function r2Builds(pageTemplate: string): R2Builds {
         const name = live.shards[shardFor(live.shards, file)]![1];
         let shard = shards.get(name);
         if (!shard) {
+          // A build's shards are written before its pointer: a missing one is a storage fault, not a missing file.
           const bytes = await immutable(shardKey(name), shardKey(name), "manifest");
-          // A build's shards are written before its pointer: a missing one is a broken bucket, not a missing file.
-          if (!bytes) throw new Error(`R2: ${shardKey(name)} is missing for the live build`);
           shard = JSON.parse(new TextDecoder().decode(await gunzip(bytes))) as ManifestShard;
           if (shards.size >= MAX_SHARDS) shards.delete(shards.keys().next().value!);
           shards.set(name, shard);
@@ -167,11 +173,15 @@ export function r2Builds(pageTemplate: string): R2Builds {
         let items: Uint8Array = new Uint8Array(0);
         if (slice.length > 0) {
           counts.body++;
-          const object = await bucket.get(packKey(pack), {
-            range: { offset: runOffset + slice.start, length: slice.length },
-          });
-          if (!object) throw new Error(`R2: ${packKey(pack)} is missing for the live build`);
+          const at = runOffset + slice.start;
+          const object = await bucket.get(packKey(pack), { range: { offset: at, length: slice.length } });
+          if (!object) throw new StorageFault(packKey(pack), "missing from the bucket");
           items = new Uint8Array(await object.arrayBuffer());
+          if (items.byteLength !== slice.length)
+            throw new StorageFault(
+              packKey(pack),
+              `${items.byteLength} bytes at ${at} where ${slice.length} were expected`,
+            );
         }
         const encoder = new TextEncoder();
         const prefix = encoder.encode(PAGE_PREFIX);
@@ -199,9 +209,10 @@ export function r2Builds(pageTemplate: string): R2Builds {
         immutable: false,
         async body(file) {
           const listed = await page(file);
-          if (listed !== undefined) return listed ? listed.body : null;
+          if (listed !== undefined && listed !== null) return listed.body;
           const found = await located(file);
-          return found ? stored(found) : null;
+          if (!found) throw new StorageFault(file, "not in the live build's manifest");
+          return stored(found);
         },
         async read(file, wantBody) {
           // A page's ETag is its bytes' hash: read anyway, and kept for a GET whose If-None-Match does not match.
@@ -212,7 +223,6 @@ export function r2Builds(pageTemplate: string): R2Builds {
           if (!found) return null;
           const [, etag, size, , , length] = found.entry;
           const bytes = wantBody ? await stored(found) : null;
-          if (wantBody && !bytes) throw new Error(`R2: the body of ${file} is missing for the live build`);
           return { meta: { etag, size, gzipLength: length }, body: bytes };
         },
       };

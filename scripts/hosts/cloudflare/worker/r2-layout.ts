@@ -97,32 +97,6 @@ export const runId = (run: string) => `run:${run}`;
 export const listKey = (pageTemplate: string, filter: string) =>
   pageTemplate.slice(0, pageTemplate.indexOf("{filter}")) + filter;
 
-/** A page file (`…/pages/{filter}/{limit}/{offset}.json`) as its list's key, limit and offset; null for any other file. */
-export function pageOfFile(pageTemplate: string, file: string): { list: string; limit: number; offset: number } | null {
-  const prefix = pageTemplate.slice(0, pageTemplate.indexOf("{filter}"));
-  if (!file.startsWith(prefix) || !file.endsWith(".json")) return null;
-  const parts = file.slice(0, -".json".length).split("/");
-  const offset = parts.pop();
-  const limit = parts.pop();
-  const list = parts.join("/");
-  if (list.length <= prefix.length || !/^\d+$/.test(limit ?? "") || !/^\d+$/.test(offset ?? "")) return null;
-  return { list, limit: Number(limit), offset: Number(offset) };
-}
-
-/** A page's items in its list's run: where they start and how many bytes, from the items' lengths. */
-export function pageSlice(
-  lengths: readonly number[],
-  limit: number,
-  offset: number,
-): { start: number; length: number } {
-  let start = 0;
-  for (let i = 0; i < offset; i++) start += lengths[i]! + 1;
-  const end = Math.min(offset + limit, lengths.length);
-  let length = 0;
-  for (let i = offset; i < end; i++) length += lengths[i]! + (i > offset ? 1 : 0);
-  return { start, length };
-}
-
 /** A pack ends with its index's length in this many ASCII digits. */
 export const PACK_TRAILER = 12;
 /** A pack's index: [body id, size, offset, length] of every body in it. */

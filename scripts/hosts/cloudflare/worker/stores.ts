@@ -1,6 +1,9 @@
 // Where the Worker reads dist/ files: Workers Static Assets (binding ASSETS), or builds in an R2 bucket (binding
 // BUCKET, r2-builds.ts). Both give a file's bytes and its ETag. Web APIs only (runs in workerd). Static Assets read no
 // precompressed sibling (the edge compresses JSON itself); R2 stores every body gzip-compressed, and gives it so.
+// What exists is the build's to say (its index, or R2's manifest): a body it names that the storage cannot give whole
+// is a StorageFault (answered 503, H7), never "no such file".
+import { BUILD_INDEX_FILE, BuildIndex, StorageFault } from "../../../api/runtime/build-index.ts";
 import { etagOfBytes } from "../../../api/runtime/etag.ts";
 
 export interface FileMeta {
@@ -21,9 +24,10 @@ export interface Read {
 export interface FileStore {
   /** true when files never change under a running Worker (assets belong to one Worker version; R2 objects do change) */
   immutable: boolean;
-  /** null: no such file */
+  /** null: the build names no such file; a StorageFault when it does and the storage cannot give it whole */
   read(file: string, wantBody: boolean): Promise<Read | null>;
-  body(file: string): Promise<ArrayBuffer | null>;
+  /** a file `read` found: its body, or a StorageFault */
+  body(file: string): Promise<ArrayBuffer>;
 }
 
 export interface AssetsBinding {
@@ -47,23 +51,51 @@ export interface Env {
 /** A dist/ path as a URL path for the assets binding (any host name: the binding ignores it). */
 const assetUrl = (file: string) => `https://assets.invalid/${file.split("/").map(encodeURIComponent).join("/")}`;
 
-/** Static Assets keep no metadata of ours: the ETag is hashed from the bytes, once per file per isolate (the Worker remembers it). */
-export function assetsStore(assets: AssetsBinding): FileStore {
-  const body = async (file: string) => {
-    const res = await assets.fetch(assetUrl(file));
-    if (res.status !== 200) {
-      await res.body?.cancel();
-      return null;
-    }
-    return res.arrayBuffer();
+/** One asset's bytes; a StorageFault for any answer but 200 or a body of another size than `size` (when given). */
+async function fetchAsset(assets: AssetsBinding, file: string, size?: number): Promise<ArrayBuffer> {
+  let res: Response;
+  try {
+    res = await assets.fetch(assetUrl(file));
+  } catch (e) {
+    throw new StorageFault(file, `the assets binding failed: ${(e as Error).message}`);
+  }
+  if (res.status !== 200) {
+    await res.body?.cancel();
+    throw new StorageFault(file, `the assets binding answered ${res.status}`);
+  }
+  const bytes = await res.arrayBuffer();
+  if (size !== undefined && bytes.byteLength !== size)
+    throw new StorageFault(file, `${bytes.byteLength} bytes where the build wrote ${size}`);
+  return bytes;
+}
+
+/**
+ * Static Assets keep no metadata of ours: the build's index (build-index.json, read once per isolate) says what
+ * exists and its size; the ETag is hashed from the bytes, once per file per isolate (the Worker remembers it).
+ * `pageTemplate`: where the route table looks for a list page.
+ */
+export function assetsStore(assets: AssetsBinding, pageTemplate: string): FileStore {
+  let index: Promise<BuildIndex> | undefined;
+  const indexed = () => {
+    // A failed read is not kept: the next request tries again.
+    index ??= fetchAsset(assets, BUILD_INDEX_FILE).then(
+      (bytes) => BuildIndex.parse(new TextDecoder().decode(bytes), pageTemplate),
+      (e) => {
+        index = undefined;
+        throw e;
+      },
+    );
+    return index;
   };
+  const body = async (file: string) => fetchAsset(assets, file, (await indexed()).sizeOf(file));
   return {
     immutable: true,
     body,
     async read(file) {
-      const bytes = await body(file);
-      if (bytes === null) return null;
-      return { meta: { etag: await etagOfBytes(bytes), size: bytes.byteLength }, body: bytes };
+      const size = (await indexed()).sizeOf(file);
+      if (size === undefined) return null;
+      const bytes = await fetchAsset(assets, file, size);
+      return { meta: { etag: await etagOfBytes(bytes), size }, body: bytes };
     },
   };
 }

@@ -10,14 +10,9 @@ import {
   planAnswer,
   sendsBody,
 } from "../../../api/runtime/answer-policy.ts";
+import { StorageFault } from "../../../api/runtime/build-index.ts";
 import { createResolver } from "../../../api/runtime/resolve-request.ts";
-import {
-  type ErrorId,
-  type HostErrorId,
-  layout,
-  RETRY_AFTER_SECONDS,
-  type RouteTable,
-} from "../../../api/runtime/route-table.ts";
+import { type ErrorId, type HostErrorId, layout, type RouteTable } from "../../../api/runtime/route-table.ts";
 import { type CacheLike, countedReads, gunzip, type R2Reads, r2Builds } from "./r2-builds.ts";
 import { assetsStore, type Env, type FileMeta, type FileStore, type Read } from "./stores.ts";
 
@@ -61,7 +56,10 @@ export function createWorker(table: RouteTable, errorBodies: Record<ErrorId | Ho
       return [id, { ...headers.error(id, body.byteLength), body }] as const;
     }),
   );
-  const builds = r2Builds(layout(table.basePath).page);
+  const pageTemplate = layout(table.basePath).page;
+  const builds = r2Builds(pageTemplate);
+  // One store per isolate: it keeps the build's index once read.
+  let assets: FileStore | undefined;
   const known = new Map<string, FileMeta>();
   const remember = (file: string, meta: FileMeta) => {
     if (known.size >= MAX_KNOWN) known.clear();
@@ -118,7 +116,7 @@ export function createWorker(table: RouteTable, errorBodies: Record<ErrorId | Ho
         // bad query, an unknown path) reads nothing and names no build: it is the same in every build.
         if (!env.BUCKET && !env.ASSETS)
           throw new Error("the Worker has neither an ASSETS nor a BUCKET binding: check wrangler.jsonc");
-        let store: FileStore | null = env.BUCKET ? null : assetsStore(env.ASSETS!);
+        let store: FileStore | null = env.BUCKET ? null : (assets ??= assetsStore(env.ASSETS!, pageTemplate));
         const liveStore = async (bucket: NonNullable<Env["BUCKET"]>): Promise<FileStore> => {
           const view = await builds.view(bucket, edgeCache(), (p) => ctx?.waitUntil(p));
           reads = view.reads;
@@ -151,7 +149,6 @@ export function createWorker(table: RouteTable, errorBodies: Record<ErrorId | Ho
         // The body when it is sent: read with the metadata, or now (a HEAD needs none); decoded here only for a
         // client that does not take it as stored.
         let body = method === "HEAD" ? null : (r.found.body ?? (await store!.body(r.file)));
-        if (method !== "HEAD" && body === null) return answer(error(method, "not_found")); // vanished: never a 5xx
         if (body && stored && !gzip) body = await gunzip(body);
         if (plan.status !== 200) return answer(respond(method, plan.status, headers.errorFile(length), body));
         // As stored, no Content-Length, as the edge sends what it compresses itself: a client reads the length it
@@ -160,16 +157,13 @@ export function createWorker(table: RouteTable, errorBodies: Record<ErrorId | Ho
         const sent = gzip ? success.filter(([name]) => name !== "Content-Length") : success;
         return answer(respond(method, plan.status, sent, body, gzip));
       } catch (e) {
-        if (e === NO_LIVE_BUILD) {
-          // Nothing is live yet (the first upload has not switched): the contract's 503, never a half-filled bucket.
-          const unavailable = error(method, "service_unavailable");
-          unavailable.headers.set("Retry-After", String(RETRY_AFTER_SECONDS));
-          return answer(unavailable);
+        // Nothing is live yet (the first upload has not switched), or the storage cannot give a body the build names
+        // (or failed otherwise): the contract's 503, never a false 404 (H7). Logged, one line, but for the first.
+        if (e !== NO_LIVE_BUILD) {
+          const cause = e instanceof StorageFault ? e.message : `${(e as Error).message}`;
+          console.error(`${method} ${request.url.slice(0, 200)}: answered 503: ${cause.slice(0, 300)}`);
         }
-        // A storage failure is not the client's fault, and the contract has no 5xx body: log it (the message only,
-        // never a whole key), answer not_found.
-        console.error(`${method} ${request.url.slice(0, 200)}: ${(e as Error).message.slice(0, 300)}`);
-        return answer(error(method, "not_found"));
+        return answer(error(method, "service_unavailable"));
       }
     },
   };

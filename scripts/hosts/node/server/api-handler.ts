@@ -4,8 +4,10 @@
 // so a new publication replaces the whole handler at once (follow-dist.ts).
 //
 // A request, top to bottom: handle (a body is read first) → resolveAndAnswer (cached decision, else the resolver with
-// a file-cache probe) → withFile (the decision's file, when the resolution did not bring it) → answer (the policy's
-// plan, then send). A miss on disk may only mean a newer build replaced this one: handOver lets that build answer.
+// a probe that asks the build's index, then the file cache) → withFile (the decision's file, when the resolution did
+// not bring it) → answer (the policy's plan, then send). What exists is the build's index's to say (build-index.ts):
+// a body it names that cannot be read whole is a storage fault, answered 503 and never remembered (H7), unless a
+// newer build was published meanwhile (this one's files may be gone): handOver lets that build answer.
 import { existsSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { join } from "node:path";
@@ -17,6 +19,8 @@ import {
   planAnswer,
   sendsBody,
 } from "../../../api/runtime/answer-policy.ts";
+import type { BuildIndex } from "../../../api/runtime/build-index.ts";
+import { StorageFault } from "../../../api/runtime/build-index.ts";
 import {
   createResolver,
   type Decision,
@@ -34,6 +38,7 @@ import {
   type RouteTable,
 } from "../../../api/runtime/route-table.ts";
 import { assertFullBuild } from "../../../io/edge-only.ts";
+import { readBuildIndex } from "../../../io/read-build-index.ts";
 import { type CachedFile, FileCache, FilesUnavailable } from "./file-cache.ts";
 import { ResolutionCache } from "./resolution-cache.ts";
 
@@ -69,6 +74,7 @@ export interface HandlerOptions {
 /** One build as the handler serves it. */
 interface Served {
   handler: ApiHandler;
+  index: BuildIndex;
   resolver: Resolver;
   cache: FileCache;
   resolved: ResolutionCache;
@@ -82,6 +88,7 @@ export async function createApiHandler(root: string, options: HandlerOptions = {
   // A build without list pages is the edge's alone: never served here, and never switched to (B5).
   assertFullBuild(root, "the Node server");
   const table = await loadRouteTable(root);
+  const index = readBuildIndex(root, table);
   // A build with precompressed bodies has them beside openapi.json (always large enough); else none is looked for.
   const openapi = join(root, layout(table.basePath).openapi);
   const cache = new FileCache(root, {
@@ -89,7 +96,7 @@ export async function createApiHandler(root: string, options: HandlerOptions = {
     siblings: CODINGS.some((c) => existsSync(openapi + c.suffix)),
   });
   const headers = answerHeaders(table);
-  const errors = await readErrorResponses(root, table, cache, headers);
+  const errors = await readErrorResponses(root, table, index, cache, headers);
   const handler: ApiHandler = {
     root,
     table,
@@ -98,6 +105,7 @@ export async function createApiHandler(root: string, options: HandlerOptions = {
   };
   const served: Served = {
     handler,
+    index,
     resolver: createResolver(table),
     cache,
     resolved: new ResolutionCache(options.resolutionBytes),
@@ -109,7 +117,13 @@ export async function createApiHandler(root: string, options: HandlerOptions = {
 }
 
 /** Every error response whole, read once: the handler and the parser-error path answer with the same bytes. */
-async function readErrorResponses(root: string, table: RouteTable, cache: FileCache, headers: AnswerHeaders) {
+async function readErrorResponses(
+  root: string,
+  table: RouteTable,
+  index: BuildIndex,
+  cache: FileCache,
+  headers: AnswerHeaders,
+) {
   const files: [ErrorId | HostErrorId, string][] = [
     ...(Object.entries(table.errors) as [ErrorId, { file: string }][]).map(([id, e]): [ErrorId, string] => [
       id,
@@ -122,8 +136,9 @@ async function readErrorResponses(root: string, table: RouteTable, cache: FileCa
   ];
   const errors = new Map<ErrorId | HostErrorId, PrebuiltResponse>();
   for (const [id, file] of files) {
-    const cached = await cache.get(file);
-    if (!cached) throw new Error(`${join(root, file)} is missing: the build is incomplete`);
+    const size = index.sizeOf(file);
+    if (size === undefined) throw new Error(`${join(root, file)} is missing: the build is incomplete`);
+    const cached = await cache.get(file, size);
     const { status, headers: pairs } = headers.error(id, cached.body.byteLength);
     errors.set(id, { status, headers: pairs.flat(), body: cached.body });
   }
@@ -152,26 +167,23 @@ function resolveAndAnswer(s: Served, req: IncomingMessage, res: ServerResponse, 
   const remember = (r: Resolution<CachedFile>) => {
     if (cacheable) s.resolved.set(target, decisionOf(r));
   };
-  // The probe reads the file it checks: the answer sends those very bytes.
+  // The index says whether the build has the file (no disk lookup for one it has not); the probe reads the file it
+  // names, and the answer sends those very bytes.
   const fresh = s.resolver.resolve(method, target, (file) => {
-    const known = s.cache.peek(file); // null: a remembered miss
-    return known !== undefined ? known : s.cache.take(file);
+    const size = s.index.sizeOf(file);
+    if (size === undefined) return null;
+    return s.cache.peek(file) ?? s.cache.take(file, size);
   });
   if (!(fresh instanceof Promise)) {
     remember(fresh);
     return answer(s, req, res, fresh, fresh.kind === "file" ? fresh.found : null);
   }
-  // Resolved through a disk lookup: a fallback answer may only mean this build was replaced meanwhile.
   fresh.then(
     (r) => {
-      const settle = () => {
-        remember(r);
-        answer(s, req, res, r, r.kind === "file" ? r.found : null);
-      };
-      if (r.kind === "file" && r.success) settle();
-      else handOver(s, req, res, retried, settle);
+      remember(r);
+      answer(s, req, res, r, r.kind === "file" ? r.found : null);
     },
-    (e) => failed(s, req, res, e),
+    (e) => failed(s, req, res, e, retried),
   );
 }
 
@@ -180,10 +192,9 @@ function withFile(s: Served, req: IncomingMessage, res: ServerResponse, decision
   if (decision.kind !== "file") return answer(s, req, res, decision, null);
   const known = s.cache.peek(decision.file);
   if (known) return answer(s, req, res, decision, known);
-  s.cache.take(decision.file).then(
-    (f) =>
-      f ? answer(s, req, res, decision, f) : handOver(s, req, res, retried, () => answer(s, req, res, decision, null)),
-    (e) => failed(s, req, res, e),
+  s.cache.take(decision.file, s.index.sizeOf(decision.file)!).then(
+    (f) => answer(s, req, res, decision, f),
+    (e) => failed(s, req, res, e, retried),
   );
 }
 
@@ -234,18 +245,22 @@ function headersFor(
   return (slots[slot] ??= headers.success(file, plan, length, contentType).flat());
 }
 
-/** A lookup missed on disk: when a newer build is published by now, it answers (once) instead. */
-function handOver(s: Served, req: IncomingMessage, res: ServerResponse, retried: boolean, otherwise: () => void): void {
-  if (retried || !s.current) return otherwise();
+/**
+ * A body this build names could not be read whole. When a newer build is published by now, it answers (once)
+ * instead: this one's files may have been removed with it. Else 503 with Retry-After and no-store, one log line
+ * naming the request, the file and the cause; nothing is remembered, so the next request reads again (H7).
+ */
+function failed(s: Served, req: IncomingMessage, res: ServerResponse, e: unknown, retried: boolean): void {
+  const unavailable = () => {
+    const cause = e instanceof StorageFault || e instanceof FilesUnavailable ? e.message : String(e);
+    console.error(`${req.method} ${(req.url ?? "").slice(0, 200)}: answered 503: ${cause.slice(0, 300)}`);
+    sendPrebuilt(req, res, s.errors.get("service_unavailable")!);
+  };
+  if (retried || !s.current) return unavailable();
   s.current().then(
-    (now) => (now === s.handler ? otherwise() : now.handle(req, res, true)),
-    () => otherwise(),
+    (now) => (now === s.handler ? unavailable() : now.handle(req, res, true)),
+    () => unavailable(),
   );
-}
-
-/** Out of file descriptors: 503 with Retry-After; any other read failure: not_found, never a 5xx. */
-function failed(s: Served, req: IncomingMessage, res: ServerResponse, e: unknown): void {
-  sendPrebuilt(req, res, s.errors.get(e instanceof FilesUnavailable ? "service_unavailable" : "not_found")!);
 }
 
 const sendPrebuilt = (req: IncomingMessage, res: ServerResponse, r: PrebuiltResponse) =>

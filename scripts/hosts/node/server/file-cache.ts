@@ -1,15 +1,17 @@
 // dist/ files in memory with their ETags, bounded by bytes (keys included). Eviction is second-chance FIFO: a hit only
 // sets a flag (no map mutation on the hot path); a flagged entry at the front gets moved to the back once instead of
-// evicted. A cache serves one published build (one generation folder, never modified), so a miss is remembered too.
-// A file (or miss) is kept only from its second request among the recently seen ones (admission.ts): the first one is
-// read, answered and dropped.
+// evicted. A cache serves one published build (one generation folder, never modified) and is asked only for files the
+// build names (build-index.ts), each with the size the build wrote: one it cannot read whole is a storage fault, never
+// a miss, and never kept (H7). A file is kept only from its second request among the recently seen ones
+// (admission.ts): the first one is read, answered and dropped.
 import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { etagOf } from "../../../api/etag-node.ts";
+import { StorageFault } from "../../../api/runtime/build-index.ts";
 import { CODINGS, type Coding, MIN_COMPRESS_BYTES } from "../../../api/runtime/route-table.ts";
 import { DEFAULT_RECENT_BYTES, Doorkeeper } from "./admission.ts";
-import { BodyPool } from "./body-pool.ts";
+import { BodyPool, SLAB_BYTES } from "./body-pool.ts";
 
 export interface CachedFile {
   body: Buffer;
@@ -33,19 +35,21 @@ export class FilesUnavailable extends Error {
   }
 }
 
-/** Lookup errors that mean "no such file here": ENAMETOOLONG too, since a name that long cannot exist in dist/. */
+/** Lookup errors that mean "no such file here": for a body the build names, a storage fault like any other. */
 const MISSING = new Set(["ENOENT", "ENOTDIR", "EISDIR", "ENAMETOOLONG"]);
 const OUT_OF_FILES = new Set(["EMFILE", "ENFILE"]);
 
 interface Entry {
-  value: CachedFile | null;
+  value: CachedFile;
   used: boolean;
   bytes: number;
 }
 
-/** The longest file name (one path segment) Linux, macOS and Windows file systems allow, in bytes. */
-const MAX_NAME_BYTES = 255;
-const tooLong = (file: string) => file.split("/").some((segment) => Buffer.byteLength(segment) > MAX_NAME_BYTES);
+/** What a failed read says of its cause, for the log: the error's code, or its message. */
+const causeOf = (e: unknown): string => {
+  const code = (e as NodeJS.ErrnoException).code;
+  return code ? (MISSING.has(code) ? `missing (${code})` : `unreadable (${code})`) : String((e as Error).message);
+};
 
 /** What an entry costs besides its bodies: the key (UTF-16 in memory), the map slot and the objects. */
 const entryOverhead = (key: string) => 2 * key.length + 160;
@@ -78,7 +82,7 @@ export class FileCache {
   private open = 0;
   private readonly waiting: (() => void)[] = [];
   /** one read per file at a time: concurrent misses of the same file share it */
-  private readonly loading = new Map<string, Promise<CachedFile | null>>();
+  private readonly loading = new Map<string, Promise<CachedFile>>();
 
   constructor(
     private readonly root: string,
@@ -94,8 +98,8 @@ export class FileCache {
     this.siblings = o.siblings ?? true;
   }
 
-  /** The file if cached, `null` for a known miss, `undefined` when not known yet. */
-  peek(file: string): CachedFile | null | undefined {
+  /** The file if cached, else undefined. */
+  peek(file: string): CachedFile | undefined {
     const entry = this.entries.get(file);
     if (!entry) return undefined;
     entry.used = true;
@@ -107,47 +111,48 @@ export class FileCache {
     return this.bytes + this.doorkeeper.size;
   }
 
-  /** The file, or null when dist/ has no such file. Rejects with FilesUnavailable when descriptors stay exhausted. */
-  get(file: string): Promise<CachedFile | null> {
-    return this.lookup(file, false);
+  /**
+   * The file the build wrote at `file`, `size` bytes. Rejects with StorageFault when it cannot be read whole (missing,
+   * unreadable, or of another size), and with FilesUnavailable when descriptors stay exhausted.
+   */
+  get(file: string, size: number): Promise<CachedFile> {
+    return this.lookup(file, size, false);
   }
 
   /**
    * The file for one response: as `get`, except that a file not kept in the cache is read into a pooled buffer (its
    * `release` gives it back). Never shared with another caller, so the buffer is the caller's alone.
    */
-  take(file: string): Promise<CachedFile | null> {
-    return this.lookup(file, true);
+  take(file: string, size: number): Promise<CachedFile> {
+    return this.lookup(file, size, true);
   }
 
-  private lookup(file: string, pooled: boolean): Promise<CachedFile | null> {
-    // A name no file system holds (a segment over 255 bytes) is a miss without a lookup, and not worth remembering.
-    if (file.length > MAX_NAME_BYTES / 3 && tooLong(file)) return Promise.resolve(null);
+  private lookup(file: string, size: number, pooled: boolean): Promise<CachedFile> {
     const known = this.peek(file);
     if (known !== undefined) return Promise.resolve(known);
     // Asynchronous reads are shared between concurrent callers: those get owned bytes.
-    if (pooled && this.open === 0 && !this.injected && !this.loading.has(file)) return this.load(file, true);
+    if (pooled && this.open === 0 && !this.injected && !this.loading.has(file)) return this.load(file, size, true);
     let pending = this.loading.get(file);
     if (!pending) {
-      pending = this.load(file).finally(() => this.loading.delete(file));
+      pending = this.load(file, size).finally(() => this.loading.delete(file));
       this.loading.set(file, pending);
     }
     return pending;
   }
 
-  private async load(file: string, pooled = false): Promise<CachedFile | null> {
+  private async load(file: string, size: number, pooled = false): Promise<CachedFile> {
     const path = join(this.root, file);
-    const fromPool = pooled ? this.readPooled(path) : undefined;
-    const body = fromPool === undefined ? await this.read(path, file) : fromPool === null ? null : fromPool.body;
-    if (body === null) {
-      if (this.admits(file)) this.store(file, null);
-      return null;
+    const fromPool = pooled && size < SLAB_BYTES ? this.readPooled(path, file) : undefined;
+    const body = fromPool === undefined ? await this.read(path, file) : fromPool.body;
+    if (body.byteLength !== size) {
+      fromPool?.release();
+      throw new StorageFault(file, `${body.byteLength} bytes where the build wrote ${size}`);
     }
     // The build writes siblings only for bodies worth compressing: a small body has none to look for.
     const encoded: CachedFile["encoded"] = [];
     if (this.siblings && body.byteLength >= MIN_COMPRESS_BYTES) {
       for (const c of CODINGS) {
-        const sibling = await this.read(path + c.suffix, file);
+        const sibling = await this.read(path + c.suffix, file + c.suffix, true);
         if (sibling) encoded.push({ name: c.name, body: sibling });
       }
     }
@@ -162,31 +167,37 @@ export class FileCache {
     return loaded;
   }
 
-  /** Read into a pooled buffer: null when missing, undefined when it has to be read otherwise (too large, no descriptor). */
-  private readPooled(path: string) {
+  /** Read into a pooled buffer: undefined when it has to be read otherwise (too large, no descriptor). */
+  private readPooled(path: string, file: string) {
     try {
       return this.pool.read(path) ?? undefined;
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code ?? "";
-      if (MISSING.has(code)) return null;
       if (OUT_OF_FILES.has(code)) return undefined;
-      throw e;
+      throw new StorageFault(file, causeOf(e));
     }
   }
 
   /**
-   * One file's bytes, null when missing. Read synchronously first: the bodies are small and in the page cache, where
-   * one blocking read (four syscalls, tens of microseconds) beats four thread-pool round trips many times over.
-   * Out of descriptors, it waits for a slot and retries asynchronously while the system is out of them.
+   * One file's bytes. Read synchronously first: the bodies are small and in the page cache, where one blocking read
+   * (four syscalls, tens of microseconds) beats four thread-pool round trips many times over. Out of descriptors, it
+   * waits for a slot and retries asynchronously while the system is out of them. A file it cannot read is a
+   * StorageFault; `optional` (a precompressed sibling): a missing one is null.
    */
-  private async read(path: string, file: string): Promise<Buffer | null> {
+  private async read(path: string, file: string, optional: true): Promise<Buffer | null>;
+  private async read(path: string, file: string, optional?: false): Promise<Buffer>;
+  private async read(path: string, file: string, optional = false): Promise<Buffer | null> {
+    const failed = (e: unknown) => {
+      const code = (e as NodeJS.ErrnoException).code ?? "";
+      if (optional && MISSING.has(code)) return null;
+      throw new StorageFault(file, causeOf(e));
+    };
     if (this.open === 0 && !this.injected) {
       try {
         return readFileSync(path);
       } catch (e) {
         const code = (e as NodeJS.ErrnoException).code ?? "";
-        if (MISSING.has(code)) return null;
-        if (!OUT_OF_FILES.has(code)) throw e;
+        if (!OUT_OF_FILES.has(code)) return failed(e);
       }
     }
     for (let attempt = 0; ; attempt++) {
@@ -196,8 +207,7 @@ export class FileCache {
         return await this.readFile(path);
       } catch (e) {
         const code = (e as NodeJS.ErrnoException).code ?? "";
-        if (MISSING.has(code)) return null;
-        if (!OUT_OF_FILES.has(code)) throw e;
+        if (!OUT_OF_FILES.has(code)) return failed(e);
         if (attempt >= this.retryDelays.length) throw new FilesUnavailable(file);
       } finally {
         this.open--;
@@ -212,8 +222,8 @@ export class FileCache {
     return !this.entries.has(file) && this.doorkeeper.admit(file);
   }
 
-  private store(file: string, value: CachedFile | null): void {
-    const bytes = entryOverhead(file) + (value ? sizeOf(value) : 0);
+  private store(file: string, value: CachedFile): void {
+    const bytes = entryOverhead(file) + sizeOf(value);
     this.entries.set(file, { value, used: false, bytes });
     this.bytes += bytes;
     // Bounded: each entry gets at most one second chance per pass.

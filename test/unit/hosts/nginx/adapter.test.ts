@@ -341,6 +341,20 @@ describe("nginx adapter output", () => {
           405 "GET, HEAD, OPTIONS";
       }
 
+      # H7: a body that cannot be read now
+      map $status $api_retry_after {
+          volatile;
+          default "";
+          503 1;
+      }
+
+      # H7: and no cache keeps that answer
+      map $status $api_unavailable_cache {
+          volatile;
+          default "";
+          503 no-store;
+      }
+
       server {
           # listen, server_name and root of this deployment (start-nginx.ts writes one next to nginx.conf)
           include api-site.conf;
@@ -387,6 +401,8 @@ describe("nginx adapter output", () => {
           add_header Access-Control-Max-Age $api_preflight_1 always;
           add_header Access-Control-Allow-Headers $api_allow_headers always;
           add_header Allow $api_allow always;
+          add_header Retry-After $api_retry_after always;
+          add_header Cache-Control $api_unavailable_cache always;
           add_header Last-Modified "" always;
 
           # requests nginx refuses before routing, and errors outside the locations below
@@ -442,27 +458,27 @@ describe("nginx adapter output", () => {
           }
           location @api_asset_0 {
               # /: a docs file, served as API files are but with its own type
-              error_page 403 404 500 =404 /./api-body/errors/not_found.json;
+              error_page 403 404 500 =503 /./api-body/errors/service_unavailable.json;
               error_page 400 405 501 = /./api-rejected;
               default_type "text/html; charset=utf-8";
               try_files /index.html @api_error_not_found;
           }
           location @api_asset_1 {
               # /docs/redoc.standalone.js: a docs file, served as API files are but with its own type
-              error_page 403 404 500 =404 /./api-body/errors/not_found.json;
+              error_page 403 404 500 =503 /./api-body/errors/service_unavailable.json;
               error_page 400 405 501 = /./api-rejected;
               default_type "text/javascript; charset=utf-8";
               try_files /docs/redoc.standalone.js @api_error_not_found;
           }
           location @api_asset_2 {
               # /docs/redoc.standalone.js.LICENSE.txt: a docs file, served as API files are but with its own type
-              error_page 403 404 500 =404 /./api-body/errors/not_found.json;
+              error_page 403 404 500 =503 /./api-body/errors/service_unavailable.json;
               error_page 400 405 501 = /./api-rejected;
               default_type "text/plain; charset=utf-8";
               try_files /docs/redoc.standalone.js.LICENSE.txt @api_error_not_found;
           }
           location @api_route_listSoftware {
-              error_page 403 404 500 =404 /./api-body/errors/not_found.json;
+              error_page 403 404 500 =503 /./api-body/errors/service_unavailable.json;
               error_page 400 405 501 = /./api-rejected;
               try_files "/v1/software/pages/\${api_listSoftware_filter}/\${api_listSoftware_limit}/\${api_listSoftware_offset}.json" @api_route_listSoftware_2;
           }
@@ -474,47 +490,47 @@ describe("nginx adapter output", () => {
               try_files /. @api_error_category_not_found;
           }
           location @api_route_getSoftware {
-              error_page 403 404 500 =404 /./api-body/errors/not_found.json;
+              error_page 403 404 500 =503 /./api-body/errors/service_unavailable.json;
               error_page 400 405 501 = /./api-rejected;
               try_files "/v1/software/\${api_getSoftware_slug}.json" @api_error_software_not_found;
           }
           location @api_route_listCategories {
-              error_page 403 404 500 =404 /./api-body/errors/not_found.json;
+              error_page 403 404 500 =503 /./api-body/errors/service_unavailable.json;
               error_page 400 405 501 = /./api-rejected;
               try_files /v1/categories.json @api_error_not_found;
           }
           location @api_route_getBestInCategory {
-              error_page 403 404 500 =404 /./api-body/errors/not_found.json;
+              error_page 403 404 500 =503 /./api-body/errors/service_unavailable.json;
               error_page 400 405 501 = /./api-rejected;
               try_files "/v1/best/\${api_getBestInCategory_categorySlug}.json" @api_error_category_not_found;
           }
           location @api_route_searchSoftware {
-              error_page 403 404 500 =404 /./api-body/errors/not_found.json;
+              error_page 403 404 500 =503 /./api-body/errors/service_unavailable.json;
               error_page 400 405 501 = /./api-rejected;
               try_files "/v1/search/\${api_searchSoftware_q}.json" @api_route_searchSoftware_2;
           }
           location @api_route_searchSoftware_2 {
-              error_page 403 404 500 =404 /./api-body/errors/not_found.json;
+              error_page 403 404 500 =503 /./api-body/errors/service_unavailable.json;
               error_page 400 405 501 = /./api-rejected;
               try_files /v1/search/_none.json @api_error_not_found;
           }
           location @api_route_exportCatalog {
-              error_page 403 404 500 =404 /./api-body/errors/not_found.json;
+              error_page 403 404 500 =503 /./api-body/errors/service_unavailable.json;
               error_page 400 405 501 = /./api-rejected;
               try_files /v1/export/catalog.json @api_error_not_found;
           }
           location @api_route_getSyncRoot {
-              error_page 403 404 500 =404 /./api-body/errors/not_found.json;
+              error_page 403 404 500 =503 /./api-body/errors/service_unavailable.json;
               error_page 400 405 501 = /./api-rejected;
               try_files /v1/sync/index.json @api_error_not_found;
           }
           location @api_route_getSyncShard {
-              error_page 403 404 500 =404 /./api-body/errors/not_found.json;
+              error_page 403 404 500 =503 /./api-body/errors/service_unavailable.json;
               error_page 400 405 501 = /./api-rejected;
               try_files "/v1/sync/\${api_getSyncShard_shard}" @api_error_not_found;
           }
           location @api_route_getOpenApi {
-              error_page 403 404 500 =404 /./api-body/errors/not_found.json;
+              error_page 403 404 500 =503 /./api-body/errors/service_unavailable.json;
               error_page 400 405 501 = /./api-rejected;
               try_files /v1/openapi.json @api_error_not_found;
           }

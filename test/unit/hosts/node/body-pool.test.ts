@@ -1,6 +1,7 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { StorageFault } from "../../../../scripts/api/runtime/build-index.ts";
 import { BodyPool, SLAB_BYTES } from "../../../../scripts/hosts/node/server/body-pool.ts";
 import { FileCache } from "../../../../scripts/hosts/node/server/file-cache.ts";
 import { tempDir } from "../../../helpers/fs/dirs.ts";
@@ -36,17 +37,17 @@ describe("BodyPool: buffers for bodies read once", () => {
 
   it("FileCache.take: a file read for one response carries release; a kept one owns its bytes", async () => {
     const cache = new FileCache(dir.path);
-    const first = await cache.take("a.json");
+    const first = await cache.take("a.json", 100);
     expect(first?.body.toString()).toBe("a".repeat(100));
     expect(first?.release, "not kept after one request: pooled").toBeTypeOf("function");
     first!.release!();
-    const second = await cache.take("a.json");
+    const second = await cache.take("a.json", 100);
     expect(second?.release, "kept from its second request: its own copy").toBeUndefined();
-    const other = await cache.take("b.json"); // reuses the buffer the first read gave back
+    const other = await cache.take("b.json", 50); // reuses the buffer the first read gave back
     expect(other?.body.toString()).toBe("b".repeat(50));
     expect(cache.peek("a.json")?.body.toString()).toBe("a".repeat(100));
-    const large = await cache.take("large.json");
+    const large = await cache.take("large.json", SLAB_BYTES + 1);
     expect(large?.body.byteLength).toBe(SLAB_BYTES + 1);
-    expect(await cache.take("missing.json")).toBeNull();
+    await expect(cache.take("missing.json", 10)).rejects.toBeInstanceOf(StorageFault);
   });
 });

@@ -1,0 +1,120 @@
+// H7 on the Node server: a body the published build names that the disk cannot give whole (removed, cut, unreadable
+// under a running server) answers 503 service_unavailable with Retry-After and no-store, one log line naming it,
+// never a 404, a cut body or the search's "no match"; once the file is back, the next request answers it, with no
+// restart. What the build does not name stays a 404.
+import { chmod, mkdir, readFile, realpath, rename, rm, truncate, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { build } from "../../../../scripts/build.ts";
+import { type RunningServer, startServer } from "../../../../scripts/hosts/node/server/start-server.ts";
+import { fixture, tempDir } from "../../../helpers/fs/dirs.ts";
+
+let dir: Awaited<ReturnType<typeof tempDir>>;
+let root: string;
+let server: RunningServer;
+let api: string;
+const logged: string[] = [];
+
+beforeAll(async () => {
+  dir = await tempDir("storage-faults-");
+  const dist = join(dir.path, "dist");
+  await build({ contentDir: fixture("tiny"), outDir: dist });
+  root = await realpath(dist);
+  vi.spyOn(console, "error").mockImplementation((...args: unknown[]) => void logged.push(args.join(" ")));
+  server = await startServer({ distDir: dist, port: 0, host: "127.0.0.1" });
+  api = server.url + server.basePath;
+});
+afterAll(async () => {
+  vi.restoreAllMocks();
+  await server?.close();
+  await dir?.remove();
+});
+
+/** A request's status, the headers H7 names and its body. */
+async function get(path: string, method = "GET") {
+  const res = await fetch(`${api}${path}`, { method });
+  return {
+    status: res.status,
+    retryAfter: res.headers.get("retry-after"),
+    cacheControl: res.headers.get("cache-control"),
+    type: res.headers.get("content-type"),
+    text: await res.text(),
+  };
+}
+
+/** The answer every storage fault gets: 503, the headers, the error body; on HEAD the same without a body. */
+function expectUnavailable(answer: Awaited<ReturnType<typeof get>>, method = "GET") {
+  expect(answer.status).toBe(503);
+  expect(answer.retryAfter).toBe("1");
+  expect(answer.cacheControl).toBe("no-store");
+  expect(answer.type).toBe("application/json; charset=utf-8");
+  if (method === "GET") expect(JSON.parse(answer.text).error.code).toBe("service_unavailable");
+  else expect(answer.text).toBe("");
+}
+
+/** Breaks one file of the served build with `fault`, checks every request in `paths` twice, then restores it and
+ *  checks that the next request answers the original bytes. */
+async function underFault(file: string, fault: (path: string) => Promise<void>, paths: string[]) {
+  const path = join(root, file);
+  const original = await readFile(path);
+  // Read once, so not yet kept in memory (a file is kept from its second request): the fault is on the disk's side.
+  const expected = await Promise.all(paths.map(async (p) => (await get(p)).text));
+  logged.length = 0;
+  await fault(path);
+  try {
+    for (const p of paths) {
+      expectUnavailable(await get(p));
+      expectUnavailable(await get(p)); // not remembered as a miss, not answered from anything else
+      expectUnavailable(await get(p, "HEAD"), "HEAD");
+    }
+    expect(logged.length).toBe(paths.length * 3);
+    for (const line of logged) expect(line).toContain(file);
+  } finally {
+    await rm(path, { recursive: true, force: true });
+    await writeFile(path, original);
+  }
+  for (const [i, p] of paths.entries()) {
+    const again = await get(p);
+    expect(again.status).toBe(200);
+    expect(again.text).toBe(expected[i]);
+  }
+}
+
+describe("H7 the Node server answers 503 for a body its build names but the disk cannot give", () => {
+  it("a removed tool answers 503, never 404 software_not_found; back again, 200", async () => {
+    await underFault("v1/software/quill.json", (p) => rm(p), ["/software/quill"]);
+  });
+
+  it("a tool cut to half answers 503, never 200 with half the body", async () => {
+    await underFault(
+      "v1/software/beta-mail.json",
+      async (p) => truncate(p, Math.floor((await readFile(p)).byteLength / 2)),
+      ["/software/beta-mail"],
+    );
+  });
+
+  it("a removed search answer answers 503, never the no-match body", async () => {
+    await underFault("v1/search/mail.json", (p) => rm(p), ["/search?q=mail"]);
+  });
+
+  it("an unreadable ranking and a removed list page answer 503", async () => {
+    // As root a mode of 000 still reads: a folder in the file's place is unreadable for every user.
+    const unreadable = async (p: string) => {
+      await rm(p);
+      if (process.getuid?.() === 0) await mkdir(p);
+      else await writeFile(p, "{}").then(() => chmod(p, 0));
+    };
+    await underFault("v1/best/crm.json", unreadable, ["/best/crm"]);
+    await underFault("v1/software/pages/all/3/1.json", (p) => rename(p, `${p}.moved`), ["/software?limit=3&offset=1"]);
+  });
+
+  it("what the build does not name stays 404, read from no disk at all", async () => {
+    logged.length = 0;
+    expect((await get("/software/no-such-tool")).status).toBe(404);
+    expect(JSON.parse((await get("/software/no-such-tool")).text).error.code).toBe("software_not_found");
+    expect((await get("/best/no-such-category")).status).toBe(404);
+    expect((await get("/software?offset=999")).status).toBe(400);
+    expect(JSON.parse((await get("/search?q=qqqq")).text).meta.total).toBe(0);
+    expect(logged).toEqual([]);
+  });
+});
