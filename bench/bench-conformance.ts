@@ -6,8 +6,8 @@ import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
+import { generateCatalog, writeCatalog } from "../scripts/content/generate.ts";
 import { withEdgeCases } from "./catalog/edge-cases.ts";
-import { generateCatalog, writeCatalog } from "./catalog/generate.ts";
 import { OUT, ROOT } from "./workspace.ts";
 
 export interface ConformanceResult {

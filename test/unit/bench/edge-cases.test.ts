@@ -2,7 +2,7 @@
 // passes the content checks a build makes.
 import { describe, expect, it } from "vitest";
 import { withEdgeCases } from "../../../bench/catalog/edge-cases.ts";
-import { generateCatalog } from "../../../bench/catalog/generate.ts";
+import { generateCatalog } from "../../../scripts/content/generate.ts";
 import { validateContent } from "../../../scripts/content/validate.ts";
 
 const plain = generateCatalog({ tools: 200, categories: 12, seed: 1 });
