@@ -1,19 +1,11 @@
 // The bench guard's verdicts: counts exactly, user CPU and peak RSS within a tolerance of the recorded figures,
 // wall-clock ratios against the limits with a noise band; runs of the same code within the band agree.
 import { describe, expect, it } from "vitest";
-import type { BuildResult } from "../../../bench/bench-build.ts";
-import type { IncrementalResult, RebuildResult } from "../../../bench/bench-incremental.ts";
-import type { BuildCounts } from "../../../bench/build-counts.ts";
-import {
-  guardPasses,
-  guardRows,
-  judgeClock,
-  judgeCounts,
-  judgeTolerance,
-  NOISE_BAND,
-  TOLERANCE,
-} from "../../../bench/guard.ts";
-import { LIMITS } from "../../../bench/targets.ts";
+import type { BuildResult } from "../bench-build.ts";
+import type { IncrementalResult, RebuildResult } from "../bench-incremental.ts";
+import type { BuildCounts } from "../build-counts.ts";
+import { guardPasses, guardRows, judgeClock, judgeCounts, judgeTolerance, NOISE_BAND, TOLERANCE } from "../guard.ts";
+import { LIMITS } from "../targets.ts";
 
 const MiB = 1024 * 1024;
 const plain = (n: number) => String(n);
