@@ -22,7 +22,7 @@ export interface BenchOptions {
   rounds: number;
   /** keep bench/out/ afterwards instead of deleting the built trees */
   keep: boolean;
-  /** judge only (bench/guard.ts): exit 1 when a row is missed or cannot be judged, and write no results */
+  /** judge only (bench/judge/guard.ts): exit 1 when a row is missed or cannot be judged, and write no results */
   check: boolean;
 }
 

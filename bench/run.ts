@@ -5,19 +5,19 @@
 import { readFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { runCommand } from "../scripts/cli/command.ts";
-import { type BuildResult, benchBuilds } from "./bench-build.ts";
-import { benchIncremental, type IncrementalResult } from "./bench-incremental.ts";
-import { benchR2Upload, type R2UploadResult, r2Report } from "./bench-r2-upload.ts";
-import { benchServe, type ServeResult } from "./bench-serve.ts";
-import { benchSync, type SyncBenchResult, syncReport } from "./bench-sync.ts";
 import { writeGrowthChart } from "./chart.ts";
-import { snapshotCode } from "./code-snapshot.ts";
-import { guardPasses, guardRows } from "./guard.ts";
+import { guardPasses, guardRows } from "./judge/guard.ts";
+import { buildWithCodeAt } from "./measure/run-build.ts";
 import { parseBenchOptions } from "./options.ts";
-import { buildReport, guardReport, incrementalReport, serveReport, targetsReport } from "./report.ts";
-import { allTargets, type ResultsFile, writeResults } from "./results-file.ts";
-import { buildWithCodeAt } from "./run-build.ts";
-import { OUT, ROOT, removeAll } from "./workspace.ts";
+import { allTargets, type ResultsFile, writeResults } from "./report/results-file.ts";
+import { buildReport, guardReport, incrementalReport, serveReport, targetsReport } from "./report/tables.ts";
+import { type BuildResult, benchBuilds } from "./steps/build.ts";
+import { benchIncremental, type IncrementalResult } from "./steps/incremental.ts";
+import { benchR2Upload, type R2UploadResult, r2Report } from "./steps/r2.ts";
+import { benchServe, type ServeResult } from "./steps/serve.ts";
+import { benchSync, type SyncBenchResult, syncReport } from "./steps/sync.ts";
+import { snapshotCode } from "./workspace/code-snapshot.ts";
+import { OUT, ROOT, removeAll } from "./workspace/out.ts";
 
 const RESULTS = join(ROOT, "bench", "results.json");
 

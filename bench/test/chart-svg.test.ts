@@ -7,8 +7,8 @@ import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { describe, expect, it } from "vitest";
 import { repoRoot, tempDir } from "../../test/helpers/fs/dirs.ts";
 import { launchArgs } from "../../test/helpers/process/launch.ts";
-import { chartInput, formatBytes, formatCount, formatSeconds, growthChartSvg } from "../chart-svg.ts";
-import type { ResultsFile } from "../results-file.ts";
+import { chartInput, formatBytes, formatCount, formatSeconds, growthChartSvg } from "../report/chart-svg.ts";
+import type { ResultsFile } from "../report/results-file.ts";
 
 const build = (n: number, files: number, bytes: number, seconds: number, tarSeconds: number | null) => ({
   n,

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { generateCatalog } from "../../scripts/content/generate.ts";
 import { validateContent } from "../../scripts/content/validate.ts";
-import { withEdgeCases } from "../catalog/edge-cases.ts";
+import { withEdgeCases } from "../workspace/edge-cases.ts";
 
 const plain = generateCatalog({ tools: 200, categories: 12, seed: 1 });
 const edged = withEdgeCases(plain);

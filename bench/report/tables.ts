@@ -1,8 +1,6 @@
 // The printed report: one aligned table per step, the targets beside the numbers they judge.
-import { BUILD_ROUNDS, type BuildResult } from "./bench-build.ts";
-import { INSERT_SAMPLES, type IncrementalResult, PRICE_SAMPLES, type RebuildResult } from "./bench-incremental.ts";
-import type { ServeResult } from "./bench-serve.ts";
-import { type GuardRow, guardPasses, NOISE_BAND, TOLERANCE } from "./guard.ts";
+
+import { type GuardRow, guardPasses, NOISE_BAND, TOLERANCE } from "../judge/guard.ts";
 import {
   BUILD_TARGET_SIZE,
   buildTargets,
@@ -12,7 +10,10 @@ import {
   serveTargets,
   type Target,
   verdict,
-} from "./targets.ts";
+} from "../judge/targets.ts";
+import { BUILD_ROUNDS, type BuildResult } from "../steps/build.ts";
+import { INSERT_SAMPLES, type IncrementalResult, PRICE_SAMPLES, type RebuildResult } from "../steps/incremental.ts";
+import type { ServeResult } from "../steps/serve.ts";
 import { fixed, int, mb, mib, textTable } from "./text-table.ts";
 
 export function buildReport(builds: BuildResult[]): string {

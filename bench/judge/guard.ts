@@ -3,9 +3,10 @@
 // hashed) must equal those bench/results.json recorded for the same catalog; user CPU and peak RSS may exceed the
 // recorded figure by a stated tolerance; wall-clock ratios may exceed the limit by a stated noise band.
 // Pure: run.ts hands it this run's results and the recorded file.
-import type { BuildResult } from "./bench-build.ts";
-import type { IncrementalResult, RebuildResult } from "./bench-incremental.ts";
-import { type BuildCounts, COUNT_KEYS } from "./build-counts.ts";
+
+import { type BuildCounts, COUNT_KEYS } from "../measure/build-counts.ts";
+import type { BuildResult } from "../steps/build.ts";
+import type { IncrementalResult, RebuildResult } from "../steps/incremental.ts";
 import { BUILD_TARGET_SIZE, LIMITS } from "./targets.ts";
 
 /** How far above the recorded figure user CPU and peak RSS may go: as far as they move between runs of the same code

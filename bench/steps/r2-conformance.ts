@@ -6,9 +6,9 @@ import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { generateCatalog, writeCatalog } from "../scripts/content/generate.ts";
-import { withEdgeCases } from "./catalog/edge-cases.ts";
-import { OUT, ROOT } from "./workspace.ts";
+import { generateCatalog, writeCatalog } from "../../scripts/content/generate.ts";
+import { withEdgeCases } from "../workspace/edge-cases.ts";
+import { OUT, ROOT } from "../workspace/out.ts";
 
 export interface ConformanceResult {
   n: number;

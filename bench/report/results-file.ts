@@ -4,12 +4,19 @@ import { spawnSync } from "node:child_process";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { cpus, release, totalmem } from "node:os";
 import { dirname } from "node:path";
-import type { BuildResult } from "./bench-build.ts";
-import type { IncrementalResult } from "./bench-incremental.ts";
-import type { R2UploadResult } from "./bench-r2-upload.ts";
-import type { ServeResult } from "./bench-serve.ts";
-import type { SyncBenchResult } from "./bench-sync.ts";
-import { buildTargets, incrementalTargets, r2Targets, serveTargets, syncTargets, type Target } from "./targets.ts";
+import {
+  buildTargets,
+  incrementalTargets,
+  r2Targets,
+  serveTargets,
+  syncTargets,
+  type Target,
+} from "../judge/targets.ts";
+import type { BuildResult } from "../steps/build.ts";
+import type { IncrementalResult } from "../steps/incremental.ts";
+import type { R2UploadResult } from "../steps/r2.ts";
+import type { ServeResult } from "../steps/serve.ts";
+import type { SyncBenchResult } from "../steps/sync.ts";
 
 interface Section<T> {
   generatedAt: string;
