@@ -1,6 +1,8 @@
 // bench's commands (bench, bench:chart) behave like every other command: --help, an unknown flag or a bad value as
-// one line with exit 2, no stack trace, nothing built.
+// one line with exit 2, no stack trace, nothing built; `bench --report` prints what bench/results.json holds.
 import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { UserError } from "../../scripts/cli/command.ts";
 import { repoRoot } from "../../test/helpers/fs/dirs.ts";
@@ -64,5 +66,42 @@ describe("npm run bench: bad values", () => {
     const r = run("bench", ["--sizes", "0"]);
     expect(r.status).toBe(2);
     oneLine(r.stderr);
+  });
+});
+
+describe("npm run bench -- --report", () => {
+  const results = join(repoRoot, "bench/results.json");
+
+  it("prints the tables of bench/results.json, each section's date first, and writes nothing", () => {
+    const before = readFileSync(results, "utf8");
+    const r = run("bench", ["--report"]);
+    expect(r.status, r.stderr).toBe(0);
+    const recorded = JSON.parse(before) as { build: { generatedAt: string } };
+    expect(r.stdout).toContain("RECORDED in bench/results.json");
+    expect(r.stdout).toContain(`build: measured ${recorded.build.generatedAt.slice(0, 10)}`);
+    for (const title of ["BUILD (", "INCREMENTAL (", "SERVE (", "TARGETS\n"]) expect(r.stdout).toContain(title);
+    expect(readFileSync(results, "utf8")).toBe(before);
+  });
+
+  it("--only keeps the steps it names", () => {
+    const r = run("bench", ["--report", "--only", "build"]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toContain("BUILD (");
+    expect(r.stdout).not.toContain("INCREMENTAL (");
+    expect(r.stdout).not.toContain("incremental n=");
+  });
+
+  it("refuses a flag that shapes a run, in one line (exit 2)", () => {
+    for (const flag of ["--check", "--sizes=100", "--keep"]) {
+      let error: unknown;
+      try {
+        parseBenchOptions(["--report", ...flag.split(" ")]);
+      } catch (e) {
+        error = e;
+      }
+      expect(error, flag).toBeInstanceOf(UserError);
+      expect((error as UserError).exitCode).toBe(2);
+      expect((error as UserError).message).toBe(`--report runs nothing: ${flag.split("=")[0]} does not apply`);
+    }
   });
 });
