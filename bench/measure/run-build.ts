@@ -7,7 +7,8 @@ import { runMeasured } from "./measured-run.ts";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
-/** The project whose build code runs: this checkout, or the copy a run made when it started (code-snapshot.ts). */
+/** The project whose build code runs: this checkout, or the copy a run made when it started
+ *  (bench/workspace/code-snapshot.ts). */
 let codeRoot = ROOT;
 export function buildWithCodeAt(root: string): void {
   codeRoot = root;

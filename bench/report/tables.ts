@@ -181,7 +181,7 @@ function coldReport(s: ServeResult): string[] {
   return [
     title,
     textTable(["host", "req/s", "rounds req/s", "p50", "p99", "peak RSS", "errors", "wrong status"], rows),
-    "  peak RSS: every process of the host's group, sampled every 200 ms (nginx generated includes its Node wrapper, start-nginx.ts)",
+    "  peak RSS: every process of the host's group, sampled every 200 ms (nginx generated includes its Node wrapper, scripts/hosts/nginx/start.ts)",
     ...wrong,
   ];
 }

@@ -31,7 +31,8 @@ import { benchEdge, type EdgeResult, edgeReport } from "./r2-edge.ts";
 // generation this upload reads.
 const contentDir = (n: number) => join(OUT, `r2-content-${n}`);
 const distDir = (n: number) => join(OUT, `r2-dist-${n}`);
-/** Beside the serve step's dist-n, where start-cloudflare looks by default: the serve step can serve it (hosts.ts). */
+/** Beside the serve step's dist-n, where start-cloudflare looks by default: the serve step can serve it
+ *  (bench/hosts/hosts.ts). */
 export const benchBucketDir = (n: number) => `${serveDistDir(n)}.r2`;
 
 type Measured = Pick<
