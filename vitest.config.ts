@@ -18,6 +18,8 @@ export default defineConfig({
       // The tiers: pure tests of one module; tests that build, start a process or a host; the HTTP suite per host.
       { extends: true, test: { name: "unit", include: ["test/unit/**/*.test.ts"] } },
       { extends: true, test: { name: "integration", include: ["test/integration/**/*.test.ts"] } },
+      // The benchmark's own code (its guard, targets, chart, catalogs and commands), tested beside it: not the product.
+      { extends: true, test: { name: "bench", include: ["bench/test/**/*.test.ts"] } },
       // Only the conformance project pays for building the sample catalog and starting every host.
       {
         extends: true,

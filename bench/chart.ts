@@ -2,9 +2,9 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { relative, resolve } from "node:path";
 import { type CommandSpec, isMain, parseCommandArgs, runCommand, UserError } from "../scripts/cli/command.ts";
-import { chartInput, growthChartSvg } from "./chart-svg.ts";
-import type { ResultsFile } from "./results-file.ts";
-import { ROOT } from "./workspace.ts";
+import { chartInput, growthChartSvg } from "./report/chart-svg.ts";
+import type { ResultsFile } from "./report/results-file.ts";
+import { ROOT } from "./workspace/out.ts";
 
 export const RESULTS_PATH = resolve(ROOT, "bench/results.json");
 export const CHART_PATH = resolve(ROOT, "docs/develop/growth.svg");

@@ -22,8 +22,10 @@ export interface BenchOptions {
   rounds: number;
   /** keep bench/out/ afterwards instead of deleting the built trees */
   keep: boolean;
-  /** judge only (bench/guard.ts): exit 1 when a row is missed or cannot be judged, and write no results */
+  /** judge only (bench/judge/guard.ts): exit 1 when a row is missed or cannot be judged, and write no results */
   check: boolean;
+  /** run nothing: print the tables of bench/results.json (the sections of `steps`) */
+  report: boolean;
 }
 
 const options = {
@@ -62,7 +64,16 @@ const options = {
     description:
       "the regression guard: build and incremental at n = 1,000, judged against bench/results.json (counts exactly, CPU and memory within a tolerance, wall-clock ratios with a noise band); exits 1 on a miss; writes no results",
   },
+  report: {
+    type: "boolean",
+    default: false,
+    description:
+      "run nothing: print the tables of bench/results.json as a run prints them, every step's or those of --only",
+  },
 } as const;
+
+/** The flags that shape a run: meaningless with --report, which runs nothing. */
+const RUN_FLAGS = Object.keys(options).filter((name) => name !== "only" && name !== "report");
 
 export const BENCH: CommandSpec<typeof options> = {
   usage: "npm run bench --",
@@ -73,6 +84,7 @@ export const BENCH: CommandSpec<typeof options> = {
   notes: [
     "a quick run: npm run bench -- --sizes 100 --only build",
     "before calling a change under the build's path done: npm run bench -- --check",
+    "the recorded figures as tables: npm run bench -- --report",
   ],
 };
 
@@ -86,6 +98,11 @@ function positiveInt(name: string, text: string): number {
 /** Parses argv (--help prints the help and exits); a bad flag or value throws a one-line UserError (exit 2). */
 export function parseBenchOptions(argv: string[]): BenchOptions {
   const values = parseCommandArgs(BENCH, argv);
+  if (values.report)
+    for (const arg of argv) {
+      const name = /^--([\w-]+)/.exec(arg)?.[1];
+      if (name && RUN_FLAGS.includes(name)) throw new UserError(`--report runs nothing: --${name} does not apply`, 2);
+    }
   const steps = (values.only?.split(",") ?? (values.check ? ["build", "incremental"] : [...STEPS])).map((s) =>
     s.trim(),
   );
@@ -113,5 +130,6 @@ export function parseBenchOptions(argv: string[]): BenchOptions {
     rounds: positiveInt("rounds", values.rounds),
     keep: values.keep,
     check: values.check,
+    report: values.report,
   };
 }

@@ -1,38 +1,32 @@
-// npm run bench: build, incremental and serve benchmarks side by side; prints tables, writes bench/results.json
-// and redraws docs/develop/growth.svg from it.
-// Benchmarks print numbers; tests never time anything.
+// npm run bench: build, incremental, r2, serve and sync benchmarks side by side; prints tables, writes
+// bench/results.json and redraws docs/develop/growth.svg from it. With --report it runs nothing and prints the tables
+// of bench/results.json. Benchmarks print numbers; tests never time anything.
 
-import { readFile } from "node:fs/promises";
 import { join, relative } from "node:path";
-import { runCommand } from "../scripts/cli/command.ts";
-import { type BuildResult, benchBuilds } from "./bench-build.ts";
-import { benchIncremental, type IncrementalResult } from "./bench-incremental.ts";
-import { benchR2Upload, type R2UploadResult, r2Report } from "./bench-r2-upload.ts";
-import { benchServe, type ServeResult } from "./bench-serve.ts";
-import { benchSync, type SyncBenchResult, syncReport } from "./bench-sync.ts";
+import { runCommand, UserError } from "../scripts/cli/command.ts";
 import { writeGrowthChart } from "./chart.ts";
-import { snapshotCode } from "./code-snapshot.ts";
-import { guardPasses, guardRows } from "./guard.ts";
-import { parseBenchOptions } from "./options.ts";
-import { buildReport, guardReport, incrementalReport, serveReport, targetsReport } from "./report.ts";
-import { allTargets, type ResultsFile, writeResults } from "./results-file.ts";
-import { buildWithCodeAt } from "./run-build.ts";
-import { OUT, ROOT, removeAll } from "./workspace.ts";
+import { guardPasses, guardRows } from "./judge/guard.ts";
+import { buildWithCodeAt } from "./measure/run-build.ts";
+import { type BenchOptions, parseBenchOptions } from "./options.ts";
+import { allTargets, readResults, type StepResults, stepResultsOf, writeResults } from "./report/results-file.ts";
+import { guardReport, recordedHeader, stepTables, targetsReport } from "./report/tables.ts";
+import { benchBuilds } from "./steps/build.ts";
+import { benchIncremental } from "./steps/incremental.ts";
+import { benchR2Upload } from "./steps/r2.ts";
+import { benchServe } from "./steps/serve.ts";
+import { benchSync } from "./steps/sync.ts";
+import { snapshotCode } from "./workspace/code-snapshot.ts";
+import { OUT, ROOT, removeAll } from "./workspace/out.ts";
 
 const RESULTS = join(ROOT, "bench", "results.json");
 
 async function main(): Promise<number> {
   const options = parseBenchOptions(process.argv.slice(2));
+  if (options.report) return printRecorded(options.steps);
   const started = performance.now();
   const log = (line: string) =>
     console.error(`[${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}`);
-  const measured: {
-    build?: BuildResult[];
-    incremental?: IncrementalResult;
-    r2?: R2UploadResult;
-    serve?: ServeResult;
-    sync?: SyncBenchResult;
-  } = {};
+  const measured: StepResults = {};
 
   try {
     // Every build of the run from the code as it is now, whatever is edited meanwhile.
@@ -51,14 +45,10 @@ async function main(): Promise<number> {
   // The guard judges against what bench/results.json recorded, and leaves it as it was.
   const guard = options.check ? guardRows(measured, await recordedResults()) : null;
   const sections = [
-    measured.build && buildReport(measured.build),
-    measured.incremental && incrementalReport(measured.incremental),
-    measured.r2 && r2Report(measured.r2),
-    measured.serve && serveReport(measured.serve),
-    measured.sync && syncReport(measured.sync),
+    ...stepTables(measured),
     // only this run's targets: results.json may also hold older sections
     guard ? guardReport(guard) : targetsReport(targets),
-  ].filter(Boolean);
+  ];
   console.log(`\n${sections.join("\n\n")}\n`);
   if (guard) {
     if (!guardPasses(guard)) return 1;
@@ -76,8 +66,22 @@ async function main(): Promise<number> {
 
 /** The build and incremental sections bench/results.json holds, none when it has none. */
 async function recordedResults() {
-  const file = (await readFile(RESULTS, "utf8").then(JSON.parse, () => null)) as Partial<ResultsFile> | null;
+  const file = await readResults(RESULTS).catch(() => null);
   return { build: file?.build?.results ?? null, incremental: file?.incremental?.results ?? null };
+}
+
+/** --report: the tables of the sections bench/results.json holds of `steps`, as the runs that measured them printed
+ *  them, and their targets judged by this code; nothing runs, nothing is written. */
+async function printRecorded(steps: BenchOptions["steps"]): Promise<number> {
+  const file = await readResults(RESULTS).catch((e: Error) => {
+    throw new UserError(`bench/results.json: not a results file (${e.message.split("\n")[0]})`);
+  });
+  if (!file) throw new UserError("bench/results.json: not found: run npm run bench first");
+  const all = stepResultsOf(file);
+  const recorded: StepResults = Object.fromEntries(steps.map((step) => [step, all[step]]));
+  const tables = [recordedHeader(file, steps), ...stepTables(recorded), targetsReport(allTargets(recorded))];
+  console.log(`\n${tables.join("\n\n")}\n`);
+  return 0;
 }
 
 // B6: a bad flag or value, or a failure the user can fix (full disk, permissions), is one line; a bug keeps its trace.

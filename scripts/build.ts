@@ -115,14 +115,14 @@ export function renderSite(catalog: Catalog, table: RouteTable, { edgeOnly = fal
 }
 
 /**
- * The code and schemas a build runs (scripts/ but the benchmarks and the catalog generator, which never shape output;
- * schemas/; the locked dependencies): when they change, the same content may build other output or other errors.
+ * The code and schemas a build runs (scripts/ but the catalog generator, which never shapes output; schemas/; the
+ * locked dependencies): when they change, the same content may build other output or other errors.
  */
 function codeHash(): string {
   const listed = (dir: string, pattern: RegExp) =>
     filesUnder(PROJECT_ROOT, dir).filter((file) => pattern.test(file.slice(dir.length + 1)));
   const files = [
-    ...listed("scripts", /^(?!(bench|catalog)\/).*\.(ts|mjs|cjs)$/),
+    ...listed("scripts", /^(?!content\/generate\.ts$).*\.(ts|mjs|cjs)$/),
     ...listed("schemas", /\.json$/),
     "package-lock.json",
   ].sort();

@@ -6,7 +6,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { generateCatalog, writeCatalog } from "../../../bench/catalog/generate.ts";
+import { generateCatalog, writeCatalog } from "../../../scripts/content/generate.ts";
 import { buildProcessArgs, buildProcessEnv } from "../../../scripts/launcher/build-node-flags.ts";
 import { repoRoot, tempDir } from "../../helpers/fs/dirs.ts";
 

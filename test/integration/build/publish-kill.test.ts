@@ -5,12 +5,11 @@ import { execFileSync } from "node:child_process";
 import { mkdir, readdir, readFile, readlink, realpath, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { generateCatalog, writeCatalog } from "../../../bench/catalog/generate.ts";
-import { snapshotTree } from "../../../bench/disk.ts";
 import { build } from "../../../scripts/build.ts";
+import { generateCatalog, writeCatalog } from "../../../scripts/content/generate.ts";
 import { editJson, startBuild, storeEntries } from "../../helpers/build/publish.ts";
 import { tempDir } from "../../helpers/fs/dirs.ts";
-import { hashTree } from "../../helpers/fs/tree.ts";
+import { hashTree, stampTree } from "../../helpers/fs/tree.ts";
 import { seeded } from "../../helpers/random/seeded.ts";
 
 const ATTEMPTS_PER_PHASE = 10;
@@ -22,8 +21,8 @@ const KILL_WINDOW = 0.9;
  * several times that (190 s for the incremental phase at 200 tools): room for a slow machine. */
 const KILL_PHASE_TIMEOUT_MS = 480_000;
 
-/** Each file's inode, mtime and size (find, a few times faster than stat from JS): a file written in place or replaced changes one of them. */
-const statTree = async (path: string) => snapshotTree(await realpath(path));
+/** The tree behind a link (the published build), stamped file by file: inode, mtime and size. */
+const statTree = async (path: string) => stampTree(await realpath(path));
 
 describe("a build killed at any instant", () => {
   let dir: Awaited<ReturnType<typeof tempDir>>;

@@ -3,8 +3,8 @@
 import { readdir, readFile, readlink, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { generateCatalog, writeCatalog } from "../../../bench/catalog/generate.ts";
 import { build } from "../../../scripts/build.ts";
+import { generateCatalog, writeCatalog } from "../../../scripts/content/generate.ts";
 import { editJson, startBuild } from "../../helpers/build/publish.ts";
 import { tempDir } from "../../helpers/fs/dirs.ts";
 

@@ -1,19 +1,16 @@
-// The developer commands (bench, bench:chart, catalog:generate, schemas) behave like every other command: --help,
-// an unknown flag or a bad value as one line with exit 2, a refused folder as one line with exit 1, no stack trace.
+// The developer commands (catalog:generate, schemas) behave like every other command: --help, an unknown flag or a
+// bad value as one line with exit 2, a refused folder as one line with exit 1, no stack trace. bench's own commands
+// are tested in bench/test/commands.test.ts.
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseBenchOptions } from "../../../bench/options.ts";
-import { UserError } from "../../../scripts/cli/command.ts";
 import { repoRoot, tempDir } from "../../helpers/fs/dirs.ts";
 import { launchArgs } from "../../helpers/process/launch.ts";
 
 const COMMANDS = {
-  bench: "bench/run.ts",
-  "bench:chart": "bench/chart.ts",
-  "catalog:generate": "bench/catalog/generate.ts",
+  "catalog:generate": "scripts/content/generate.ts",
   schemas: "scripts/write-schemas.ts",
 } as const;
 
@@ -53,29 +50,6 @@ describe("bad values and refused folders", () => {
     dir = await tempDir("msapi-cli-");
   });
   afterAll(() => dir?.remove());
-
-  it("bench: a bad size, step or count is a one-line usage error (exit 2) before anything is built", () => {
-    for (const args of [
-      ["--sizes", "0"],
-      ["--sizes", "1e3"],
-      ["--only", "deploy"],
-      ["--rounds", "two"],
-    ]) {
-      let error: unknown;
-      try {
-        parseBenchOptions(args);
-      } catch (e) {
-        error = e;
-      }
-      expect(error, args.join(" ")).toBeInstanceOf(UserError);
-      expect((error as UserError).exitCode).toBe(2);
-      expect((error as UserError).message).not.toContain("\n");
-    }
-    // and as a process: the line on stderr, exit 2
-    const r = run("bench", ["--sizes", "0"]);
-    expect(r.status).toBe(2);
-    oneLine(r.stderr);
-  });
 
   it("catalog:generate: a bad number is one line, exit 2", () => {
     const r = run("catalog:generate", ["--tools", "ten", "--out", join(dir.path, "never")]);

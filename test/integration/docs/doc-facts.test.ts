@@ -38,10 +38,10 @@ const proseLines = DOCS.flatMap((doc) => {
     });
 });
 
-/** Every number of bench/results.json, the one source of measured figures. */
-function benchNumbers(): { all: Set<number>; tree1000: number } {
+/** Every number of bench/results.json, the one source of measured figures, and its n = 1,000 build's tree. */
+function benchNumbers(): { all: Set<number>; tree1000: number; bytes1000: number } {
   const results = JSON.parse(readFileSync(join(repoRoot, "bench/results.json"), "utf8")) as {
-    build: { results: { n: number; files: number }[] };
+    build: { results: { n: number; files: number; bytes: number }[] };
   };
   const all = new Set<number>();
   const walk = (value: unknown): void => {
@@ -49,9 +49,9 @@ function benchNumbers(): { all: Set<number>; tree1000: number } {
     else if (value !== null && typeof value === "object") Object.values(value).forEach(walk);
   };
   walk(results);
-  const tree1000 = results.build.results.find((r) => r.n === 1000)?.files;
-  if (tree1000 === undefined) throw new Error("bench/results.json has no n = 1,000 build");
-  return { all, tree1000 };
+  const row = results.build.results.find((r) => r.n === 1000);
+  if (row === undefined) throw new Error("bench/results.json has no n = 1,000 build");
+  return { all, tree1000: row.files, bytes1000: row.bytes };
 }
 
 /** A rule id as cited (`Q8`, `B3`; not a percent-encoding such as `%E0`), and a range of them (`Q1–Q9`). */
@@ -166,7 +166,7 @@ describe("README.md and docs/", () => {
   });
 
   it("state the n = 1,000 tree's counts only as bench/results.json has them (quoted bench output aside)", () => {
-    const { all, tree1000 } = benchNumbers();
+    const { all, tree1000, bytes1000 } = benchNumbers();
     const wrong: string[] = [];
     for (const { where, text } of proseLines)
       for (const [number] of text.matchAll(/\b\d{3},\d{3}\b/g)) {
@@ -175,6 +175,11 @@ describe("README.md and docs/", () => {
       }
     expect(wrong).toEqual([]);
     expect(proseLines.some(({ text }) => text.includes("benchmarks.md#the-n--1000-tree"))).toBe(true);
+    // The section those links lead to states the tree as bench/results.json's build section has it, files and MB.
+    const page = readFileSync(join(repoRoot, "docs/develop/benchmarks.md"), "utf8");
+    const section = page.slice(page.indexOf("### The n = 1,000 tree")).split(/\n#/)[0]!.replace(/\s+/g, " ");
+    const mb = (bytes1000 / 1e6).toLocaleString("en-US", { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+    expect(section).toContain(`${tree1000.toLocaleString("en-US")} files, ${mb} MB`);
   });
 
   it("define in docs/develop/rules.md every rule id that scripts/, test/, docs/ and the README cite", async () => {

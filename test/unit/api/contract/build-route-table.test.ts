@@ -1,7 +1,7 @@
 // The route table and host configs are patterns: their bytes must not grow with the catalog.
 import { describe, expect, it } from "vitest";
-import { generateCatalog } from "../../../../bench/catalog/generate.ts";
 import { buildRouteTable } from "../../../../scripts/api/contract/build-route-table.ts";
+import { generateCatalog } from "../../../../scripts/content/generate.ts";
 import { validateContent } from "../../../../scripts/content/validate.ts";
 import { adapters } from "../../../../scripts/hosts/adapters.ts";
 import { deriveCatalog } from "../../../../scripts/model/derive.ts";

@@ -4,12 +4,28 @@ import { spawnSync } from "node:child_process";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { cpus, release, totalmem } from "node:os";
 import { dirname } from "node:path";
-import type { BuildResult } from "./bench-build.ts";
-import type { IncrementalResult } from "./bench-incremental.ts";
-import type { R2UploadResult } from "./bench-r2-upload.ts";
-import type { ServeResult } from "./bench-serve.ts";
-import type { SyncBenchResult } from "./bench-sync.ts";
-import { buildTargets, incrementalTargets, r2Targets, serveTargets, syncTargets, type Target } from "./targets.ts";
+import {
+  buildTargets,
+  incrementalTargets,
+  r2Targets,
+  serveTargets,
+  syncTargets,
+  type Target,
+} from "../judge/targets.ts";
+import type { BuildResult } from "../steps/build.ts";
+import type { IncrementalResult } from "../steps/incremental.ts";
+import type { R2UploadResult } from "../steps/r2.ts";
+import type { ServeResult } from "../steps/serve.ts";
+import type { SyncBenchResult } from "../steps/sync.ts";
+
+/** What the steps of one run measured, each step's results when it ran. */
+export interface StepResults {
+  build?: BuildResult[];
+  incremental?: IncrementalResult;
+  r2?: R2UploadResult;
+  serve?: ServeResult;
+  sync?: SyncBenchResult;
+}
 
 interface Section<T> {
   generatedAt: string;
@@ -56,13 +72,7 @@ function machine(): ResultsFile["machine"] {
   };
 }
 
-export function allTargets(m: {
-  build?: BuildResult[];
-  incremental?: IncrementalResult;
-  r2?: R2UploadResult;
-  serve?: ServeResult;
-  sync?: SyncBenchResult;
-}): Target[] {
+export function allTargets(m: StepResults): Target[] {
   return [
     ...(m.build?.filter((b) => !b.skipped).flatMap(buildTargets) ?? []),
     ...(m.incremental && !m.incremental.skipped ? incrementalTargets(m.incremental) : []),
@@ -72,18 +82,25 @@ export function allTargets(m: {
   ];
 }
 
-export async function writeResults(
-  path: string,
-  measured: {
-    build?: BuildResult[];
-    incremental?: IncrementalResult;
-    r2?: R2UploadResult;
-    serve?: ServeResult;
-    sync?: SyncBenchResult;
-  },
-  buildArgs: string[],
-): Promise<ResultsFile> {
-  const previous = (await readFile(path, "utf8").then(JSON.parse, () => null)) as Partial<ResultsFile> | null;
+/** The results file at `path`: null when there is none, an error when it is no JSON. */
+export async function readResults(path: string): Promise<Partial<ResultsFile> | null> {
+  const text = await readFile(path, "utf8").catch((e: NodeJS.ErrnoException) =>
+    e.code === "ENOENT" ? null : Promise.reject(e),
+  );
+  return text === null ? null : (JSON.parse(text) as Partial<ResultsFile>);
+}
+
+/** Each section's results, as a run hands them to the report. */
+export const stepResultsOf = (file: Partial<ResultsFile>): StepResults => ({
+  build: file.build?.results,
+  incremental: file.incremental?.results,
+  r2: file.r2?.results,
+  serve: file.serve?.results,
+  sync: file.sync?.results,
+});
+
+export async function writeResults(path: string, measured: StepResults, buildArgs: string[]): Promise<ResultsFile> {
+  const previous = await readResults(path);
   const now = new Date().toISOString();
   const section = <T>(value: T | undefined, old: Section<T> | null | undefined): Section<T> | null =>
     value === undefined ? (old ?? null) : { generatedAt: now, buildArgs, results: value };
@@ -98,13 +115,7 @@ export async function writeResults(
     generatedAt: now,
     machine: machine(),
     ...sections,
-    targets: allTargets({
-      build: sections.build?.results,
-      incremental: sections.incremental?.results,
-      r2: sections.r2?.results,
-      serve: sections.serve?.results,
-      sync: sections.sync?.results,
-    }),
+    targets: allTargets(stepResultsOf(sections)),
   };
   await mkdir(dirname(path), { recursive: true });
   await writeFile(path, `${JSON.stringify(file, null, 2)}\n`);

@@ -2,7 +2,7 @@
 // one with exactly one, an editorial pick that is not the highest-rated tool, and internal and editorial notes that
 // must never reach an answer. Added to a generated catalog for the bench's conformance run over 1,000 tools; the
 // generator's own output (the build and rebuild steps' catalog) stays as it is.
-import type { GeneratedCatalog } from "./generate.ts";
+import type { GeneratedCatalog } from "../../scripts/content/generate.ts";
 
 export function withEdgeCases(catalog: GeneratedCatalog): GeneratedCatalog {
   const tools = catalog.tools.map((t) => ({ ...t, categories: [...t.categories] }));

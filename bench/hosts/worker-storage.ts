@@ -1,10 +1,10 @@
 // Which storage the serve step's Worker uses: Static Assets while the tree fits, else the R2 bucket the r2 step
-// filled beside dist-n (bench-r2-upload.ts), brought up to date with this dist first so start-up stays short.
+// filled beside dist-n (steps/r2.ts), brought up to date with this dist first so start-up stays short.
 import { existsSync } from "node:fs";
 import { realpath } from "node:fs/promises";
-import { startLocalWorker } from "../scripts/hosts/cloudflare/local/workerd.ts";
-import { measurePublished, planFor } from "../scripts/hosts/cloudflare/plan.ts";
-import { publishedFiles, uploadToR2 } from "../scripts/hosts/cloudflare/r2/upload.ts";
+import { startLocalWorker } from "../../scripts/hosts/cloudflare/local/workerd.ts";
+import { measurePublished, planFor } from "../../scripts/hosts/cloudflare/plan.ts";
+import { publishedFiles, uploadToR2 } from "../../scripts/hosts/cloudflare/r2/upload.ts";
 
 /** Extra start-cloudflare arguments for this dist: none (Static Assets) or an R2 bucket served as it is. */
 export async function workerStorageArgs(dist: string, log: (line: string) => void = console.error): Promise<string[]> {

@@ -1,8 +1,6 @@
 // The printed report: one aligned table per step, the targets beside the numbers they judge.
-import { BUILD_ROUNDS, type BuildResult } from "./bench-build.ts";
-import { INSERT_SAMPLES, type IncrementalResult, PRICE_SAMPLES, type RebuildResult } from "./bench-incremental.ts";
-import type { ServeResult } from "./bench-serve.ts";
-import { type GuardRow, guardPasses, NOISE_BAND, TOLERANCE } from "./guard.ts";
+
+import { type GuardRow, guardPasses, NOISE_BAND, TOLERANCE } from "../judge/guard.ts";
 import {
   BUILD_TARGET_SIZE,
   buildTargets,
@@ -12,8 +10,40 @@ import {
   serveTargets,
   type Target,
   verdict,
-} from "./targets.ts";
+} from "../judge/targets.ts";
+import { BUILD_ROUNDS, type BuildResult } from "../steps/build.ts";
+import { INSERT_SAMPLES, type IncrementalResult, PRICE_SAMPLES, type RebuildResult } from "../steps/incremental.ts";
+import { r2Report } from "../steps/r2.ts";
+import type { ServeResult } from "../steps/serve.ts";
+import { syncReport } from "../steps/sync.ts";
+import type { ResultsFile, StepResults } from "./results-file.ts";
 import { fixed, int, mb, mib, textTable } from "./text-table.ts";
+
+/** One table a step, in the order the steps run: what a run prints of its results, and --report of results.json. */
+export function stepTables(m: StepResults): string[] {
+  return [
+    m.build && buildReport(m.build),
+    m.incremental && incrementalReport(m.incremental),
+    m.r2 && r2Report(m.r2),
+    m.serve && serveReport(m.serve),
+    m.sync && syncReport(m.sync),
+  ].filter((table) => typeof table === "string");
+}
+
+/** Where --report's figures come from: each section's run (its date and build flags), and the last run's machine. */
+export function recordedHeader(file: Partial<ResultsFile>, steps: readonly (keyof StepResults)[]): string {
+  const runs = steps.map((step) => {
+    const section = file[step];
+    if (!section) return `  ${step}: not recorded`;
+    const flags = section.buildArgs.length ? ` (build ${section.buildArgs.join(" ")})` : "";
+    return `  ${step}: measured ${section.generatedAt.slice(0, 10)}${flags}`;
+  });
+  const m = file.machine;
+  const machine = m
+    ? `${m.cpus} × ${m.cpuModel}, ${(m.memoryBytes / 2 ** 30).toFixed(1)} GiB, Node ${m.node}, ${m.nginx ?? "no nginx"}`
+    : "not recorded";
+  return [`RECORDED in bench/results.json (the last run's machine: ${machine})`, ...runs].join("\n");
+}
 
 export function buildReport(builds: BuildResult[]): string {
   const rows = builds
@@ -151,7 +181,7 @@ function coldReport(s: ServeResult): string[] {
   return [
     title,
     textTable(["host", "req/s", "rounds req/s", "p50", "p99", "peak RSS", "errors", "wrong status"], rows),
-    "  peak RSS: every process of the host's group, sampled every 200 ms (nginx generated includes its Node wrapper, start-nginx.ts)",
+    "  peak RSS: every process of the host's group, sampled every 200 ms (nginx generated includes its Node wrapper, scripts/hosts/nginx/start.ts)",
     ...wrong,
   ];
 }

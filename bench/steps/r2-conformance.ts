@@ -1,14 +1,15 @@
 // The conformance suite in R2 mode over a generated catalog of n tools (issue 40: at n = 1,000, where the tests'
-// own runs use the sample): the catalog with the cases the suite's oracle needs (edge-cases.ts), built, uploaded to
-// local R2 and served by the Worker in workerd, by the suite's own set-up (test/setup/build-r2-catalog.ts). Minutes,
-// not seconds: the hash tree's test fetches every body of the tree, so it runs here and not in npm test.
+// own runs use the sample): the catalog with the cases the suite's oracle needs (bench/workspace/edge-cases.ts),
+// built, uploaded to local R2 and served by the Worker in workerd, by the suite's own set-up
+// (test/setup/build-r2-catalog.ts). Minutes, not seconds: the hash tree's test fetches every body of the tree, so it
+// runs here and not in npm test.
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { withEdgeCases } from "./catalog/edge-cases.ts";
-import { generateCatalog, writeCatalog } from "./catalog/generate.ts";
-import { OUT, ROOT } from "./workspace.ts";
+import { generateCatalog, writeCatalog } from "../../scripts/content/generate.ts";
+import { withEdgeCases } from "../workspace/edge-cases.ts";
+import { OUT, ROOT } from "../workspace/out.ts";
 
 export interface ConformanceResult {
   n: number;

@@ -1,9 +1,9 @@
 // Step "build": full builds for each size against the tar -x floor of the same tree, best of two.
-import type { BuildCounts } from "./build-counts.ts";
-import type { BenchOptions } from "./options.ts";
-import type { BuildRun } from "./run-build.ts";
-import { tarExtractSeconds } from "./tar-floor.ts";
-import { distDir, freshBuild, lackOfSpace, OUT, removeBuild } from "./workspace.ts";
+import type { BuildCounts } from "../measure/build-counts.ts";
+import type { BuildRun } from "../measure/run-build.ts";
+import { tarExtractSeconds } from "../measure/tar-floor.ts";
+import type { BenchOptions } from "../options.ts";
+import { distDir, freshBuild, lackOfSpace, OUT, removeBuild } from "../workspace/out.ts";
 
 export interface BuildResult {
   n: number;

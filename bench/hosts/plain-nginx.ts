@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type HostProcess, startHostProcess } from "./host-process.ts";
+import { type HostProcess, startHostProcess } from "./process.ts";
 
 /** Worker settings copied from the generated nginx.conf in dist/, so only the routing differs between the two. */
 export function workerSettings(distDir: string): { processes: string; connections: string } {

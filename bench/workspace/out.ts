@@ -3,11 +3,11 @@ import { existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { writeBenchCatalog } from "./bench-catalog.ts";
-import { formatGB, freeBytes, removeTree, settleDisk } from "./disk.ts";
-import { type BuildRun, runBuild } from "./run-build.ts";
+import { formatGB, freeBytes, removeTree, settleDisk } from "../measure/disk.ts";
+import { type BuildRun, runBuild } from "../measure/run-build.ts";
+import { writeBenchCatalog } from "./catalog.ts";
 
-export const ROOT = fileURLToPath(new URL("..", import.meta.url));
+export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 /** Where a run builds its trees: bench/out, or BENCH_OUT (two runs on one checkout must not share, nor delete, one). */
 export const OUT = process.env.BENCH_OUT ? resolve(process.env.BENCH_OUT) : join(ROOT, "bench", "out");
 

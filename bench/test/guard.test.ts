@@ -1,9 +1,6 @@
 // The bench guard's verdicts: counts exactly, user CPU and peak RSS within a tolerance of the recorded figures,
 // wall-clock ratios against the limits with a noise band; runs of the same code within the band agree.
 import { describe, expect, it } from "vitest";
-import type { BuildResult } from "../../../bench/bench-build.ts";
-import type { IncrementalResult, RebuildResult } from "../../../bench/bench-incremental.ts";
-import type { BuildCounts } from "../../../bench/build-counts.ts";
 import {
   guardPasses,
   guardRows,
@@ -12,8 +9,11 @@ import {
   judgeTolerance,
   NOISE_BAND,
   TOLERANCE,
-} from "../../../bench/guard.ts";
-import { LIMITS } from "../../../bench/targets.ts";
+} from "../judge/guard.ts";
+import { LIMITS } from "../judge/targets.ts";
+import type { BuildCounts } from "../measure/build-counts.ts";
+import type { BuildResult } from "../steps/build.ts";
+import type { IncrementalResult, RebuildResult } from "../steps/incremental.ts";
 
 const MiB = 1024 * 1024;
 const plain = (n: number) => String(n);

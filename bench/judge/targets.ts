@@ -1,9 +1,9 @@
 // The targets, checked against whatever the steps measured.
-import type { BuildResult } from "./bench-build.ts";
-import type { IncrementalResult } from "./bench-incremental.ts";
-import { EDGE_N, type R2UploadResult } from "./bench-r2-upload.ts";
-import type { ServeResult } from "./bench-serve.ts";
-import type { SyncBenchResult } from "./bench-sync.ts";
+import type { BuildResult } from "../steps/build.ts";
+import type { IncrementalResult } from "../steps/incremental.ts";
+import { EDGE_N, type R2UploadResult } from "../steps/r2.ts";
+import type { ServeResult } from "../steps/serve.ts";
+import type { SyncBenchResult } from "../steps/sync.ts";
 
 export interface Target {
   name: string;

@@ -2,36 +2,37 @@
 // reads) into the local R2 Miniflare persists, then of a one-price edit and of one inserted tool: write requests (Class A), bytes sent, bodies packed, seconds end to end (local R2's start-up included); the
 // bucket's bytes after those three uploads and after a prune; then a series of inserted tools and a prune (the bucket
 // against the live build's stored bytes); then the Worker's R2 reads per request, cold (each target once) and hot (the
-// same again). The `r2` step of `npm run bench`, or alone: `npx tsx bench/bench-r2-upload.ts --n 80`
+// same again). The `r2` step of `npm run bench`, or alone: `npx tsx bench/steps/r2.ts --n 80`
 // (bench/out/r2-content-n, r2-dist-n, and the bucket dist-n.r2).
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
-import { type CommandSpec, isMain, parseCommandArgs, runCommand, UserError } from "../scripts/cli/command.ts";
-import { startLocalWorker } from "../scripts/hosts/cloudflare/local/workerd.ts";
-import { readLive, readRecord } from "../scripts/hosts/cloudflare/r2/bucket.ts";
-import { progressLine } from "../scripts/hosts/cloudflare/r2/progress.ts";
-import { prune } from "../scripts/hosts/cloudflare/r2/prune.ts";
-import type { UploadTarget } from "../scripts/hosts/cloudflare/r2/target.ts";
-import type { Progress } from "../scripts/hosts/cloudflare/r2/upload.ts";
-import { type UploadSummary, uploadToR2 } from "../scripts/hosts/cloudflare/r2/upload.ts";
+import { type CommandSpec, isMain, parseCommandArgs, runCommand, UserError } from "../../scripts/cli/command.ts";
+import { startLocalWorker } from "../../scripts/hosts/cloudflare/local/workerd.ts";
+import { readLive, readRecord } from "../../scripts/hosts/cloudflare/r2/bucket.ts";
+import { progressLine } from "../../scripts/hosts/cloudflare/r2/progress.ts";
+import { prune } from "../../scripts/hosts/cloudflare/r2/prune.ts";
+import type { UploadTarget } from "../../scripts/hosts/cloudflare/r2/target.ts";
+import type { Progress } from "../../scripts/hosts/cloudflare/r2/upload.ts";
+import { type UploadSummary, uploadToR2 } from "../../scripts/hosts/cloudflare/r2/upload.ts";
 import {
   noReads,
   type R2Reads,
   READ_KINDS,
   readKindsOf,
   totalReads,
-} from "../scripts/hosts/cloudflare/worker/r2-builds.ts";
-import { changeOnePrice, insertToolMidList, writeBenchCatalog } from "./bench-catalog.ts";
-import { benchConformanceR2, type ConformanceResult, conformanceReport } from "./bench-conformance.ts";
-import { benchEdge, type EdgeResult, edgeReport } from "./bench-edge.ts";
-import { runBuild } from "./run-build.ts";
-import { lackOfSpace, OUT, distDir as serveDistDir } from "./workspace.ts";
+} from "../../scripts/hosts/cloudflare/worker/r2-builds.ts";
+import { runBuild } from "../measure/run-build.ts";
+import { changeOnePrice, insertToolMidList, writeBenchCatalog } from "../workspace/catalog.ts";
+import { lackOfSpace, OUT, distDir as serveDistDir } from "../workspace/out.ts";
+import { benchConformanceR2, type ConformanceResult, conformanceReport } from "./r2-conformance.ts";
+import { benchEdge, type EdgeResult, edgeReport } from "./r2-edge.ts";
 
 // Its own catalog and build (not the serve step's dist-n): another step rebuilding dist-n would recycle the
 // generation this upload reads.
 const contentDir = (n: number) => join(OUT, `r2-content-${n}`);
 const distDir = (n: number) => join(OUT, `r2-dist-${n}`);
-/** Beside the serve step's dist-n, where start-cloudflare looks by default: the serve step can serve it (hosts.ts). */
+/** Beside the serve step's dist-n, where start-cloudflare looks by default: the serve step can serve it
+ *  (bench/hosts/hosts.ts). */
 export const benchBucketDir = (n: number) => `${serveDistDir(n)}.r2`;
 
 type Measured = Pick<
@@ -88,7 +89,7 @@ export interface R2UploadResult {
   series?: { inserts: number; writes: number; seconds: number; afterPrune: BucketBytes };
   cold?: ReadsPerRequest;
   hot?: ReadsPerRequest;
-  /** the whole way to the edge (bench-edge.ts): at n, compared with the Node server, and at EDGE_N */
+  /** the whole way to the edge (r2-edge.ts): at n, compared with the Node server, and at EDGE_N */
   edge?: EdgeResult[];
   /** the conformance suite in R2 mode over an n-tool catalog */
   conformance?: ConformanceResult;
@@ -296,7 +297,7 @@ const options = {
 } as const;
 
 const SPEC: CommandSpec<typeof options> = {
-  usage: "npx tsx bench/bench-r2-upload.ts --",
+  usage: "npx tsx bench/steps/r2.ts --",
   summary:
     "Measures the R2 upload of an n-tool build into Miniflare's local R2, then of a one-price edit and inserted tools " +
     "(write requests, bytes, seconds), the bucket's bytes after a prune, and the Worker's R2 reads per request.",

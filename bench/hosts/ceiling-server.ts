@@ -3,12 +3,12 @@
 // the Node server adds (routing, file lookup, conditional requests), not the bytes the contract requires.
 // With WORKERS it runs as many processes sharing the port (node:cluster, round robin), as the Node server does, so the
 // ratio compares like with like.
-// Run as its own process: PORT=… [WORKERS=N] node --import tsx bench/ceiling-server.ts BODY_FILE
+// Run as its own process: PORT=… [WORKERS=N] node --import tsx bench/hosts/ceiling-server.ts BODY_FILE
 import cluster from "node:cluster";
 import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { dirname, join } from "node:path";
-import type { RouteTable } from "../scripts/api/runtime/route-table.ts";
+import type { RouteTable } from "../../scripts/api/runtime/route-table.ts";
 
 const file = process.argv[2];
 if (!file) throw new Error("usage: ceiling-server.ts BODY_FILE (PORT from the environment)");

@@ -1,14 +1,14 @@
 // Step "serve": the same mixed request list against each host in turn, one at a time, each in its own process.
 import { statSync } from "node:fs";
 import { join } from "node:path";
-import type { HostProcess } from "./host-process.ts";
-import { HOSTS, type Host, NODE_WORKERS } from "./hosts.ts";
-import { type LoadRequest, type LoadResult, loadRun, randomLoadRun } from "./load-run.ts";
-import type { BenchOptions } from "./options.ts";
-import { probe } from "./probe.ts";
-import { sampleRss } from "./rss-sampler.ts";
-import { type BenchRequest, buildColdList, buildRequestList, ceilingBodyFile } from "./url-list.ts";
-import { distDir, freshBuild, hasBuild, lackOfSpace } from "./workspace.ts";
+import { HOSTS, type Host, NODE_WORKERS } from "../hosts/hosts.ts";
+import { type LoadRequest, type LoadResult, loadRun, randomLoadRun } from "../hosts/load-run.ts";
+import { probe } from "../hosts/probe.ts";
+import type { HostProcess } from "../hosts/process.ts";
+import { type BenchRequest, buildColdList, buildRequestList, ceilingBodyFile } from "../hosts/url-list.ts";
+import { sampleRss } from "../measure/rss-sampler.ts";
+import type { BenchOptions } from "../options.ts";
+import { distDir, freshBuild, hasBuild, lackOfSpace } from "../workspace/out.ts";
 
 export interface HostResult extends Partial<LoadResult> {
   name: string;

@@ -3,8 +3,8 @@
 import { mkdir, readdir, rm, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type CommandSpec, isMain, parseCommandArgs, runCommand, UserError } from "../../scripts/cli/command.ts";
-import type { CategoryContent, PricingPlan, SiteSettings, ToolContent } from "../../scripts/content/schema.ts";
+import { type CommandSpec, isMain, parseCommandArgs, runCommand, UserError } from "../cli/command.ts";
+import type { CategoryContent, PricingPlan, SiteSettings, ToolContent } from "./schema.ts";
 
 export interface GenerateOptions {
   tools: number;

@@ -3,21 +3,21 @@
 // URLs (pages at many limits and offsets and every other body the hash tree names, and every error kind) checked
 // against what the build recorded: each body's SHA-256 and size in the hash tree (E2), each error body's file. Where a
 // full tree fits (n ≤ 1,000) the same sample is also asked of the Node server over a full build, byte for byte.
-// The `edge` step of `npm run bench`, or alone: `npx tsx bench/bench-edge.ts --n 10000`.
+// Part of the `r2` step of `npm run bench`, or alone: `npx tsx bench/steps/r2-edge.ts --n 10000`.
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { etagFromSha256Hex } from "../scripts/api/runtime/etag.ts";
-import { type ErrorId, fill, layout, type RouteTable } from "../scripts/api/runtime/route-table.ts";
-import { type CommandSpec, isMain, parseCommandArgs, runCommand, UserError } from "../scripts/cli/command.ts";
-import { startServer } from "../scripts/hosts/node/server/start-server.ts";
-import { eachShardEntry } from "../scripts/render/sync.ts";
-import { runMeasured } from "./measured-run.ts";
-import { sampleRss } from "./rss-sampler.ts";
-import { runBuild } from "./run-build.ts";
-import { OUT, ROOT } from "./workspace.ts";
+import { etagFromSha256Hex } from "../../scripts/api/runtime/etag.ts";
+import { type ErrorId, fill, layout, type RouteTable } from "../../scripts/api/runtime/route-table.ts";
+import { type CommandSpec, isMain, parseCommandArgs, runCommand, UserError } from "../../scripts/cli/command.ts";
+import { startServer } from "../../scripts/hosts/node/server/start-server.ts";
+import { eachShardEntry } from "../../scripts/render/sync.ts";
+import { runMeasured } from "../measure/measured-run.ts";
+import { sampleRss } from "../measure/rss-sampler.ts";
+import { runBuild } from "../measure/run-build.ts";
+import { OUT, ROOT } from "../workspace/out.ts";
 
 const contentDir = (n: number) => join(OUT, `edge-content-${n}`);
 const distDir = (n: number) => join(OUT, `edge-dist-${n}`);
@@ -189,7 +189,7 @@ export async function benchEdge(n: number, log: (line: string) => void = console
   log(`edge n=${n}: catalog:generate…`);
   const gen = await runMeasured(process.execPath, [
     join(ROOT, "scripts/launcher/launch.cjs"),
-    join(ROOT, "bench/catalog/generate.ts"),
+    join(ROOT, "scripts/content/generate.ts"),
     "--tools",
     String(n),
     "--seed",
@@ -296,7 +296,7 @@ const options = {
 } as const;
 
 const SPEC: CommandSpec<typeof options> = {
-  usage: "npx tsx bench/bench-edge.ts --",
+  usage: "npx tsx bench/steps/r2-edge.ts --",
   summary:
     "Generates an n-tool catalog, builds it edge-only, uploads it to the local R2, serves it with start:cloudflare --r2, " +
     "and checks a seeded sample of 2,000 URLs against the build's record (n ≤ 1,000: and against the Node server).",

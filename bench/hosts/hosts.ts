@@ -4,12 +4,12 @@ import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { DEFAULT_SERVER_PROCESSES } from "../scripts/hosts/node/process/primary.ts";
-import { freePort, type HostProcess, startHostProcess } from "./host-process.ts";
+import { DEFAULT_SERVER_PROCESSES } from "../../scripts/hosts/node/process/primary.ts";
 import { startPlainNginx } from "./plain-nginx.ts";
+import { freePort, type HostProcess, startHostProcess } from "./process.ts";
 import { workerStorageArgs } from "./worker-storage.ts";
 
-const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const require = createRequire(import.meta.url);
 
 export interface Host {
@@ -74,7 +74,7 @@ export const HOSTS: Host[] = [
     kind: "ceiling",
     unavailable: () => null,
     start: async (_dist, body) =>
-      startHostProcess(...tsx("bench/ceiling-server.ts", body), await freePort(), {
+      startHostProcess(...tsx("bench/hosts/ceiling-server.ts", body), await freePort(), {
         WORKERS: String(NODE_WORKERS),
       }),
   },

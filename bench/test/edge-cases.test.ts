@@ -1,9 +1,9 @@
 // The generated catalog the bench's conformance run uses holds every case the suite's oracle looks for, and still
 // passes the content checks a build makes.
 import { describe, expect, it } from "vitest";
-import { withEdgeCases } from "../../../bench/catalog/edge-cases.ts";
-import { generateCatalog } from "../../../bench/catalog/generate.ts";
-import { validateContent } from "../../../scripts/content/validate.ts";
+import { generateCatalog } from "../../scripts/content/generate.ts";
+import { validateContent } from "../../scripts/content/validate.ts";
+import { withEdgeCases } from "../workspace/edge-cases.ts";
 
 const plain = generateCatalog({ tools: 200, categories: 12, seed: 1 });
 const edged = withEdgeCases(plain);

@@ -1,13 +1,14 @@
 // Step "incremental": edit the main catalog, rebuild over the same --out, and count what the rebuild wrote.
 // The first rebuild after a full build into an empty --out clones the published tree by hard links (there is no
 // older generation to recycle yet): its own row. The targets judge the steady state, the rebuilds after it.
-import type { BuildResult } from "./bench-build.ts";
-import { changeOnePrice, insertToolMidList } from "./bench-catalog.ts";
-import type { BuildCounts } from "./build-counts.ts";
-import { diffTrees, settleDisk, snapshotTree, waitForTrash } from "./disk.ts";
-import type { BenchOptions } from "./options.ts";
-import { runBuild } from "./run-build.ts";
-import { contentDir, distDir, freshBuild, hasBuild, lackOfSpace } from "./workspace.ts";
+
+import type { BuildCounts } from "../measure/build-counts.ts";
+import { diffTrees, settleDisk, snapshotTree, waitForTrash } from "../measure/disk.ts";
+import { runBuild } from "../measure/run-build.ts";
+import type { BenchOptions } from "../options.ts";
+import { changeOnePrice, insertToolMidList } from "../workspace/catalog.ts";
+import { contentDir, distDir, freshBuild, hasBuild, lackOfSpace } from "../workspace/out.ts";
+import type { BuildResult } from "./build.ts";
 
 export interface RebuildResult {
   change: string;

@@ -1,8 +1,8 @@
 // The benchmark's catalogs: the synthetic generator with a fixed seed, and the two edits the incremental step makes.
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { compareByName } from "../scripts/model/order.ts";
-import { generateCatalog, writeCatalog } from "./catalog/generate.ts";
+import { generateCatalog, writeCatalog } from "../../scripts/content/generate.ts";
+import { compareByName } from "../../scripts/model/order.ts";
 
 const SEED = 1;
 const CATEGORIES = 12;

@@ -1,7 +1,7 @@
 // A server under test, run as a child process in its own process group (so the load generator never shares its
 // event loop, and stopping it stops whatever it started), ready once it answers HTTP on 127.0.0.1.
 import { spawn } from "node:child_process";
-import { freePort } from "../scripts/hosts/free-port.ts";
+import { freePort } from "../../scripts/hosts/free-port.ts";
 
 export interface HostProcess {
   origin: string;
@@ -65,7 +65,7 @@ export async function startHostProcess(
     }
   };
   const stop = async () => {
-    // The leader first, so a wrapper (start-nginx.ts) stops its server itself and cleans up after it.
+    // The leader first, so a wrapper (scripts/hosts/nginx/start.ts) stops its server itself and cleans up after it.
     if (running) child.kill("SIGTERM");
     const killed = await Promise.race([
       exited.then(() => true),

@@ -2,18 +2,18 @@
 // rendering and hashing the search answers take), and what npm run mirror moves for a one-price change (E3).
 import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { layout } from "../scripts/api/runtime/route-table.ts";
-import { sha256Hex } from "../scripts/api/sha256-node.ts";
-import { loadContent } from "../scripts/content/load.ts";
-import { validateContent } from "../scripts/content/validate.ts";
-import { startServer } from "../scripts/hosts/node/server/start-server.ts";
-import { syncCopy } from "../scripts/mirror/sync-copy.ts";
-import { deriveCatalog } from "../scripts/model/derive.ts";
-import { renderSearch } from "../scripts/render/search.ts";
-import { serializeSummaries } from "../scripts/render/tools.ts";
-import { changeOnePrice } from "./bench-catalog.ts";
-import { runBuild } from "./run-build.ts";
-import { contentDir, distDir, freshBuild, OUT } from "./workspace.ts";
+import { layout } from "../../scripts/api/runtime/route-table.ts";
+import { sha256Hex } from "../../scripts/api/sha256-node.ts";
+import { loadContent } from "../../scripts/content/load.ts";
+import { validateContent } from "../../scripts/content/validate.ts";
+import { startServer } from "../../scripts/hosts/node/server/start-server.ts";
+import { syncCopy } from "../../scripts/mirror/sync-copy.ts";
+import { deriveCatalog } from "../../scripts/model/derive.ts";
+import { renderSearch } from "../../scripts/render/search.ts";
+import { serializeSummaries } from "../../scripts/render/tools.ts";
+import { runBuild } from "../measure/run-build.ts";
+import { changeOnePrice } from "../workspace/catalog.ts";
+import { contentDir, distDir, freshBuild, OUT } from "../workspace/out.ts";
 
 export interface SyncSizes {
   n: number;

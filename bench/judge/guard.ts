@@ -3,16 +3,17 @@
 // hashed) must equal those bench/results.json recorded for the same catalog; user CPU and peak RSS may exceed the
 // recorded figure by a stated tolerance; wall-clock ratios may exceed the limit by a stated noise band.
 // Pure: run.ts hands it this run's results and the recorded file.
-import type { BuildResult } from "./bench-build.ts";
-import type { IncrementalResult, RebuildResult } from "./bench-incremental.ts";
-import { type BuildCounts, COUNT_KEYS } from "./build-counts.ts";
+
+import { type BuildCounts, COUNT_KEYS } from "../measure/build-counts.ts";
+import type { BuildResult } from "../steps/build.ts";
+import type { IncrementalResult, RebuildResult } from "../steps/incremental.ts";
 import { BUILD_TARGET_SIZE, LIMITS } from "./targets.ts";
 
 /** How far above the recorded figure user CPU and peak RSS may go: as far as they move between runs of the same code
- *  on a loaded shared machine (the figures: docs/develop/benchmarks.md). */
+ *  on a loaded shared machine (why: docs/develop/benchmarks.md, "The guard"). */
 export const TOLERANCE = { userCpu: 0.5, peakRss: 0.3 } as const;
 /** How far above its limit a wall-clock ratio may go before it is a miss: as far as the same code's rows move from one
- *  quarter hour to the next on a shared machine (the figures: docs/develop/benchmarks.md). */
+ *  quarter hour to the next on a shared machine (why: docs/develop/benchmarks.md, "The guard"). */
 export const NOISE_BAND = 0.5;
 
 /** PASS: met; NOISE: past the limit but inside the noise band (not a failure); MISS: failed; n/a: not measured or

@@ -1,13 +1,14 @@
 // One build as a child process (`scripts/build.ts --json`, as `npm run build` starts it), measured from outside: wall seconds and peak RSS.
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { BUILD_NODE_FLAGS, buildProcessEnv } from "../scripts/launcher/build-node-flags.ts";
+import { BUILD_NODE_FLAGS, buildProcessEnv } from "../../scripts/launcher/build-node-flags.ts";
 import { type BuildCounts, COUNT_KEYS } from "./build-counts.ts";
 import { runMeasured } from "./measured-run.ts";
 
-const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
-/** The project whose build code runs: this checkout, or the copy a run made when it started (code-snapshot.ts). */
+/** The project whose build code runs: this checkout, or the copy a run made when it started
+ *  (bench/workspace/code-snapshot.ts). */
 let codeRoot = ROOT;
 export function buildWithCodeAt(root: string): void {
   codeRoot = root;

@@ -4,7 +4,7 @@
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { fill, layout, type RouteTable } from "../scripts/api/runtime/route-table.ts";
+import { fill, layout, type RouteTable } from "../../scripts/api/runtime/route-table.ts";
 
 export interface BenchRequest {
   /** the API URL path (with query) a routing host is asked */

@@ -5,10 +5,10 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { describe, expect, it } from "vitest";
-import { chartInput, formatBytes, formatCount, formatSeconds, growthChartSvg } from "../../../bench/chart-svg.ts";
-import type { ResultsFile } from "../../../bench/results-file.ts";
-import { repoRoot, tempDir } from "../../helpers/fs/dirs.ts";
-import { launchArgs } from "../../helpers/process/launch.ts";
+import { repoRoot, tempDir } from "../../test/helpers/fs/dirs.ts";
+import { launchArgs } from "../../test/helpers/process/launch.ts";
+import { chartInput, formatBytes, formatCount, formatSeconds, growthChartSvg } from "../report/chart-svg.ts";
+import type { ResultsFile } from "../report/results-file.ts";
 
 const build = (n: number, files: number, bytes: number, seconds: number, tarSeconds: number | null) => ({
   n,
