@@ -65,7 +65,7 @@ export async function startHostProcess(
     }
   };
   const stop = async () => {
-    // The leader first, so a wrapper (start-nginx.ts) stops its server itself and cleans up after it.
+    // The leader first, so a wrapper (scripts/hosts/nginx/start.ts) stops its server itself and cleans up after it.
     if (running) child.kill("SIGTERM");
     const killed = await Promise.race([
       exited.then(() => true),
