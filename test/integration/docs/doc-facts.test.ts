@@ -15,6 +15,7 @@ import { checkDist } from "../../../scripts/check-dist/check-dist.ts";
 import { publishedFiles } from "../../../scripts/hosts/cloudflare/r2/upload.ts";
 import { startServer } from "../../../scripts/hosts/node/server/start-server.ts";
 import { exportBuild } from "../../../scripts/hosts/static/export.ts";
+import { BENCH_TABLES, benchTablesIn, readBenchResults } from "../../helpers/docs/bench-tables.ts";
 import {
   type FoundPath,
   pathsInComments,
@@ -238,6 +239,33 @@ describe("README.md and docs/", () => {
       }
     expect(wrong).toEqual([]);
     expect(proseLines.some(({ text }) => text.includes("benchmarks.md#the-n--1000-tree"))).toBe(true);
+  });
+
+  it("hold in each table generated from bench/results.json what that file renders to now", () => {
+    const results = readBenchResults();
+    const stale: string[] = [];
+    const shown = new Set<string>();
+    for (const doc of DOCS)
+      for (const { name, line, held } of benchTablesIn(readFileSync(join(repoRoot, doc), "utf8"))) {
+        shown.add(name);
+        const render = BENCH_TABLES[name];
+        if (!render) stale.push(`${doc}:${line}: no bench table is named ${name}`);
+        else if (held !== render(results))
+          stale.push(`${doc}:${line}: ${name} is not what bench/results.json renders to`);
+      }
+    expect(stale, "rewrite them: npx tsx test/helpers/docs/bench-tables.ts").toEqual([]);
+    expect([...shown].sort()).toEqual(Object.keys(BENCH_TABLES).sort());
+  });
+
+  it("give no figure measured on one machine in the guide and host pages (the benchmarks' report holds those)", () => {
+    // Seconds, requests per second and "here" depend on the machine and the hour; files, bytes and requests counted
+    // do not. A host page that needs a measured figure links to docs/develop/benchmarks.md or holds a bench table.
+    const MACHINE =
+      /\b(?:\d+-core|this machine|the machine here|measured here|on this host)\b|\d(?:\.\d+)?k? req\/s\b/i;
+    const measured = proseLines
+      .filter(({ where, text }) => /^docs\/(guide|hosts)\//.test(where) && MACHINE.test(text))
+      .map(({ where, text }) => `${where}: ${text.match(MACHINE)![0]}`);
+    expect(measured).toEqual([]);
   });
 
   it("define in docs/develop/rules.md every rule id that scripts/, test/, docs/ and the README cite", async () => {
