@@ -127,6 +127,36 @@ function ignoredOf(paths: string[]): Set<string> {
   );
 }
 
+/**
+ * The anchors of a Markdown file as GitHub makes them: each heading's slug (`-1`, `-2` on repeats; code blocks hold
+ * none), and `<a id>`s.
+ */
+const anchors = new Map<string, Set<string>>();
+function anchorsOf(file: string): Set<string> {
+  let found = anchors.get(file);
+  if (found) return found;
+  found = new Set();
+  const seen = new Map<string, number>();
+  let fenced = false;
+  for (const line of readFileSync(file, "utf8").split("\n")) {
+    if (line.trimStart().startsWith("```")) fenced = !fenced;
+    const heading = fenced ? undefined : /^#{1,6} (.*)/.exec(line)?.[1];
+    if (heading !== undefined) {
+      const slug = heading
+        .trim()
+        .toLowerCase()
+        .replace(/[^\p{L}\p{N}\p{M}\p{Pc} -]/gu, "")
+        .replaceAll(" ", "-");
+      const repeats = seen.get(slug) ?? 0;
+      seen.set(slug, repeats + 1);
+      found.add(repeats ? `${slug}-${repeats}` : slug);
+    }
+    for (const [, id] of line.matchAll(/<a id="([^"]+)"/g)) found.add(id!);
+  }
+  anchors.set(file, found);
+  return found;
+}
+
 let dir: Awaited<ReturnType<typeof tempDir>>;
 let dist: string;
 const counts = {
@@ -305,16 +335,22 @@ describe("README.md and docs/", () => {
     expect(named).toEqual(Object.keys(OPERATIONS));
   });
 
-  it("link only inside the repository", () => {
+  it("link only inside the repository, to files and headings that exist", () => {
     const outside: string[] = [];
     for (const { where, text } of lines) {
       for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
-        const path = target!.split("#")[0]!;
+        const [path, anchor] = target!.split("#") as [string, string | undefined];
         const doc = where.split(":")[0]!;
         const base = doc.includes("/") ? join(repoRoot, doc, "..") : repoRoot;
         if (/^[a-z]+:/i.test(target!) || (path && !join(base, path).startsWith(repoRoot)))
           outside.push(`${where}: ${target}`);
         else if (path && !existsSync(join(base, path))) outside.push(`${where}: ${target} (no such file)`);
+        else if (
+          anchor &&
+          (path === "" || path.endsWith(".md")) &&
+          !anchorsOf(path ? join(base, path) : join(repoRoot, doc)).has(anchor)
+        )
+          outside.push(`${where}: ${target} (no such heading)`);
       }
       if (text.includes("../shared")) outside.push(`${where}: ../shared`);
     }
