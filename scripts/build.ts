@@ -47,9 +47,12 @@ export interface BuildOptions {
   onProgress?: (message: string) => void;
   /** let the deletion of replaced folders outlive the build (the command line), instead of waiting for it */
   backgroundCleanup?: boolean;
-  /** fail on scaffold placeholders (content/placeholders.ts) as on content errors, instead of warning */
+  /** fail on scaffold placeholders (scripts/content/placeholders.ts) as on content errors, instead of warning */
   strict?: boolean;
-  /** remember this build's warnings as printed (content/warning-history.ts); false when they are not printed (--json) */
+  /**
+   * remember this build's warnings as printed (scripts/content/warning-history.ts); false when they are not printed
+   * (--json)
+   */
   printsWarnings?: boolean;
   /** write no list page (the R2 upload needs only each list's run): a build only the edge can publish */
   edgeOnly?: boolean;

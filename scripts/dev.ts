@@ -49,7 +49,10 @@ export const DEV: CommandSpec<typeof options> = {
   notes: ["environment: PORT (default 3000, 0 picks a free one), HOST (default localhost)"],
 };
 
-/** One build, reported in one line (and its warnings: content/warning-report.ts); false, with the errors, when it failed. */
+/**
+ * One build, reported in one line (and its warnings: scripts/content/warning-report.ts); false, with the errors, when
+ * it failed.
+ */
 async function buildOnce(contentDir: string, outDir: string, shownOut: string, verbose: boolean): Promise<boolean> {
   try {
     const r = await build({ contentDir, outDir });

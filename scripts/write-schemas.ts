@@ -1,5 +1,5 @@
-// npm run schemas: writes schemas/**/*.json from the zod sources (content files: content/schema.ts; response bodies:
-// api/contract/response-schemas.ts); --check only compares. A test fails when they drift.
+// npm run schemas: writes schemas/**/*.json from the zod sources (content files: scripts/content/schema.ts; response
+// bodies: scripts/api/contract/response-schemas.ts); --check only compares. A test fails when they drift.
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";

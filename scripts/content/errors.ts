@@ -1,4 +1,4 @@
-/** A problem in one content file, at one field path: `content/tools/x.json: plans[1].price: …`. */
+/** A problem in one content file, at one field path: `content/tools/acme.json: pricingPlans[1].price: …`. */
 export interface ContentError {
   file: string;
   path: string;

@@ -21,7 +21,10 @@ export const R2_BUCKET_NAME = "marketing-software-api";
 /** A date this workerd (miniflare 4.20260426) and the edge both support; pinned so output is byte-identical. */
 export const COMPATIBILITY_DATE = "2026-04-01";
 
-/** The Worker module: createWorker(table, errors) from cloudflare/worker.ts, as one self-contained ES module. */
+/**
+ * The Worker module: createWorker(table, errors) from scripts/hosts/cloudflare/worker/worker.ts, as one self-contained
+ * ES module.
+ */
 export function bundleWorker(table: RouteTable): string {
   // The code is bundled only when it changed (esbuild would slow every small rebuild); the data goes in here.
   const code = cachedBundleTextSync("scripts/hosts/cloudflare/worker/entry.ts", {

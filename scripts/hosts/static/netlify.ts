@@ -1,5 +1,5 @@
 // Netlify: dist/_redirects and dist/_headers from the route table, and dist/404.html (the not_found body) for
-// rewrites whose file does not exist. Partial by nature (see tmp/readme-hosts-static.md).
+// rewrites whose file does not exist. Partial by nature (see docs/hosts/static-hosts.md).
 //
 // Netlify's rules, as documented and as netlify-redirector (the matcher of `netlify dev`) measures them:
 // first matching rule wins and rewrites are not re-evaluated; a query condition `name=:name` matches when the

@@ -1,6 +1,6 @@
 // `npx serve dist` (serve 14, serve-handler 6): dist/serve.json maps each path route onto its file at the
 // default query, and a 404.html gives missing paths the not_found body. Partial by nature (see
-// tmp/readme-hosts-static.md): serve-handler ignores the query and the method, and has one 404 page.
+// docs/hosts/static-hosts.md): serve-handler ignores the query and the method, and has one 404 page.
 //
 // serve-handler, as read in its source: a path with an extension is looked up as a file before any rewrite,
 // so rewrites cannot hide files. `public` is therefore the base-path folder (dist/v1): routes.json, host

@@ -212,7 +212,7 @@ const SERVE_GAPS = [
 ];
 
 // `npx serve dist`: the real serve CLI reading dist/serve.json (scripts/hosts/static/serve-json.ts). Partial by nature:
-// knownGaps is the measured list (tmp/readme-hosts-static.md), so every other test must pass on it.
+// knownGaps is the measured list (docs/hosts/static-hosts.md), so every other test must pass on it.
 const serve: Host = {
   name: "serve",
   unavailable: () => undefined,
@@ -224,7 +224,8 @@ const serve: Host = {
   startOnce: true,
 };
 
-// The real nginx over dist/nginx/*.conf (scripts/hosts/nginx/adapter.ts, scripts/hosts/nginx/start.ts); gaps: tmp/readme-nginx.md.
+// The real nginx over dist/nginx/*.conf (scripts/hosts/nginx/adapter.ts, scripts/hosts/nginx/start.ts); gaps:
+// docs/hosts/nginx.md.
 const nginx: Host = {
   name: "nginx",
   unavailable: () =>

@@ -1,5 +1,5 @@
-// The expected answer to any request, written from decisions.md alone (P1–P3, P7, Q1–Q9, O4, S1–S3, E1–E2), never
-// from server code.
+// The expected answer to any request, written from the rules of docs/develop/rules.md alone (P1–P3, P7, Q1–Q9, O4,
+// S1–S3, E1–E2), never from server code.
 import type { Catalog } from "./catalog.ts";
 import { bruteForceSearch } from "./search-oracle.ts";
 import type { ListMeta } from "./shapes.ts";

@@ -1,4 +1,4 @@
-// The contract's field lists, in its order (H5): api-contract.md sections 2, 4 and 7, decisions D1.
+// The contract's field lists, in its order (H5): docs/guide/api.md, "What the fields mean"; D1.
 export const SUMMARY_KEYS = [
   "name",
   "slug",

@@ -81,7 +81,8 @@ export function uploadCommand(dist: string, persist: string): { done: Promise<nu
 }
 
 /**
- * lib/upload-killed.ts: the real upload, killed with its workerd at an instant of its own (`bodies=N` or `record`).
+ * test/helpers/r2/upload-killed.ts: the real upload, killed with its workerd at an instant of its own (`bodies=N` or
+ * `record`).
  * Run from its bundle, as the upload command is: through tsx's loader, importing Miniflare cost ~3 s of CPU a run.
  */
 export async function killedUpload(dist: string, persist: string, at: string): Promise<string> {

@@ -1,7 +1,7 @@
 // What the README and docs/ state about the repository and the sample catalog is true of a fresh build of the sample:
-// every file path they name exists (in the repository or in the build), every count of the sample's files and bytes
-// is the build's, every count of the n = 1,000 tree is bench/results.json's, every rule id cited anywhere is defined
-// in docs/develop/rules.md, and no link leaves the repository.
+// every repository path they or a source comment name exists, every build output they name is in the build, every
+// count of the sample's files and bytes is the build's, every count of the n = 1,000 tree is bench/results.json's,
+// every rule id cited anywhere is defined in docs/develop/rules.md, and no link leaves the repository.
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { join } from "node:path";
@@ -15,6 +15,13 @@ import { checkDist } from "../../../scripts/check-dist/check-dist.ts";
 import { publishedFiles } from "../../../scripts/hosts/cloudflare/r2/upload.ts";
 import { startServer } from "../../../scripts/hosts/node/server/start-server.ts";
 import { exportBuild } from "../../../scripts/hosts/static/export.ts";
+import { BENCH_TABLES, benchTablesIn, readBenchResults } from "../../helpers/docs/bench-tables.ts";
+import {
+  type FoundPath,
+  pathsInComments,
+  pathsInHashComments,
+  pathsInMarkdown,
+} from "../../helpers/docs/named-paths.ts";
 import { repoRoot, tempDir } from "../../helpers/fs/dirs.ts";
 import { hashTree } from "../../helpers/fs/tree.ts";
 
@@ -57,25 +64,97 @@ function benchNumbers(): { all: Set<number>; tree1000: number; bytes1000: number
 /** A rule id as cited (`Q8`, `B3`; not a percent-encoding such as `%E0`), and a range of them (`Q1–Q9`). */
 const CITED_RULE = /(?<![%\w])([PQODHCBMSE])(\d+)(?:[–-]\1?(\d+))?\b/g;
 
-/** Repository paths a doc names in `code`: folders of the project and dist/, without placeholders. */
-const NAMED_PATH = /`((?:scripts|test|schemas|docs|bench|\.github|\.ci|dist)\/[^`\s]*)`/g;
+/** Build outputs a doc names in `code` (`dist/nginx/server.conf`), without placeholders. */
+const BUILD_PATH = /`(dist\/[^`\s]*)`/g;
 const PLACEHOLDER = /[{}<>…*$]/;
 
+/** Every file of the repository: tracked, or new and not ignored (work not yet committed counts). */
+const repositoryFiles = spawnSync("git", ["ls-files", "--cached", "--others", "--exclude-standard"], {
+  cwd: repoRoot,
+  encoding: "utf8",
+})
+  .stdout.split("\n")
+  .filter(Boolean);
+/** The folders at the repository's root: a path that starts with one names a file of the repository. */
+const TOP_FOLDERS = [...new Set(repositoryFiles.filter((f) => f.includes("/")).map((f) => f.split("/")[0]!))];
+
+/** Every path the docs name, and every path a comment names in the code, the tests, the benchmarks and the configs. */
+const namedPaths = (): FoundPath[] => (named ??= findNamedPaths());
+let named: FoundPath[] | undefined;
+function findNamedPaths(): FoundPath[] {
+  const read = (file: string) => readFileSync(join(repoRoot, file), "utf8");
+  const commented = fg.sync(["{scripts,bench,test}/**/*.{ts,cjs,mjs}", "*.{ts,jsonc}"], {
+    cwd: repoRoot,
+    ignore: ["bench/out/**"],
+  });
+  const hashCommented = fg.sync([".gitignore", ".ci/*", ".github/**/*.{yml,yaml}", "*.{toml,yaml,yml}"], {
+    cwd: repoRoot,
+    dot: true,
+  });
+  return [
+    ...DOCS.flatMap((doc) => pathsInMarkdown(doc, read(doc), TOP_FOLDERS)),
+    ...commented.sort().flatMap((file) => pathsInComments(file, read(file), TOP_FOLDERS)),
+    ...hashCommented.sort().flatMap((file) => pathsInHashComments(file, read(file), TOP_FOLDERS)),
+  ];
+}
+
 /**
- * The paths git ignores, among these: outputs a command makes (bench/out/), not files of the repository. One git for
- * them all (one per path was ~220 processes).
+ * What a path may name that is no file of the repository, besides what git ignores (bench/out/, tmp/, dist.public/:
+ * what commands write) and what a fresh build of the sample holds (`docs/redoc.standalone.js` lies in dist/docs/).
  */
+const NOT_IN_REPOSITORY: { path: RegExp; why: string }[] = [
+  {
+    path: /^content\/tools\/acme(?:-[\w-]+)?\.json$/,
+    why: 'the tool the docs and messages take as their example: `npm run new:tool -- --name "Acme Mail"` writes it',
+  },
+];
+
+/** The paths git ignores, among these: outputs a command makes. One git for them all (one per path: hundreds). */
 function ignoredOf(paths: string[]): Set<string> {
-  // A path inside dist/ is looked up in the fresh build; git refuses any path beyond the `dist` link a user's build
-  // leaves (exit 128), so none is asked about, and any answer but 0 (some ignored) or 1 (none) is an error.
-  const asked = paths.filter((path) => path !== "dist" && !path.startsWith("dist/"));
+  // A folder's pattern (`bench/out/`) matches a path written without its slash only when the folder exists, so both
+  // forms are asked; any answer but 0 (some ignored) or 1 (none) is an error.
   const git = spawnSync("git", ["check-ignore", "--stdin"], {
     cwd: repoRoot,
-    input: asked.join("\n"),
+    input: paths.flatMap((path) => [path, `${path.replace(/\/$/, "")}/`]).join("\n"),
     encoding: "utf8",
   });
   if (git.status !== 0 && git.status !== 1) throw new Error(`git check-ignore: exit ${git.status}: ${git.stderr}`);
-  return new Set(git.stdout.split("\n").filter(Boolean));
+  return new Set(
+    git.stdout
+      .split("\n")
+      .filter(Boolean)
+      .map((path) => path.replace(/\/$/, "")),
+  );
+}
+
+/**
+ * The anchors of a Markdown file as GitHub makes them: each heading's slug (`-1`, `-2` on repeats; code blocks hold
+ * none), and `<a id>`s.
+ */
+const anchors = new Map<string, Set<string>>();
+function anchorsOf(file: string): Set<string> {
+  let found = anchors.get(file);
+  if (found) return found;
+  found = new Set();
+  const seen = new Map<string, number>();
+  let fenced = false;
+  for (const line of readFileSync(file, "utf8").split("\n")) {
+    if (line.trimStart().startsWith("```")) fenced = !fenced;
+    const heading = fenced ? undefined : /^#{1,6} (.*)/.exec(line)?.[1];
+    if (heading !== undefined) {
+      const slug = heading
+        .trim()
+        .toLowerCase()
+        .replace(/[^\p{L}\p{N}\p{M}\p{Pc} -]/gu, "")
+        .replaceAll(" ", "-");
+      const repeats = seen.get(slug) ?? 0;
+      seen.set(slug, repeats + 1);
+      found.add(repeats ? `${slug}-${repeats}` : slug);
+    }
+    for (const [, id] of line.matchAll(/<a id="([^"]+)"/g)) found.add(id!);
+  }
+  anchors.set(file, found);
+  return found;
 }
 
 let dir: Awaited<ReturnType<typeof tempDir>>;
@@ -113,20 +192,35 @@ beforeAll(async () => {
 afterAll(() => dir?.remove());
 
 describe("README.md and docs/", () => {
-  it("name files that exist: in the repository, or in a fresh build of the sample", async () => {
-    const named = lines.flatMap(({ where, text }) =>
-      [...text.matchAll(NAMED_PATH)]
-        .map(([, path]) => ({ where, path: path!.replace(/[.,:;]$/, "") }))
-        .filter(({ path }) => !PLACEHOLDER.test(path)),
-    );
-    const ignored = ignoredOf(named.map(({ path }) => path));
+  it("name, as do the comments of the code, only repository paths that exist (outputs aside)", () => {
+    // A path from the root (`scripts/io/store.ts`, `.ci/run`) must exist there; the end of a path (`io/store.ts`,
+    // `../develop/rules.md`, `rules.md`) must end some file's path; a configuration file (`vitest.config.ts`) must be
+    // at the root. See test/helpers/docs/named-paths.ts for what counts as naming a path.
+    const named = namedPaths();
+    const ignored = ignoredOf(named.filter(({ kind }) => kind === "top").map(({ path }) => path.replace(/\/$/, "")));
+    const exists = ({ kind, path }: FoundPath): boolean => {
+      if (kind === "tail") return repositoryFiles.some((file) => file === path || file.endsWith(`/${path}`));
+      if (kind === "root") return existsSync(join(repoRoot, path));
+      return (
+        existsSync(join(repoRoot, path)) ||
+        existsSync(join(dist, path)) ||
+        ignored.has(path.replace(/\/$/, "")) ||
+        NOT_IN_REPOSITORY.some((exception) => exception.path.test(path))
+      );
+    };
+    expect(
+      named.filter((p) => !exists(p)).map(({ where, path }) => `${where}: ${path}`),
+      "paths named that do not exist",
+    ).toEqual([]);
+  });
+
+  it("name build outputs that a fresh build of the sample holds (`dist/nginx/server.conf`)", () => {
     const missing: string[] = [];
-    for (const { where, path } of named) {
-      if (ignored.has(path)) continue;
-      const inDist = path.startsWith("dist/") ? path.slice("dist/".length) : path;
-      const found = [join(repoRoot, path), join(dist, inDist)].some((p) => existsSync(p));
-      if (!found) missing.push(`${where}: ${path}`);
-    }
+    for (const { where, text } of lines)
+      for (const [, path] of text.matchAll(BUILD_PATH)) {
+        const inDist = path!.replace(/[.,:;]$/, "").slice("dist/".length);
+        if (!PLACEHOLDER.test(inDist) && !existsSync(join(dist, inDist))) missing.push(`${where}: ${path}`);
+      }
     expect(missing).toEqual([]);
   });
 
@@ -182,6 +276,33 @@ describe("README.md and docs/", () => {
     expect(section).toContain(`${tree1000.toLocaleString("en-US")} files, ${mb} MB`);
   });
 
+  it("hold in each table generated from bench/results.json what that file renders to now", () => {
+    const results = readBenchResults();
+    const stale: string[] = [];
+    const shown = new Set<string>();
+    for (const doc of DOCS)
+      for (const { name, line, held } of benchTablesIn(readFileSync(join(repoRoot, doc), "utf8"))) {
+        shown.add(name);
+        const render = BENCH_TABLES[name];
+        if (!render) stale.push(`${doc}:${line}: no bench table is named ${name}`);
+        else if (held !== render(results))
+          stale.push(`${doc}:${line}: ${name} is not what bench/results.json renders to`);
+      }
+    expect(stale, "rewrite them: npx tsx test/helpers/docs/bench-tables.ts").toEqual([]);
+    expect([...shown].sort()).toEqual(Object.keys(BENCH_TABLES).sort());
+  });
+
+  it("give no figure measured on one machine in the guide and host pages (the benchmarks' report holds those)", () => {
+    // Seconds, requests per second and "here" depend on the machine and the hour; files, bytes and requests counted
+    // do not. A host page that needs a measured figure links to docs/develop/benchmarks.md or holds a bench table.
+    const MACHINE =
+      /\b(?:\d+-core|this machine|the machine here|measured here|on this host)\b|\d(?:\.\d+)?k? req\/s\b/i;
+    const measured = proseLines
+      .filter(({ where, text }) => /^docs\/(guide|hosts)\//.test(where) && MACHINE.test(text))
+      .map(({ where, text }) => `${where}: ${text.match(MACHINE)![0]}`);
+    expect(measured).toEqual([]);
+  });
+
   it("define in docs/develop/rules.md every rule id that scripts/, test/, docs/ and the README cite", async () => {
     const rules = readFileSync(join(repoRoot, "docs/develop/rules.md"), "utf8");
     const defined = new Set([...rules.matchAll(/^\| ([A-Z]\d+) \|/gm)].map(([, id]) => id));
@@ -219,16 +340,22 @@ describe("README.md and docs/", () => {
     expect(named).toEqual(Object.keys(OPERATIONS));
   });
 
-  it("link only inside the repository", () => {
+  it("link only inside the repository, to files and headings that exist", () => {
     const outside: string[] = [];
     for (const { where, text } of lines) {
       for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
-        const path = target!.split("#")[0]!;
+        const [path, anchor] = target!.split("#") as [string, string | undefined];
         const doc = where.split(":")[0]!;
         const base = doc.includes("/") ? join(repoRoot, doc, "..") : repoRoot;
         if (/^[a-z]+:/i.test(target!) || (path && !join(base, path).startsWith(repoRoot)))
           outside.push(`${where}: ${target}`);
         else if (path && !existsSync(join(base, path))) outside.push(`${where}: ${target} (no such file)`);
+        else if (
+          anchor &&
+          (path === "" || path.endsWith(".md")) &&
+          !anchorsOf(path ? join(base, path) : join(repoRoot, doc)).has(anchor)
+        )
+          outside.push(`${where}: ${target} (no such heading)`);
       }
       if (text.includes("../shared")) outside.push(`${where}: ../shared`);
     }
@@ -281,7 +408,14 @@ describe("README.md and docs/", () => {
 
   it("finds what it checks (the extraction works)", async () => {
     expect(lines.length).toBeGreaterThan(500);
-    expect(lines.some(({ text }) => [...text.matchAll(NAMED_PATH)].length > 0)).toBe(true);
+    expect(lines.some(({ text }) => [...text.matchAll(BUILD_PATH)].length > 0)).toBe(true);
+    const named = namedPaths();
+    expect(named.length).toBeGreaterThan(500);
+    expect(new Set(named.map(({ kind }) => kind))).toEqual(new Set(["top", "tail", "root"]));
+    // A comment of the code, a Markdown link's end and a # comment of the configs are read.
+    expect(named).toContainEqual(expect.objectContaining({ where: "test/integration/docs/doc-facts.test.ts:1" }));
+    expect(named.some(({ where, path }) => where.startsWith("docs/") && path.startsWith("develop/"))).toBe(true);
+    expect(named.some(({ where }) => where.startsWith(".gitignore:"))).toBe(true);
     expect(DOCS).toContain("docs/guide/api.md");
   });
 });

@@ -1,7 +1,7 @@
 // Builds on R2 in motion, in workerd through Miniflare (offline), with the upload run as the real command: a reader
 // hammering the Worker while build B is published over build A sees whole A answers, then whole B answers, never a
 // mix; rollback answers byte for byte as A did; a repeated request reads nothing from R2 (kills during an upload:
-// upload-r2-kills.test.ts).
+// upload-kills.test.ts).
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
