@@ -48,7 +48,7 @@ export const HOSTS: Host[] = [
     unavailable: () => null,
     start: async (dist) =>
       startHostProcess(
-        ...launched("scripts/hosts/node/serve.ts", "--dist", dist, "--workers", String(NODE_WORKERS)),
+        ...launched("scripts/commands/serve.ts", "--dist", dist, "--workers", String(NODE_WORKERS)),
         await freePort(),
         { HOST: "127.0.0.1" },
       ),

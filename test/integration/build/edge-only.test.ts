@@ -59,7 +59,7 @@ it("serve, validate, nginx and export refuse it with one line; a running server 
     await server?.close();
   }
   for (const [entry, ...args] of [
-    ["scripts/hosts/node/serve.ts"],
+    ["scripts/commands/serve.ts"],
     ["scripts/check-dist/command.ts"],
     ["scripts/hosts/nginx/start.ts"],
     ["scripts/hosts/static/export.ts", "--out", join(dir.path, "exported")],

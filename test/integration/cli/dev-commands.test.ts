@@ -14,7 +14,7 @@ const COMMANDS = {
   bench: "bench/run.ts",
   "bench:chart": "bench/chart.ts",
   "catalog:generate": "bench/catalog/generate.ts",
-  schemas: "scripts/write-schemas.ts",
+  schemas: "scripts/commands/schemas.ts",
 } as const;
 
 function run(command: keyof typeof COMMANDS, args: string[]) {

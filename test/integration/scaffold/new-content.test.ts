@@ -109,7 +109,7 @@ describe("new:category and new:tool on a copy of the tiny fixture", () => {
     const cli = (...flags: string[]) =>
       spawnSync(
         process.execPath,
-        ["scripts/launcher/launch.cjs", "scripts/build.ts", "--content", content, "--out", out, ...flags],
+        ["scripts/launcher/launch.cjs", "scripts/commands/build.ts", "--content", content, "--out", out, ...flags],
         {
           cwd: repoRoot,
           encoding: "utf8",
