@@ -60,7 +60,7 @@ it("serve, validate, nginx and export refuse it with one line; a running server 
   }
   for (const [entry, ...args] of [
     ["scripts/commands/serve.ts"],
-    ["scripts/check-dist/command.ts"],
+    ["scripts/commands/validate.ts"],
     ["scripts/hosts/nginx/start.ts"],
     ["scripts/hosts/static/export.ts", "--out", join(dir.path, "exported")],
   ] as string[][]) {

@@ -125,7 +125,7 @@ describe("npm run mirror refuses and resumes", () => {
           process.execPath,
           [
             "scripts/launcher/launch.cjs",
-            "scripts/mirror/command.ts",
+            "scripts/commands/mirror.ts",
             "--from",
             from,
             "--out",

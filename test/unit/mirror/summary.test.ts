@@ -1,6 +1,6 @@
 // The line npm run mirror ends with: sizes in human units, whatever their size.
 import { describe, expect, it } from "vitest";
-import { syncSummary } from "../../../scripts/mirror/command.ts";
+import { syncSummary } from "../../../scripts/mirror/summary.ts";
 import type { SyncResult } from "../../../scripts/mirror/sync-copy.ts";
 
 const result: SyncResult = {
