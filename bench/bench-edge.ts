@@ -135,7 +135,7 @@ async function check(dist: string, e: Expected, got: Answer): Promise<string | n
 async function startCloudflare(dist: string, persist: string) {
   const child = spawn(
     process.execPath,
-    [join(ROOT, "scripts/launcher/launch.cjs"), join(ROOT, "scripts/hosts/cloudflare/local/start.ts")].concat([
+    [join(ROOT, "scripts/launcher/launch.cjs"), join(ROOT, "scripts/commands/start-cloudflare.ts")].concat([
       "--dist",
       dist,
       "--r2",
@@ -209,7 +209,7 @@ export async function benchEdge(n: number, log: (line: string) => void = console
     process.execPath,
     [
       join(ROOT, "scripts/launcher/launch.cjs"),
-      join(ROOT, "scripts/hosts/cloudflare/r2/command.ts"),
+      join(ROOT, "scripts/commands/upload-r2.ts"),
       "--dist",
       distDir(n),
       "--persist",

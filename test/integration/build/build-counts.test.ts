@@ -11,7 +11,7 @@ import { servedFileFilter } from "../../../scripts/api/served-files.ts";
 import { type BuildResult, build, builtLine } from "../../../scripts/build.ts";
 import { checkDist } from "../../../scripts/check-dist/check-dist.ts";
 import { formatCount } from "../../../scripts/cli/command.ts";
-import { summaryLine } from "../../../scripts/hosts/cloudflare/r2/command.ts";
+import { summaryLine } from "../../../scripts/hosts/cloudflare/r2/summary.ts";
 import { uploadToR2 } from "../../../scripts/hosts/cloudflare/r2/upload.ts";
 import { exportBuild } from "../../../scripts/hosts/static/export.ts";
 import { servedFilesOf } from "../../../scripts/io/tree-report.ts";
@@ -89,7 +89,7 @@ describe("a build counts served files and build records, as export, validate and
     // The export command says the same, and names what it adds for the host.
     const cli = spawnSync(
       process.execPath,
-      launchArgs("scripts/hosts/static/export.ts", "--dist", dist, "--out", join(dir.path, "full/public-cli")),
+      launchArgs("scripts/commands/export.ts", "--dist", dist, "--out", join(dir.path, "full/public-cli")),
       { cwd: repoRoot, encoding: "utf8" },
     );
     expect(cli.stdout).toMatch(

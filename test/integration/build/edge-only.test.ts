@@ -61,8 +61,8 @@ it("serve, validate, nginx and export refuse it with one line; a running server 
   for (const [entry, ...args] of [
     ["scripts/commands/serve.ts"],
     ["scripts/commands/validate.ts"],
-    ["scripts/hosts/nginx/start.ts"],
-    ["scripts/hosts/static/export.ts", "--out", join(dir.path, "exported")],
+    ["scripts/commands/start-nginx.ts"],
+    ["scripts/commands/export.ts", "--out", join(dir.path, "exported")],
   ] as string[][]) {
     const run = await promisify(execFile)(process.execPath, launchArgs(entry!, "--dist", dist, ...args), {
       env: { ...process.env, PORT: "0" },

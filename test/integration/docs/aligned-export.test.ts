@@ -20,7 +20,7 @@ import { launchArgs } from "../../helpers/process/launch.ts";
 
 const run = promisify(execFile);
 const exportCommand = (args: string[]) =>
-  run(process.execPath, launchArgs("scripts/hosts/static/export.ts", ...args), { cwd: repoRoot });
+  run(process.execPath, launchArgs("scripts/commands/export.ts", ...args), { cwd: repoRoot });
 
 let tmp: Awaited<ReturnType<typeof tempDir>>;
 let dist: string;
