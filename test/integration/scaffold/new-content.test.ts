@@ -13,7 +13,7 @@ import { fixture, repoRoot, tempDir } from "../../helpers/fs/dirs.ts";
 import { launchArgs } from "../../helpers/process/launch.ts";
 
 function run(command: "new-tool" | "new-category", args: string[]) {
-  const r = spawnSync(process.execPath, launchArgs(`scripts/scaffold/${command}.ts`, ...args), {
+  const r = spawnSync(process.execPath, launchArgs(`scripts/commands/${command}.ts`, ...args), {
     cwd: repoRoot,
     encoding: "utf8",
     timeout: 30_000,
