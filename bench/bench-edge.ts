@@ -189,7 +189,7 @@ export async function benchEdge(n: number, log: (line: string) => void = console
   log(`edge n=${n}: catalog:generate…`);
   const gen = await runMeasured(process.execPath, [
     join(ROOT, "scripts/launcher/launch.cjs"),
-    join(ROOT, "bench/catalog/generate.ts"),
+    join(ROOT, "scripts/commands/catalog-generate.ts"),
     "--tools",
     String(n),
     "--seed",

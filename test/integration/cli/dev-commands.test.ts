@@ -13,7 +13,7 @@ import { launchArgs } from "../../helpers/process/launch.ts";
 const COMMANDS = {
   bench: "bench/run.ts",
   "bench:chart": "bench/chart.ts",
-  "catalog:generate": "bench/catalog/generate.ts",
+  "catalog:generate": "scripts/commands/catalog-generate.ts",
   schemas: "scripts/commands/schemas.ts",
 } as const;
 
