@@ -20,8 +20,13 @@ export const CLIENT_TYPES_FILE = fileURLToPath(new URL("../test/helpers/openapi/
 
 const TINY_FIXTURE = fileURLToPath(new URL("../test/fixtures/tiny", import.meta.url));
 
+// In the command's CommonJS bundle the default import is the package's whole CommonJS module (it sets no
+// __esModule), whose `default` is the function; through an ES module loader (tsx, vitest) it is the function itself.
+const toTypeScriptAst: typeof openapiTS =
+  typeof openapiTS === "function" ? openapiTS : (openapiTS as unknown as { default: typeof openapiTS }).default;
+
 export async function generateClientTypes(openapiPath: string): Promise<string> {
-  const ast = await openapiTS(pathToFileURL(openapiPath));
+  const ast = await toTypeScriptAst(pathToFileURL(openapiPath));
   return CLIENT_TYPES_BANNER + astToString(ast);
 }
 
