@@ -10,7 +10,7 @@ import { startServer } from "../scripts/hosts/node/server/start-server.ts";
 import { syncCopy } from "../scripts/mirror/sync-copy.ts";
 import { deriveCatalog } from "../scripts/model/derive.ts";
 import { renderSearch } from "../scripts/render/search.ts";
-import { serializeSummaries } from "../scripts/render/tools.ts";
+import { serializeSummaries } from "../scripts/render/software.ts";
 import { changeOnePrice } from "./bench-catalog.ts";
 import { runBuild } from "./run-build.ts";
 import { contentDir, distDir, freshBuild, OUT } from "./workspace.ts";

@@ -32,8 +32,8 @@ import { lazyFile, type OutputFile, routeTableKey } from "./render/output.ts";
 import { renderRankings } from "./render/rankings.ts";
 import { renderSchemaTable } from "./render/schema-table.ts";
 import { renderSearch } from "./render/search.ts";
+import { renderSoftwareDetails, serializeSummaries } from "./render/software.ts";
 import { listChecker, pageLists } from "./render/software-pages.ts";
-import { renderToolFiles, serializeSummaries } from "./render/tools.ts";
 
 export interface BuildOptions {
   contentDir: string;
@@ -77,7 +77,7 @@ export interface BuildResult extends WriteSummary {
 /** Every file of dist/: the small ones whole, the list pages as lists of pre-serialized, validated items. */
 export function renderSite(catalog: Catalog, table: RouteTable, { edgeOnly = false } = {}): SiteOutput {
   const summaries = serializeSummaries(catalog);
-  const tools = renderToolFiles(catalog);
+  const software = renderSoftwareDetails(catalog);
   const search = renderSearch(catalog, summaries);
   const lists = pageLists(catalog, summaries);
   const files: OutputFile[] = [
@@ -85,11 +85,11 @@ export function renderSite(catalog: Catalog, table: RouteTable, { edgeOnly = fal
     ...listRunFiles(lists),
     ...(edgeOnly ? [edgeOnlyFile()] : []),
     // before the export, whose check asks which details were rendered
-    ...tools.files,
+    ...software.files,
     renderCategories(catalog),
     ...renderRankings(catalog),
     search.none,
-    renderExport(catalog, tools.details),
+    renderExport(catalog, software.details),
     ...renderErrors(catalog),
     renderOpenApi(catalog, table),
     ...renderDocsPage(catalog, table),

@@ -5,7 +5,7 @@ import type { Catalog } from "../model/derive.ts";
 import { assertValid } from "../schemas/check.ts";
 import { toCategory } from "./categories.ts";
 import { json, type OutputFile, piecedFile } from "./output.ts";
-import { type RenderedDetails, toExported } from "./tools.ts";
+import { type RenderedDetails, toExported } from "./software.ts";
 
 /** Items joined into a piece of about this many characters before it is written (write-in-pieces.ts). */
 const PIECE_CHARS = 64 * 1024;

@@ -6,7 +6,7 @@ import { validateContent } from "../../../scripts/content/validate.ts";
 import { deriveCatalog } from "../../../scripts/model/derive.ts";
 import { toCategory } from "../../../scripts/render/categories.ts";
 import { renderExport } from "../../../scripts/render/export.ts";
-import { renderToolFiles, toExported } from "../../../scripts/render/tools.ts";
+import { renderSoftwareDetails, toExported } from "../../../scripts/render/software.ts";
 import { fixture } from "../../helpers/fs/dirs.ts";
 
 async function tinyCatalog() {
@@ -20,7 +20,7 @@ describe("the export's check", () => {
     const catalog = await tinyCatalog();
     const bad = catalog.tools[1]!;
     Object.assign(bad, { rating: 99 }); // the schemas cap a rating at 5
-    const tools = renderToolFiles(catalog);
+    const tools = renderSoftwareDetails(catalog);
     const exported = renderExport(catalog, tools.details);
     expect(() => exported.check?.()).not.toThrow(); // no detail rendered yet: only the envelope
     void tools.files[1]!.body; // the writer renders this tool's detail (its key changed)
@@ -31,7 +31,7 @@ describe("the export's check", () => {
   it("always checks the envelope and every category", async () => {
     const catalog = await tinyCatalog();
     Object.assign(catalog.categories[0]!, { name: "" });
-    const exported = renderExport(catalog, renderToolFiles(catalog).details);
+    const exported = renderExport(catalog, renderSoftwareDetails(catalog).details);
     expect(() => exported.check?.()).toThrow(/built export breaks responses\/export-response/);
   });
 
@@ -40,7 +40,7 @@ describe("the export's check", () => {
     // Enough items for several pieces (a piece closes past 64 K characters).
     const one = catalog.tools[0]!;
     catalog.tools = Array.from({ length: 400 }, (_, i) => ({ ...one, slug: `${one.slug}-${i}` }));
-    const exported = renderExport(catalog, renderToolFiles(catalog).details);
+    const exported = renderExport(catalog, renderSoftwareDetails(catalog).details);
     const pieces = [...exported.pieces!()];
     expect(pieces.length).toBeGreaterThan(2);
     expect(exported.body).toBe(

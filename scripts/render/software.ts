@@ -103,7 +103,7 @@ export const toExported = (t: Tool) => Object.assign(toDetail(t), { categories: 
  * key: a rebuild renders the details of the tools whose files changed, not a thousand. The key also names the tool's
  * categories in catalog order, which its export item holds (renderExport).
  */
-export function renderToolFiles(catalog: Catalog): { files: OutputFile[]; details: RenderedDetails } {
+export function renderSoftwareDetails(catalog: Catalog): { files: OutputFile[]; details: RenderedDetails } {
   const { tool } = layout(catalog.site.basePath);
   const site = JSON.stringify(catalog.site.siteUrl);
   const rendered = new Set<string>();
