@@ -22,10 +22,10 @@ import { type SiteOutput, type WriteSummary, writeOutput } from "./io/write-outp
 import { hashOfFile, saveFileHashes, sha1 } from "./launcher/file-hashes.cjs";
 import { PROJECT_ROOT } from "./launcher/project-cache.cjs";
 import { type Catalog, deriveCatalog } from "./model/derive.ts";
+import { renderCatalogBody } from "./render/catalog-body.ts";
 import { renderCategories } from "./render/categories.ts";
 import { renderDocsPage } from "./render/docs-page.ts";
 import { renderErrors } from "./render/errors.ts";
-import { renderExport } from "./render/export.ts";
 import { edgeOnlyFile, listRunFiles } from "./render/list-runs.ts";
 import { renderOpenApi } from "./render/openapi.ts";
 import { lazyFile, type OutputFile, routeTableKey } from "./render/output.ts";
@@ -84,12 +84,12 @@ export function renderSite(catalog: Catalog, table: RouteTable, { edgeOnly = fal
     // each list once, for publishers that store pages as windows on it (the R2 upload)
     ...listRunFiles(lists),
     ...(edgeOnly ? [edgeOnlyFile()] : []),
-    // before the export, whose check asks which details were rendered
+    // before the catalog body, whose check asks which details were rendered
     ...software.files,
     renderCategories(catalog),
     ...renderRankings(catalog),
     search.none,
-    renderExport(catalog, software.details),
+    renderCatalogBody(catalog, software.details),
     ...renderErrors(catalog),
     renderOpenApi(catalog, table),
     ...renderDocsPage(catalog, table),

@@ -185,7 +185,7 @@ const fileHostScript = (base: string, limitsFile: string) => `
 /**
  * The search box: the typed text folded as names are for search (accents removed, lower-cased, split at anything but
  * a-z and 0-9). One word is asked of the search endpoint; on a file host, of the answer's file, or the empty answer.
- * Several words ("sparrow sms": each must start a word of the name) are matched here against the export body, read
+ * Several words ("sparrow sms": each must start a word of the name) are matched here against the catalog body, read
  * once, which lies at the same path on an API and on a file host.
  */
 const searchScript = (base: string) => `
