@@ -1,10 +1,10 @@
-// npm run export: the flags, then the copy of a build's served files for a file-only host (hosts/static/export.ts).
+// npm run export: the flags, then the static copy of a build for a file-only host (hosts/static/static-copy.ts).
 import { resolve } from "node:path";
 import { type CommandSpec, formatCount, isMain, parseCommandArgs, runCommand, UserError } from "../cli/command.ts";
 import { formatBytes } from "../cli/format-bytes.ts";
 import { DEFAULT_ALIGNED_LIMITS, parseLimits } from "../hosts/static/aligned-pages.ts";
-import { exportBuild } from "../hosts/static/export.ts";
 import { isPublishHost, PUBLISH_HOSTS } from "../hosts/static/published-files.ts";
+import { makeStaticCopy } from "../hosts/static/static-copy.ts";
 
 const options = {
   dist: { type: "string", default: "dist", valueName: "DIR", description: "the build to export from" },
@@ -60,7 +60,7 @@ async function main(): Promise<void> {
         ? DEFAULT_ALIGNED_LIMITS
         : parseLimits(values.limits)
       : undefined;
-  const result = await exportBuild(resolve(values.dist), resolve(values.out), values.host, limits);
+  const result = await makeStaticCopy(resolve(values.dist), resolve(values.out), values.host, limits);
   if (values.json) console.log(JSON.stringify({ ok: true, ...result, out: values.out }));
   else
     console.log(

@@ -13,7 +13,7 @@ import { checkDist } from "../../../scripts/check-dist/check-dist.ts";
 import { formatCount } from "../../../scripts/cli/command.ts";
 import { summaryLine } from "../../../scripts/hosts/cloudflare/r2/summary.ts";
 import { uploadToR2 } from "../../../scripts/hosts/cloudflare/r2/upload.ts";
-import { exportBuild } from "../../../scripts/hosts/static/export.ts";
+import { makeStaticCopy } from "../../../scripts/hosts/static/static-copy.ts";
 import { servedFilesOf } from "../../../scripts/io/tree-report.ts";
 import { fixture, repoRoot, tempDir } from "../../helpers/fs/dirs.ts";
 import { hashTree } from "../../helpers/fs/tree.ts";
@@ -82,7 +82,7 @@ describe("a build counts served files and build records, as export, validate and
     expect(builtLine(full, "dist")).toMatch(/ and \d+ build records, from 4 tools and 4 categories$/);
     // Every file of the tree is one or the other: the build records are the rest (routes.json, manifest, configs).
     expect(full.counts.served + full.counts.records).toBe((await hashTree(await realpath(dist))).size);
-    const exported = await exportBuild(dist, join(dir.path, "full/public"), "static");
+    const exported = await makeStaticCopy(dist, join(dir.path, "full/public"), "static");
     expect(exported.served).toBe(served);
     expect(exported.files).toBe(served + exported.hostFiles.length);
     expect((await checkDist(await realpath(dist))).served).toBe(served);

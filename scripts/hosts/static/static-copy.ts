@@ -1,6 +1,6 @@
-// What `npm run export` (scripts/commands/export.ts) does: copies what a file-only host should serve from a build
-// into a folder of its own, to upload as it is (GitHub Pages, S3, Cloudflare Pages, Netlify). routes.json, the build
-// manifest and every other host's config stay behind, so nothing internal is downloadable.
+// The static copy `npm run export` (scripts/commands/export.ts) makes: what a file-only host should serve from a
+// build, copied into a folder of its own, to upload as it is (GitHub Pages, S3, Cloudflare Pages, Netlify).
+// routes.json, the build manifest and every other host's config stay behind, so nothing internal is downloadable.
 
 import { constants } from "node:fs";
 import { copyFile, mkdir, readdir, readFile, realpath, stat, writeFile } from "node:fs/promises";
@@ -12,9 +12,9 @@ import { UserError } from "../../cli/command.ts";
 import { assertFullBuild } from "../../io/edge-only.ts";
 import { alignedLimitsBody, alignedLimitsFile, alignedPageFilter } from "./aligned-pages.ts";
 import { type PublishHost, publishedFileFilter } from "./published-files.ts";
-import { exportServeConfig, SERVE_CONFIG_FILE } from "./serve-json.ts";
+import { SERVE_CONFIG_FILE, staticCopyServeConfig } from "./serve-json.ts";
 
-export interface ExportResult {
+export interface StaticCopy {
   host: PublishHost;
   /** the build generation the files came from (dist/ resolved) */
   from: string;
@@ -41,7 +41,7 @@ async function realPathOf(path: string): Promise<string> {
   }
 }
 
-/** Refuses an out folder that holds anything, or that overlaps the build: an export never overwrites. */
+/** Refuses an out folder that holds anything, or that overlaps the build: a static copy never overwrites. */
 async function checkOut(out: string, from: string): Promise<void> {
   const inside = (a: string, b: string) => a === b || a.startsWith(b + sep);
   const outReal = await realPathOf(out);
@@ -56,12 +56,12 @@ async function checkOut(out: string, from: string): Promise<void> {
 }
 
 /** Copies the published files of the build at `dist` into `out`, from one generation even if dist/ is republished meanwhile. */
-export async function exportBuild(
+export async function makeStaticCopy(
   dist: string,
   out: string,
   host: PublishHost,
   alignedLimits?: readonly number[],
-): Promise<ExportResult> {
+): Promise<StaticCopy> {
   const from = await realpath(dist).catch(() => {
     throw new UserError(`no build at ${dist}: run npm run build first`);
   });
@@ -92,17 +92,17 @@ export async function exportBuild(
       await mkdir(dir, { recursive: true });
       dirs.add(dir);
     }
-    // A copy, never a hard link: a later build may rewrite the generation's files, the export must not change.
+    // A copy, never a hard link: a later build may rewrite the generation's files, the copy must not change.
     await copyFile(join(from, file), target, constants.COPYFILE_FICLONE);
     const size = (await stat(target)).size;
     bytes += size;
     if (isServed(file)) servedBytes += size;
     else hostFiles.push(file);
   }
-  // Files the export makes rather than copies: `npx serve` reads serve.json from the folder it serves (the build's
-  // own serves dist/v1 and holds what an export leaves out), and the aligned export's limits.
+  // Files the copy makes rather than copies: `npx serve` reads serve.json from the folder it serves (the build's
+  // own serves dist/v1 and holds what a static copy leaves out), and the aligned copy's limits.
   const made = new Map<string, string>();
-  if (host === "serve") made.set(SERVE_CONFIG_FILE, `${JSON.stringify(exportServeConfig(table), null, 2)}\n`);
+  if (host === "serve") made.set(SERVE_CONFIG_FILE, `${JSON.stringify(staticCopyServeConfig(table), null, 2)}\n`);
   if (alignedLimits) made.set(alignedLimitsFile(table.basePath), alignedLimitsBody(alignedLimits));
   for (const [file, body] of made) {
     await mkdir(dirname(join(out, file)), { recursive: true });
