@@ -8,7 +8,7 @@ import { validateContent } from "../validate.ts";
 import { type CsvFiles, contentToCsv } from "./content-to-csv.ts";
 
 /** Reads and checks the content folder, and returns the CSV files' text. Throws ContentErrors on invalid content. */
-export async function exportContentAsCsv(contentDir: string): Promise<{ files: CsvFiles; counts: SheetCounts }> {
+export async function contentAsSheets(contentDir: string): Promise<{ files: CsvFiles; counts: SheetCounts }> {
   const raw = await loadContent(contentDir);
   const valid = validateContent(raw);
   if (!valid.ok) throw new ContentErrors(valid.errors);
@@ -40,7 +40,7 @@ export async function writeSheets(
   contentDir: string,
   csvDir: string,
 ): Promise<{ files: string[]; counts: SheetCounts }> {
-  const { files, counts } = await exportContentAsCsv(contentDir);
+  const { files, counts } = await contentAsSheets(contentDir);
   await mkdir(csvDir, { recursive: true });
   for (const [name, text] of Object.entries(files)) await writeFile(join(csvDir, name), text);
   return { files: Object.keys(files), counts };

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateCatalog, writeCatalog } from "../../../bench/catalog/generate.ts";
 import { build } from "../../../scripts/build.ts";
 import { importContentFromCsv } from "../../../scripts/content/csv/import-sheets.ts";
-import { exportContentAsCsv } from "../../../scripts/content/csv/write-sheets.ts";
+import { contentAsSheets } from "../../../scripts/content/csv/write-sheets.ts";
 import { MANIFEST_FILE } from "../../../scripts/io/manifest.ts";
 import { sampleContent, tempDir } from "../../helpers/fs/dirs.ts";
 import { hashTree } from "../../helpers/fs/tree.ts";
@@ -21,7 +21,7 @@ afterAll(() => tmp?.remove(), 600_000);
 /** content → CSV files → a new, empty content folder; returns that folder. */
 async function throughCsv(contentDir: string, name: string): Promise<string> {
   const csv = join(tmp.path, `${name}-csv`);
-  const { files } = await exportContentAsCsv(contentDir);
+  const { files } = await contentAsSheets(contentDir);
   await mkdir(csv, { recursive: true });
   for (const [file, text] of Object.entries(files)) await writeFile(join(csv, file), text);
   const imported = join(tmp.path, `${name}-imported`);
