@@ -13,7 +13,7 @@ import { etagFromSha256Hex } from "../scripts/api/runtime/etag.ts";
 import { type ErrorId, fill, layout, type RouteTable } from "../scripts/api/runtime/route-table.ts";
 import { type CommandSpec, isMain, parseCommandArgs, runCommand, UserError } from "../scripts/cli/command.ts";
 import { startServer } from "../scripts/hosts/node/server/start-server.ts";
-import { eachShardEntry } from "../scripts/render/sync.ts";
+import { eachShardEntry } from "../scripts/render/hash-tree.ts";
 import { runMeasured } from "./measured-run.ts";
 import { sampleRss } from "./rss-sampler.ts";
 import { runBuild } from "./run-build.ts";

@@ -106,7 +106,7 @@ export function renderSite(catalog: Catalog, table: RouteTable, { edgeOnly = fal
     pageTemplate: layout(table.basePath).page,
     bodyDir: `${table.basePath.slice(1)}/`,
     maxLimit: MAX_LIMIT,
-    sync: {
+    hashTree: {
       basePath: table.basePath,
       rootFile: layout(table.basePath).syncRoot,
       shardFile: layout(table.basePath).syncShard,
