@@ -2,8 +2,8 @@
 import { resolve } from "node:path";
 import { type CommandSpec, formatCount, isMain, parseCommandArgs, runCommand, UserError } from "../cli/command.ts";
 import { DEFAULT_FETCH } from "../mirror/fetch-retry.ts";
-import { syncSummary } from "../mirror/summary.ts";
-import { syncCopy } from "../mirror/sync-copy.ts";
+import { mirrorSummary } from "../mirror/summary.ts";
+import { updateMirror } from "../mirror/update-mirror.ts";
 
 const options = {
   from: {
@@ -55,14 +55,14 @@ async function main(): Promise<void> {
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64)
     throw new UserError(`--concurrency ${values.concurrency}: a whole number from 1 to 64`, 2);
   const progress = values.json || !process.stderr.isTTY ? undefined : process.stderr;
-  const result = await syncCopy(from.href, resolve(values.out), {
+  const result = await updateMirror(from.href, resolve(values.out), {
     fetch: { ...DEFAULT_FETCH, concurrency },
     onProgress:
       progress && ((done, total) => progress.write(`\r${formatCount(done)} of ${formatCount(total)} bodies…`)),
   });
   progress?.write("\r\x1b[K");
   if (values.json) console.log(JSON.stringify({ ok: true, out: values.out, ...result }));
-  else console.log(syncSummary(values.from, values.out, result));
+  else console.log(mirrorSummary(values.from, values.out, result));
 }
 
 if (isMain(import.meta.url)) void runCommand(main, { json: () => process.argv.includes("--json") });
