@@ -6,7 +6,7 @@
 import type { BuildResult } from "./bench-build.ts";
 import type { IncrementalResult, RebuildResult } from "./bench-incremental.ts";
 import { type BuildCounts, COUNT_KEYS } from "./build-counts.ts";
-import { BUILD_TARGET_SIZE, LIMITS } from "./targets.ts";
+import { BUILD_TARGET_SIZE, TARGET_LIMITS } from "./targets.ts";
 
 /** How far above the recorded figure user CPU and peak RSS may go: as far as they move between runs of the same code
  *  on a loaded shared machine (the figures: docs/develop/benchmarks.md). */
@@ -141,7 +141,7 @@ function rebuildRows(
       measured?.peakRssBytes,
       recorded?.peakRssBytes,
       TOLERANCE.peakRss,
-      LIMITS.peakRssMiB * MiB,
+      TARGET_LIMITS.peakRssMiB * MiB,
       mebibytes,
     ),
   ];
@@ -164,7 +164,7 @@ export function guardRows(
         b?.userSeconds,
         was?.userSeconds,
         TOLERANCE.userCpu,
-        LIMITS.buildUserSeconds,
+        TARGET_LIMITS.buildUserSeconds,
         seconds,
       ),
       judgeTolerance(
@@ -172,10 +172,10 @@ export function guardRows(
         b?.peakRssBytes,
         was?.peakRssBytes,
         TOLERANCE.peakRss,
-        LIMITS.peakRssMiB * MiB,
+        TARGET_LIMITS.peakRssMiB * MiB,
         mebibytes,
       ),
-      judgeClock(`build n=${n} / tar -x`, b?.ratio, LIMITS.buildToTar, NOISE_BAND, times),
+      judgeClock(`build n=${n} / tar -x`, b?.ratio, TARGET_LIMITS.buildToTar, NOISE_BAND, times),
     );
   }
   if (measured.incremental) {
@@ -186,9 +186,21 @@ export function guardRows(
       ...rebuildRows(`${label} first rebuild`, i.first, was?.first),
       ...rebuildRows(`${label} one price`, i.price, was?.price),
       ...rebuildRows(`${label} one tool inserted`, i.insert, was?.insert),
-      judgeClock(`${label} one price / full build`, i.price?.ratio, LIMITS.incrementalShare, NOISE_BAND, percent),
-      judgeClock(`${label} one price`, i.price?.seconds, LIMITS.incrementalSeconds, NOISE_BAND, seconds),
-      judgeClock(`${label} one tool inserted / full build`, i.insert?.ratio, LIMITS.insertShare, NOISE_BAND, percent),
+      judgeClock(
+        `${label} one price / full build`,
+        i.price?.ratio,
+        TARGET_LIMITS.incrementalShare,
+        NOISE_BAND,
+        percent,
+      ),
+      judgeClock(`${label} one price`, i.price?.seconds, TARGET_LIMITS.incrementalSeconds, NOISE_BAND, seconds),
+      judgeClock(
+        `${label} one tool inserted / full build`,
+        i.insert?.ratio,
+        TARGET_LIMITS.insertShare,
+        NOISE_BAND,
+        percent,
+      ),
     );
   }
   return rows;
