@@ -1,19 +1,19 @@
-// npm run build: load → validate → derive → render → adapt → write (and publish: scripts/io/store.ts).
+// The build: load → validate → derive → render → adapt → write (and publish: scripts/io/store.ts). Its command,
+// `npm run build`, is scripts/commands/build.ts.
 import { createHash } from "node:crypto";
 import { readdirSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { buildRouteTable } from "./api/contract/build-route-table.ts";
 import { layout, MAX_LIMIT, type RouteTable } from "./api/runtime/route-table.ts";
 import { servedFileFilter } from "./api/served-files.ts";
-import { type CommandSpec, formatCount, isMain, parseCommandArgs, runCommand } from "./cli/command.ts";
+import { formatCount } from "./cli/command.ts";
 import { formatBytes } from "./cli/format-bytes.ts";
 import { emptyContentCache, readContentCache, writeContentCache } from "./content/content-cache.ts";
-import { ContentErrors, formatContentError } from "./content/errors.ts";
+import { ContentErrors } from "./content/errors.ts";
 import { loadContent } from "./content/load.ts";
 import { type ContentWarning, findPlaceholders } from "./content/placeholders.ts";
 import { validateContent } from "./content/validate.ts";
 import { checkWarnings, type WarningHistory } from "./content/warning-history.ts";
-import { warningReport } from "./content/warning-report.ts";
 import { adapters } from "./hosts/adapters.ts";
 import { hostLimitWarnings } from "./hosts/limits.ts";
 import { startPageWriters } from "./io/page-writers.ts";
@@ -22,18 +22,18 @@ import { type SiteOutput, type WriteSummary, writeOutput } from "./io/write-outp
 import { hashOfFile, saveFileHashes, sha1 } from "./launcher/file-hashes.cjs";
 import { PROJECT_ROOT } from "./launcher/project-cache.cjs";
 import { type Catalog, deriveCatalog } from "./model/derive.ts";
+import { renderCatalogBody } from "./render/catalog-body.ts";
 import { renderCategories } from "./render/categories.ts";
 import { renderDocsPage } from "./render/docs-page.ts";
 import { renderErrors } from "./render/errors.ts";
-import { renderExport } from "./render/export.ts";
 import { edgeOnlyFile, listRunFiles } from "./render/list-runs.ts";
 import { renderOpenApi } from "./render/openapi.ts";
 import { lazyFile, type OutputFile, routeTableKey } from "./render/output.ts";
 import { renderRankings } from "./render/rankings.ts";
 import { renderSchemaTable } from "./render/schema-table.ts";
 import { renderSearch } from "./render/search.ts";
+import { renderSoftwareDetails, serializeSummaries } from "./render/software.ts";
 import { listChecker, pageLists } from "./render/software-pages.ts";
-import { renderToolFiles, serializeSummaries } from "./render/tools.ts";
 
 export interface BuildOptions {
   contentDir: string;
@@ -80,19 +80,19 @@ export interface BuildResult extends WriteSummary {
 /** Every file of dist/: the small ones whole, the list pages as lists of pre-serialized, validated items. */
 export function renderSite(catalog: Catalog, table: RouteTable, { edgeOnly = false } = {}): SiteOutput {
   const summaries = serializeSummaries(catalog);
-  const tools = renderToolFiles(catalog);
+  const software = renderSoftwareDetails(catalog);
   const search = renderSearch(catalog, summaries);
   const lists = pageLists(catalog, summaries);
   const files: OutputFile[] = [
     // each list once, for publishers that store pages as windows on it (the R2 upload)
     ...listRunFiles(lists),
     ...(edgeOnly ? [edgeOnlyFile()] : []),
-    // before the export, whose check asks which details were rendered
-    ...tools.files,
+    // before the catalog body, whose check asks which details were rendered
+    ...software.files,
     renderCategories(catalog),
     ...renderRankings(catalog),
     search.none,
-    renderExport(catalog, tools.details),
+    renderCatalogBody(catalog, software.details),
     ...renderErrors(catalog),
     renderOpenApi(catalog, table),
     ...renderDocsPage(catalog, table),
@@ -109,7 +109,7 @@ export function renderSite(catalog: Catalog, table: RouteTable, { edgeOnly = fal
     pageTemplate: layout(table.basePath).page,
     bodyDir: `${table.basePath.slice(1)}/`,
     maxLimit: MAX_LIMIT,
-    sync: {
+    hashTree: {
       basePath: table.basePath,
       rootFile: layout(table.basePath).syncRoot,
       shardFile: layout(table.basePath).syncShard,
@@ -249,95 +249,3 @@ export function builtLine(result: BuildResult, out: string): string {
   const kind = result.edgeOnly ? "edge-only: no list pages, for npm run upload:r2; " : "";
   return `built ${out}/ in ${result.seconds.toFixed(2)} s (${kind}${changes ? "" : `${result.mode}, `}${result.generation}): ${what}`;
 }
-
-const options = {
-  content: { type: "string", default: "content", valueName: "DIR", description: "the content folder" },
-  out: {
-    type: "string",
-    default: "dist",
-    valueName: "DIR",
-    description: "the published output (a link into DIR.builds/)",
-  },
-  json: { type: "boolean", default: false, description: "print the result (or the error) as one JSON object" },
-  full: { type: "boolean", default: false, description: "build everything, ignoring the previous build" },
-  compress: { type: "boolean", default: false, description: "also write .br and .gz beside each body" },
-  strict: {
-    type: "boolean",
-    default: false,
-    description:
-      "fail on what the scaffold leaves to replace (TODO text, .example addresses, empty categories), as CI should",
-  },
-  "no-wait": {
-    type: "boolean",
-    default: false,
-    description: "if another build of --out is running, stop instead of waiting for it",
-  },
-  "edge-only": {
-    type: "boolean",
-    default: false,
-    description:
-      "write no list page, only each list once: for publishing to R2 alone (npm run upload:r2); serve, nginx, validate and export refuse such a build",
-  },
-  verbose: {
-    type: "boolean",
-    default: false,
-    description: "print every warning whole (by default, those the last build printed are counted in one line)",
-  },
-} as const;
-
-export const BUILD: CommandSpec<typeof options> = {
-  usage: "npm run build --",
-  summary:
-    "Builds every response body from the content folder and publishes it in one step: --out is a symbolic link to " +
-    "one complete build in <out>.builds/, switched only when the new build is complete. Unchanged content since " +
-    "the last build is not rewritten. See docs/develop/builds.md.",
-  options,
-  notes: [
-    "Exit status: 0 built, 1 failed (content errors, refused output folder, full disk, no permission), 2 bad flags.",
-  ],
-};
-
-let jsonOutput = process.argv.includes("--json");
-
-async function main(): Promise<number> {
-  const values = parseCommandArgs(BUILD);
-  jsonOutput = values.json === true;
-  const contentDir = resolve(values.content!);
-  const outDir = resolve(values.out!);
-  const progress = values.json || !process.stderr.isTTY ? undefined : (m: string) => process.stderr.write(`\r${m}`);
-  const notice = (line: string) => process.stderr.write(`${progress ? "\r\x1b[K" : ""}${line}\n`);
-  try {
-    const result = await build({
-      contentDir,
-      outDir,
-      full: values.full,
-      compress: values.compress,
-      wait: !values["no-wait"],
-      onNotice: notice,
-      onProgress: progress,
-      backgroundCleanup: true,
-      strict: values.strict,
-      printsWarnings: !values.json,
-      edgeOnly: values["edge-only"],
-    });
-    if (progress) process.stderr.write("\r\x1b[K");
-    if (values.json) console.log(JSON.stringify({ ok: true, outDir: values.out, ...result }));
-    else console.log(builtLine(result, values.out!));
-    if (!values.json)
-      for (const line of warningReport(result.contentWarnings, result.warnings, result.warningHistory, values.verbose))
-        console.warn(line);
-    return 0;
-  } catch (e) {
-    if (progress) process.stderr.write("\r\x1b[K");
-    if (!(e instanceof ContentErrors)) throw e;
-    if (values.json)
-      console.log(JSON.stringify({ ok: false, error: e.message, errors: e.errors.map(formatContentError) }));
-    else {
-      for (const error of e.errors) console.error(formatContentError(error));
-      console.error(`\nbuild failed: ${e.message}; ${values.out}/ was left as it was.`);
-    }
-    return 1;
-  }
-}
-
-if (isMain(import.meta.url)) void runCommand(main, { json: () => jsonOutput });

@@ -1,11 +1,12 @@
-// npm run dev: build, serve, and rebuild on every edit of content/ (site.json, categories/, tools/). The server
-// follows each build as it is published. A bad edit prints its content errors and the last good build keeps serving;
-// fixing the file recovers, no restart. With --csv DIR, each save of the CSV folder is imported into the content
-// folder first (never deleting a file: scripts/content/csv/dev-import.ts), and a bad cell keeps the last good build.
+// Dev mode (`npm run dev`, scripts/commands/dev.ts): build, serve, and rebuild on every edit of content/
+// (site.json, categories/, tools/). The server follows each build as it is published. A bad edit prints its content
+// errors and the last good build keeps serving; fixing the file recovers, no restart. With --csv DIR, each save of
+// the CSV folder is imported into the content folder first (never deleting a file: scripts/content/csv/dev-import.ts),
+// and a bad cell keeps the last good build.
 import { existsSync, statSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { build, builtLine } from "./build.ts";
-import { type CommandSpec, describeFsError, isMain, parseCommandArgs, runCommand, UserError } from "./cli/command.ts";
+import { describeFsError, UserError } from "./cli/command.ts";
 import { onStopRequest } from "./cli/stop.ts";
 import { importForDev } from "./content/csv/dev-import.ts";
 import { SHEETS } from "./content/csv/sheets.ts";
@@ -14,40 +15,6 @@ import { warningReport } from "./content/warning-report.ts";
 import { type ContentWatcher, contentSignature, watchContent, watchFiles } from "./content/watch-content.ts";
 import { listenAddressFromEnv, printUrls, startServerForUser } from "./hosts/node/process/announce.ts";
 import type { RunningServer } from "./hosts/node/server/start-server.ts";
-
-const options = {
-  content: {
-    type: "string",
-    default: "content",
-    valueName: "DIR",
-    description: "the content folder to watch and build",
-  },
-  out: { type: "string", default: "dist", valueName: "DIR", description: "where builds are published and served from" },
-  csv: {
-    type: "string",
-    valueName: "DIR",
-    description:
-      "a folder of CSV files (content:export's) to import into the content folder at start and at every save; " +
-      "files of rows that are gone are kept (content:import removes them)",
-  },
-  verbose: {
-    type: "boolean",
-    default: false,
-    description:
-      "print every warning whole at each build (by default, those the last build printed are counted in one line)",
-  },
-} as const;
-
-export const DEV: CommandSpec<typeof options> = {
-  usage: "npm run dev --",
-  summary:
-    "Builds the content, serves it (the API and the docs page) and rebuilds on every change under the content " +
-    "folder; the server answers from each new build within a second. Content errors are printed and the last " +
-    "good build keeps serving until the file is fixed. With --csv, the spreadsheet's CSV files are imported at " +
-    "every save first, and a bad cell is printed the same way.",
-  options,
-  notes: ["environment: PORT (default 3000, 0 picks a free one), HOST (default localhost)"],
-};
 
 /**
  * One build, reported in one line (and its warnings: scripts/content/warning-report.ts); false, with the errors, when
@@ -74,8 +41,16 @@ async function buildOnce(contentDir: string, outDir: string, shownOut: string, v
   }
 }
 
-async function main(): Promise<void> {
-  const values = parseCommandArgs(DEV);
+/** The flags of npm run dev, as given (messages name the folders as the user wrote them). */
+export interface DevOptions {
+  content: string;
+  out: string;
+  csv?: string;
+  verbose: boolean;
+}
+
+/** Builds, serves and rebuilds on every change until stopped (a stop request closes the watchers and the server). */
+export async function startDev(values: DevOptions): Promise<void> {
   const contentDir = resolve(values.content);
   const outDir = resolve(values.out);
   const csvDir = values.csv === undefined ? undefined : resolve(values.csv);
@@ -158,5 +133,3 @@ async function main(): Promise<void> {
     );
   console.log(`watching ${[values.csv, values.content].filter(Boolean).join("/ and ")}/ for changes`);
 }
-
-if (isMain(import.meta.url)) void runCommand(main);

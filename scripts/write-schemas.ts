@@ -1,11 +1,11 @@
-// npm run schemas: writes schemas/**/*.json from the zod sources (content files: scripts/content/schema.ts; response
-// bodies: scripts/api/contract/response-schemas.ts); --check only compares. A test fails when they drift.
+// schemas/**/*.json from the zod sources (content files: scripts/content/schema.ts; response bodies:
+// scripts/api/contract/response-schemas.ts), written or compared by `npm run schemas` (scripts/commands/schemas.ts).
+// A test fails when they drift.
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import * as z from "zod";
 import { RESPONSE_SCHEMAS } from "./api/contract/response-schemas.ts";
-import { type CommandSpec, isMain, parseCommandArgs, runCommand, UserError } from "./cli/command.ts";
 import { CONTENT_SCHEMAS } from "./content/schema.ts";
 import type { SchemaFile } from "./schemas/schema-files.ts";
 
@@ -24,36 +24,20 @@ export function generateJsonSchemas(): Record<SchemaFile, string> {
 
 const schemasDir = fileURLToPath(new URL("../schemas/", import.meta.url));
 
-const options = {
-  check: {
-    type: "boolean",
-    default: false,
-    description: "write nothing; exit 1 when a file of schemas/ differs from the zod source",
-  },
-} as const;
+/** Writes every schema file of schemas/ from its zod source, telling `onWritten` each one as `schemas/<path>`. */
+export async function writeJsonSchemas(onWritten: (file: string) => void): Promise<void> {
+  for (const [path, text] of Object.entries(generateJsonSchemas())) {
+    const target = join(schemasDir, path);
+    await mkdir(dirname(target), { recursive: true });
+    await writeFile(target, text);
+    onWritten(`schemas/${path}`);
+  }
+}
 
-export const WRITE_SCHEMAS: CommandSpec<typeof options> = {
-  usage: "npm run schemas --",
-  summary:
-    "Generates the JSON Schemas of schemas/ (content files and response bodies) from scripts/content/schema.ts and scripts/api/contract/response-schemas.ts.",
-  options,
-};
-
-if (isMain(import.meta.url)) {
-  void runCommand(async () => {
-    const { check } = parseCommandArgs(WRITE_SCHEMAS);
-    const stale: string[] = [];
-    for (const [path, text] of Object.entries(generateJsonSchemas())) {
-      const target = join(schemasDir, path);
-      if (check) {
-        if ((await readFile(target, "utf8").catch(() => null)) !== text) stale.push(`schemas/${path}`);
-        continue;
-      }
-      await mkdir(dirname(target), { recursive: true });
-      await writeFile(target, text);
-      console.log(`wrote schemas/${path}`);
-    }
-    if (stale.length > 0) throw new UserError(`out of date: ${stale.join(", ")} (run npm run schemas)`);
-    if (check) console.log("schemas/ matches the zod source");
-  });
+/** The files of schemas/ that differ from their zod source (or are missing), as `schemas/<path>`; writes nothing. */
+export async function staleJsonSchemas(): Promise<string[]> {
+  const stale: string[] = [];
+  for (const [path, text] of Object.entries(generateJsonSchemas()))
+    if ((await readFile(join(schemasDir, path), "utf8").catch(() => null)) !== text) stale.push(`schemas/${path}`);
+  return stale;
 }

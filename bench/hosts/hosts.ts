@@ -48,7 +48,7 @@ export const HOSTS: Host[] = [
     unavailable: () => null,
     start: async (dist) =>
       startHostProcess(
-        ...launched("scripts/hosts/node/serve.ts", "--dist", dist, "--workers", String(NODE_WORKERS)),
+        ...launched("scripts/commands/serve.ts", "--dist", dist, "--workers", String(NODE_WORKERS)),
         await freePort(),
         { HOST: "127.0.0.1" },
       ),
@@ -84,10 +84,11 @@ export const HOSTS: Host[] = [
     cold: true,
     unavailable: () =>
       nginxMissing() ??
-      (existsSync(join(ROOT, "scripts/hosts/nginx/start.ts"))
+      (existsSync(join(ROOT, "scripts/commands/start-nginx.ts"))
         ? null
-        : "scripts/hosts/nginx/start.ts does not exist yet"),
-    start: async (dist) => startHostProcess(...tsx("scripts/hosts/nginx/start.ts", "--dist", dist), await freePort()),
+        : "scripts/commands/start-nginx.ts does not exist yet"),
+    start: async (dist) =>
+      startHostProcess(...tsx("scripts/commands/start-nginx.ts", "--dist", dist), await freePort()),
   },
   {
     // the generated Worker in workerd (Miniflare): Static Assets, or past their limits the r2 step's bucket (worker-storage.ts)
@@ -97,7 +98,7 @@ export const HOSTS: Host[] = [
     unavailable: () => null,
     start: async (dist) =>
       startHostProcess(
-        ...tsx("scripts/hosts/cloudflare/local/start.ts", "--dist", dist, ...(await workerStorageArgs(dist))),
+        ...tsx("scripts/commands/start-cloudflare.ts", "--dist", dist, ...(await workerStorageArgs(dist))),
         await freePort(),
         { WRANGLER_SEND_METRICS: "false" },
       ),

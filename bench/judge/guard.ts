@@ -7,7 +7,7 @@
 import { type BuildCounts, COUNT_KEYS } from "../measure/build-counts.ts";
 import type { BuildResult } from "../steps/build.ts";
 import type { IncrementalResult, RebuildResult } from "../steps/incremental.ts";
-import { BUILD_TARGET_SIZE, LIMITS } from "./targets.ts";
+import { BUILD_TARGET_SIZE, TARGET_LIMITS } from "./targets.ts";
 
 /** How far above the recorded figure user CPU and peak RSS may go: as far as they move between runs of the same code
  *  on a loaded shared machine (why: docs/develop/benchmarks.md, "The guard"). */
@@ -142,7 +142,7 @@ function rebuildRows(
       measured?.peakRssBytes,
       recorded?.peakRssBytes,
       TOLERANCE.peakRss,
-      LIMITS.peakRssMiB * MiB,
+      TARGET_LIMITS.peakRssMiB * MiB,
       mebibytes,
     ),
   ];
@@ -165,7 +165,7 @@ export function guardRows(
         b?.userSeconds,
         was?.userSeconds,
         TOLERANCE.userCpu,
-        LIMITS.buildUserSeconds,
+        TARGET_LIMITS.buildUserSeconds,
         seconds,
       ),
       judgeTolerance(
@@ -173,10 +173,10 @@ export function guardRows(
         b?.peakRssBytes,
         was?.peakRssBytes,
         TOLERANCE.peakRss,
-        LIMITS.peakRssMiB * MiB,
+        TARGET_LIMITS.peakRssMiB * MiB,
         mebibytes,
       ),
-      judgeClock(`build n=${n} / tar -x`, b?.ratio, LIMITS.buildToTar, NOISE_BAND, times),
+      judgeClock(`build n=${n} / tar -x`, b?.ratio, TARGET_LIMITS.buildToTar, NOISE_BAND, times),
     );
   }
   if (measured.incremental) {
@@ -187,9 +187,21 @@ export function guardRows(
       ...rebuildRows(`${label} first rebuild`, i.first, was?.first),
       ...rebuildRows(`${label} one price`, i.price, was?.price),
       ...rebuildRows(`${label} one tool inserted`, i.insert, was?.insert),
-      judgeClock(`${label} one price / full build`, i.price?.ratio, LIMITS.incrementalShare, NOISE_BAND, percent),
-      judgeClock(`${label} one price`, i.price?.seconds, LIMITS.incrementalSeconds, NOISE_BAND, seconds),
-      judgeClock(`${label} one tool inserted / full build`, i.insert?.ratio, LIMITS.insertShare, NOISE_BAND, percent),
+      judgeClock(
+        `${label} one price / full build`,
+        i.price?.ratio,
+        TARGET_LIMITS.incrementalShare,
+        NOISE_BAND,
+        percent,
+      ),
+      judgeClock(`${label} one price`, i.price?.seconds, TARGET_LIMITS.incrementalSeconds, NOISE_BAND, seconds),
+      judgeClock(
+        `${label} one tool inserted / full build`,
+        i.insert?.ratio,
+        TARGET_LIMITS.insertShare,
+        NOISE_BAND,
+        percent,
+      ),
     );
   }
   return rows;

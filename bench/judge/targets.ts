@@ -15,7 +15,7 @@ export interface Target {
   pass: boolean | null;
 }
 
-export const LIMITS = {
+export const TARGET_LIMITS = {
   buildToTar: 1.0,
   peakRssMiB: 256,
   /** at n = 5,000: memory may grow with the catalog, not with its bodies */
@@ -67,21 +67,21 @@ const MiB = 1024 * 1024;
  *  (Node, tsx, schema compilation: about a second) is a large share of a short run. */
 export const BUILD_TARGET_SIZE = 1000;
 
-/** The catalog size whose peak RSS is judged against LIMITS.peakRssLargeMiB (the others against peakRssMiB). */
+/** The catalog size whose peak RSS is judged against TARGET_LIMITS.peakRssLargeMiB (the others against peakRssMiB). */
 export const LARGE_SIZE = 5000;
 
 export function buildTargets(b: BuildResult): Target[] {
   const atTarget = b.n === BUILD_TARGET_SIZE;
   return [
-    ...(atTarget ? [target(`build n=${b.n} / tar -x`, b.ratio, "≤", LIMITS.buildToTar, "×")] : []),
+    ...(atTarget ? [target(`build n=${b.n} / tar -x`, b.ratio, "≤", TARGET_LIMITS.buildToTar, "×")] : []),
     ...(atTarget && b.userSeconds !== undefined
-      ? [target(`build n=${b.n} user CPU`, b.userSeconds, "≤", LIMITS.buildUserSeconds, "s")]
+      ? [target(`build n=${b.n} user CPU`, b.userSeconds, "≤", TARGET_LIMITS.buildUserSeconds, "s")]
       : []),
     target(
       `build n=${b.n} peak RSS`,
       b.peakRssBytes === null ? null : b.peakRssBytes / MiB,
       "≤",
-      b.n >= LARGE_SIZE ? LIMITS.peakRssLargeMiB : LIMITS.peakRssMiB,
+      b.n >= LARGE_SIZE ? TARGET_LIMITS.peakRssLargeMiB : TARGET_LIMITS.peakRssMiB,
       "MiB",
     ),
   ];
@@ -89,13 +89,19 @@ export function buildTargets(b: BuildResult): Target[] {
 
 export function incrementalTargets(i: IncrementalResult): Target[] {
   return [
-    target(`incremental n=${i.n} one price / full build`, i.price?.ratio ?? null, "≤", LIMITS.incrementalShare, "%"),
-    target(`incremental n=${i.n} one price`, i.price?.seconds ?? null, "≤", LIMITS.incrementalSeconds, "s"),
+    target(
+      `incremental n=${i.n} one price / full build`,
+      i.price?.ratio ?? null,
+      "≤",
+      TARGET_LIMITS.incrementalShare,
+      "%",
+    ),
+    target(`incremental n=${i.n} one price`, i.price?.seconds ?? null, "≤", TARGET_LIMITS.incrementalSeconds, "s"),
     target(
       `incremental n=${i.n} one tool inserted / full build`,
       i.insert?.ratio ?? null,
       "≤",
-      LIMITS.insertShare,
+      TARGET_LIMITS.insertShare,
       "%",
     ),
   ];
@@ -127,21 +133,27 @@ export function serveTargets(s: ServeResult): Target[] {
   const r = serveRatios(s);
   const nodeColdRss = s.cold?.hosts.find((h) => h.name === "node server")?.peakRssBytes;
   return [
-    target("node server / npx serve (req/s)", r.nodeOverServe, "≥", LIMITS.nodeOverServe, "×"),
-    target("node server / raw node:http ceiling (req/s)", r.nodeOverCeiling, "≥", LIMITS.nodeOverCeiling, "%"),
+    target("node server / npx serve (req/s)", r.nodeOverServe, "≥", TARGET_LIMITS.nodeOverServe, "×"),
+    target("node server / raw node:http ceiling (req/s)", r.nodeOverCeiling, "≥", TARGET_LIMITS.nodeOverCeiling, "%"),
     target(
       "nginx generated / nginx plain (req/s)",
       r.generatedOverPlainNginx,
       "≥",
-      LIMITS.generatedOverPlainNginx,
+      TARGET_LIMITS.generatedOverPlainNginx,
       "%",
     ),
-    target("cold set: node server / nginx generated (req/s)", r.coldNodeOverNginx, "≥", LIMITS.coldNodeOverNginx, "%"),
+    target(
+      "cold set: node server / nginx generated (req/s)",
+      r.coldNodeOverNginx,
+      "≥",
+      TARGET_LIMITS.coldNodeOverNginx,
+      "%",
+    ),
     target(
       "cold set: node server peak RSS",
       nodeColdRss === undefined || nodeColdRss === null ? null : nodeColdRss / MiB,
       "≤",
-      LIMITS.coldNodePeakRssMiB,
+      TARGET_LIMITS.coldNodePeakRssMiB,
       "MiB",
     ),
   ];
@@ -171,19 +183,39 @@ export function syncTargets(r: SyncBenchResult): Target[] {
   return [
     ...(at
       ? [
-          target(`search files n=${at.n} / tree files`, at.searchFiles / at.treeFiles, "≤", LIMITS.searchShare, "%"),
-          target(`search bytes n=${at.n} / tree bytes`, at.searchBytes / at.treeBytes, "≤", LIMITS.searchShare, "%"),
+          target(
+            `search files n=${at.n} / tree files`,
+            at.searchFiles / at.treeFiles,
+            "≤",
+            TARGET_LIMITS.searchShare,
+            "%",
+          ),
+          target(
+            `search bytes n=${at.n} / tree bytes`,
+            at.searchBytes / at.treeBytes,
+            "≤",
+            TARGET_LIMITS.searchShare,
+            "%",
+          ),
           target(
             `search render n=${at.n} / build`,
             at.searchSeconds / at.buildSeconds,
             "≤",
-            LIMITS.searchBuildShare,
+            TARGET_LIMITS.searchBuildShare,
             "%",
           ),
         ]
       : []),
     ...(r.mirror
-      ? [target(`mirror index, one price n=${r.mirror.n}`, r.mirror.indexBytes / 1000, "≤", LIMITS.mirrorIndexKB, "kB")]
+      ? [
+          target(
+            `mirror index, one price n=${r.mirror.n}`,
+            r.mirror.indexBytes / 1000,
+            "≤",
+            TARGET_LIMITS.mirrorIndexKB,
+            "kB",
+          ),
+        ]
       : []),
   ];
 }
@@ -200,7 +232,7 @@ export function r2Targets(r: R2UploadResult): Target[] {
     ...(r.conformance
       ? [target(`conformance suite in R2 mode ${r.conformance.n}: failed tests`, r.conformance.failed, "≤", 0, "tests")]
       : []),
-    target("R2 body reads per body request, cold", cold.body.body, "≤", LIMITS.r2BodyReads, "reads"),
+    target("R2 body reads per body request, cold", cold.body.body, "≤", TARGET_LIMITS.r2BodyReads, "reads"),
     target("R2 reads per route-decided error, cold", cold.routeError.total, "≤", 0, "reads"),
     target("R2 body reads per file missing from the manifest", cold.missing.body, "≤", 0, "reads"),
     // the pointer is reread once a second per isolate however many requests come: bounded by time, shown apart
@@ -231,17 +263,17 @@ export function edgeTargets(r: R2UploadResult): Target[] {
               `edge ${n}: generate → build → upload → serving`,
               e.seconds.total / 60,
               "≤",
-              LIMITS.edgeMinutes,
+              TARGET_LIMITS.edgeMinutes,
               "min",
             ),
             target(
               `edge ${n}: peak RSS (build, upload, serving)`,
               rss.includes(null) ? null : Math.max(...(rss as number[])) / MiB,
               "≤",
-              LIMITS.edgePeakRssMiB,
+              TARGET_LIMITS.edgePeakRssMiB,
               "MiB",
             ),
-            target(`edge ${n}: disk (catalog, tree, bucket)`, e.diskBytes / 1e9, "≤", LIMITS.edgeDiskGB, "GB"),
+            target(`edge ${n}: disk (catalog, tree, bucket)`, e.diskBytes / 1e9, "≤", TARGET_LIMITS.edgeDiskGB, "GB"),
           ]
         : []),
     ];
@@ -255,20 +287,20 @@ export function r2UploadTargets(r: R2UploadResult): Target[] {
   if (r.first.writes === undefined || !r.insert) return [];
   const n = `n=${r.n}`;
   return [
-    target(`R2 first upload ${n}: write requests`, r.first.writes, "≤", LIMITS.r2FirstWrites, "writes"),
-    target(`R2 first upload ${n}: bytes sent`, r.first.sentBytes / 1e6, "≤", LIMITS.r2FirstMB, "MB"),
-    target(`R2 one-price edit ${n}: write requests`, r.edit.writes, "≤", LIMITS.r2EditWrites, "writes"),
-    target(`R2 one-price edit ${n}: bytes`, r.edit.sentBytes / 1000, "≤", LIMITS.r2EditKB, "kB"),
-    target(`R2 one-price edit ${n}: seconds end to end`, r.edit.seconds, "≤", LIMITS.r2EditSeconds, "s"),
-    target(`R2 one inserted tool ${n}: write requests`, r.insert.writes, "≤", LIMITS.r2InsertWrites, "writes"),
-    target(`R2 one inserted tool ${n}: bytes sent`, r.insert.sentBytes / 1e6, "≤", LIMITS.r2InsertMB, "MB"),
+    target(`R2 first upload ${n}: write requests`, r.first.writes, "≤", TARGET_LIMITS.r2FirstWrites, "writes"),
+    target(`R2 first upload ${n}: bytes sent`, r.first.sentBytes / 1e6, "≤", TARGET_LIMITS.r2FirstMB, "MB"),
+    target(`R2 one-price edit ${n}: write requests`, r.edit.writes, "≤", TARGET_LIMITS.r2EditWrites, "writes"),
+    target(`R2 one-price edit ${n}: bytes`, r.edit.sentBytes / 1000, "≤", TARGET_LIMITS.r2EditKB, "kB"),
+    target(`R2 one-price edit ${n}: seconds end to end`, r.edit.seconds, "≤", TARGET_LIMITS.r2EditSeconds, "s"),
+    target(`R2 one inserted tool ${n}: write requests`, r.insert.writes, "≤", TARGET_LIMITS.r2InsertWrites, "writes"),
+    target(`R2 one inserted tool ${n}: bytes sent`, r.insert.sentBytes / 1e6, "≤", TARGET_LIMITS.r2InsertMB, "MB"),
     ...(r.series
       ? [
           target(
             `R2 bucket after ${r.series.inserts} inserts and a prune ${n} / live build stored`,
             r.series.afterPrune.bucket / r.series.afterPrune.live,
             "≤",
-            LIMITS.r2BucketOverLive,
+            TARGET_LIMITS.r2BucketOverLive,
             "×",
           ),
         ]

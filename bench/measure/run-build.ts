@@ -1,4 +1,5 @@
-// One build as a child process (`scripts/build.ts --json`, as `npm run build` starts it), measured from outside: wall seconds and peak RSS.
+// One build as a child process (`scripts/commands/build.ts --json`, as `npm run build` starts it), measured from
+// outside: wall seconds and peak RSS.
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { BUILD_NODE_FLAGS, buildProcessEnv } from "../../scripts/launcher/build-node-flags.ts";
@@ -36,7 +37,7 @@ export interface BuildRun {
 export async function runBuild(contentDir: string, outDir: string, extraArgs: string[]): Promise<BuildRun> {
   // As `npm run build` runs it: from its cached bundle (not through tsx), with its Node flags and environment.
   const launcher = join(codeRoot, "scripts", "launcher", "launch.cjs");
-  const build = join(codeRoot, "scripts", "build.ts");
+  const build = join(codeRoot, "scripts", "commands", "build.ts");
   const args = [...BUILD_NODE_FLAGS, launcher, build, "--content", contentDir, "--out", outDir, "--json", ...extraArgs];
   const run = await runMeasured(process.execPath, args, { cwd: codeRoot, env: buildProcessEnv() });
   const line = run.stdout

@@ -13,7 +13,7 @@ import { etagFromSha256Hex } from "../../scripts/api/runtime/etag.ts";
 import { type ErrorId, fill, layout, type RouteTable } from "../../scripts/api/runtime/route-table.ts";
 import { type CommandSpec, isMain, parseCommandArgs, runCommand, UserError } from "../../scripts/cli/command.ts";
 import { startServer } from "../../scripts/hosts/node/server/start-server.ts";
-import { eachShardEntry } from "../../scripts/render/sync.ts";
+import { eachShardEntry } from "../../scripts/render/hash-tree.ts";
 import { runMeasured } from "../measure/measured-run.ts";
 import { sampleRss } from "../measure/rss-sampler.ts";
 import { runBuild } from "../measure/run-build.ts";
@@ -135,7 +135,7 @@ async function check(dist: string, e: Expected, got: Answer): Promise<string | n
 async function startCloudflare(dist: string, persist: string) {
   const child = spawn(
     process.execPath,
-    [join(ROOT, "scripts/launcher/launch.cjs"), join(ROOT, "scripts/hosts/cloudflare/local/start.ts")].concat([
+    [join(ROOT, "scripts/launcher/launch.cjs"), join(ROOT, "scripts/commands/start-cloudflare.ts")].concat([
       "--dist",
       dist,
       "--r2",
@@ -189,7 +189,7 @@ export async function benchEdge(n: number, log: (line: string) => void = console
   log(`edge n=${n}: catalog:generate…`);
   const gen = await runMeasured(process.execPath, [
     join(ROOT, "scripts/launcher/launch.cjs"),
-    join(ROOT, "scripts/content/generate.ts"),
+    join(ROOT, "scripts/commands/catalog-generate.ts"),
     "--tools",
     String(n),
     "--seed",
@@ -209,7 +209,7 @@ export async function benchEdge(n: number, log: (line: string) => void = console
     process.execPath,
     [
       join(ROOT, "scripts/launcher/launch.cjs"),
-      join(ROOT, "scripts/hosts/cloudflare/r2/command.ts"),
+      join(ROOT, "scripts/commands/upload-r2.ts"),
       "--dist",
       distDir(n),
       "--persist",

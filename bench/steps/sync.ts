@@ -7,10 +7,10 @@ import { sha256Hex } from "../../scripts/api/sha256-node.ts";
 import { loadContent } from "../../scripts/content/load.ts";
 import { validateContent } from "../../scripts/content/validate.ts";
 import { startServer } from "../../scripts/hosts/node/server/start-server.ts";
-import { syncCopy } from "../../scripts/mirror/sync-copy.ts";
+import { updateMirror } from "../../scripts/mirror/update-mirror.ts";
 import { deriveCatalog } from "../../scripts/model/derive.ts";
 import { renderSearch } from "../../scripts/render/search.ts";
-import { serializeSummaries } from "../../scripts/render/tools.ts";
+import { serializeSummaries } from "../../scripts/render/software.ts";
 import { runBuild } from "../measure/run-build.ts";
 import { changeOnePrice } from "../workspace/catalog.ts";
 import { contentDir, distDir, freshBuild, OUT } from "../workspace/out.ts";
@@ -95,11 +95,11 @@ export async function benchSync(
     try {
       const from = `${server.url.replace(/\/$/, "")}/v1`;
       const out = join(OUT, `mirror-${n}`);
-      await syncCopy(from, out);
+      await updateMirror(from, out);
       const change = await changeOnePrice(contentDir(n), n);
       await runBuild(contentDir(n), dist, []);
       // The server follows the dist link: the next request sees the new build.
-      const moved = await syncCopy(from, out);
+      const moved = await updateMirror(from, out);
       result.mirror = {
         n,
         change,

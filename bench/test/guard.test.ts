@@ -10,7 +10,7 @@ import {
   NOISE_BAND,
   TOLERANCE,
 } from "../judge/guard.ts";
-import { LIMITS } from "../judge/targets.ts";
+import { TARGET_LIMITS } from "../judge/targets.ts";
 import type { BuildCounts } from "../measure/build-counts.ts";
 import type { BuildResult } from "../steps/build.ts";
 import type { IncrementalResult, RebuildResult } from "../steps/incremental.ts";
@@ -191,11 +191,11 @@ describe("guardRows: one verdict for runs of the same code, a miss for a regress
       insertShare: 0.6,
     },
     {
-      buildToTar: LIMITS.buildToTar * (1 + NOISE_BAND),
+      buildToTar: TARGET_LIMITS.buildToTar * (1 + NOISE_BAND),
       userSeconds: 3.7,
       peakRssMiB: 110 * (1 + TOLERANCE.peakRss),
-      priceSeconds: LIMITS.incrementalSeconds * (1 + NOISE_BAND),
-      insertShare: LIMITS.insertShare * (1 + NOISE_BAND),
+      priceSeconds: TARGET_LIMITS.incrementalSeconds * (1 + NOISE_BAND),
+      insertShare: TARGET_LIMITS.insertShare * (1 + NOISE_BAND),
     },
     { buildToTar: 0.85, userSeconds: 3.7, peakRssMiB: 109, priceSeconds: 0.46, insertShare: 0.394 },
   ];
@@ -239,7 +239,7 @@ describe("guardRows: one verdict for runs of the same code, a miss for a regress
   it("fails user CPU past its tolerance and a wall-clock ratio past its noise band", () => {
     const slow = { ...sameCode[4]!, userSeconds: 3.8 * (1 + TOLERANCE.userCpu) + 0.01 };
     expect(guardRows(run(slow), recorded).find((r) => r.verdict === "MISS")?.name).toBe("build n=1000: user CPU");
-    const late = { ...sameCode[4]!, insertShare: LIMITS.insertShare * (1 + NOISE_BAND) + 0.01 };
+    const late = { ...sameCode[4]!, insertShare: TARGET_LIMITS.insertShare * (1 + NOISE_BAND) + 0.01 };
     expect(guardRows(run(late), recorded).find((r) => r.verdict === "MISS")?.name).toBe(
       "incremental n=1000 one tool inserted / full build",
     );

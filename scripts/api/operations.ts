@@ -25,7 +25,7 @@ export const LIMIT_PATTERN = "^(100|[1-9][0-9]?)$";
 export const OFFSET_PATTERN = "^(0|[1-9][0-9]*)$";
 export const SEARCH_PATTERN = `^[a-z0-9]{1,${MAX_SEARCH_PREFIX}}$`;
 /** A hash tree shard's file name (E2); `index.json`, the root, is answered by an operation of its own before it. */
-export const SYNC_SHARD_PATTERN = "^[a-z0-9][a-z0-9-]*\\.json$";
+export const HASH_TREE_SHARD_PATTERN = "^[a-z0-9][a-z0-9-]*\\.json$";
 
 /** The version of the API its description carries (P8). */
 export const API_VERSION = "1.0.0";
@@ -202,7 +202,7 @@ export interface Operation {
   query: QueryParameter[];
   /** answered when a path parameter fails its pattern or no file answers */
   fallback: ErrorId;
-  /** false: the not_found hint's list of endpoints leaves it out (a sync shard's name comes from the root) */
+  /** false: the not_found hint's list of endpoints leaves it out (a hash tree shard's name comes from the root) */
   listed?: false;
   tags: string[];
   summary: string;
@@ -415,7 +415,7 @@ function describeOperations() {
       path: "/sync/{shard}",
       pathParams: {
         shard: {
-          pattern: SYNC_SHARD_PATTERN,
+          pattern: HASH_TREE_SHARD_PATTERN,
           description: "A shard's name from `GET /sync/index.json`, followed by `.json`.",
         },
       },

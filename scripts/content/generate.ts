@@ -1,9 +1,10 @@
-// npm run catalog:generate -- --tools N --categories K --seed S --out DIR
+// The catalog of `npm run catalog:generate -- --tools N --categories K --seed S --out DIR` (its command:
+// scripts/commands/catalog-generate.ts).
 // A deterministic synthetic catalog that passes validation: same arguments, same bytes.
 import { mkdir, readdir, rm, writeFile } from "node:fs/promises";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type CommandSpec, isMain, parseCommandArgs, runCommand, UserError } from "../cli/command.ts";
+import { UserError } from "../cli/command.ts";
 import type { CategoryContent, PricingPlan, SiteSettings, ToolContent } from "./schema.ts";
 
 export interface GenerateOptions {
@@ -211,28 +212,6 @@ export async function writeCatalog(catalog: GeneratedCatalog, outDir: string): P
   ]);
 }
 
-const options = {
-  tools: { type: "string", default: "1000", valueName: "N", description: "number of tools" },
-  categories: { type: "string", default: "12", valueName: "K", description: "number of categories" },
-  seed: {
-    type: "string",
-    default: "1",
-    valueName: "S",
-    description: "seed of the random choices: same seed, same bytes",
-  },
-  out: { type: "string", default: "tmp/catalog", valueName: "DIR", description: "content folder to (re)create" },
-} as const;
-
-export const CATALOG_GENERATE: CommandSpec<typeof options> = {
-  usage: "npm run catalog:generate --",
-  summary:
-    "Writes a synthetic catalog (site.json, categories/, tools/) that passes validation, for benchmarks and tests. Replaces --out.",
-  options,
-  notes: [
-    "example: npm run catalog:generate -- --tools 5000 --out tmp/catalog-5k && npm run build -- --content tmp/catalog-5k --out tmp/dist-5k",
-  ],
-};
-
 const CATALOG_ENTRIES = new Set(["site.json", "tools", "categories"]);
 
 /** --out is emptied first: refuse a folder that holds anything but a catalog, and the repository's own content/. */
@@ -249,21 +228,8 @@ async function checkReplaceable(outDir: string): Promise<void> {
     );
 }
 
-if (isMain(import.meta.url)) {
-  void runCommand(async () => {
-    const values = parseCommandArgs(CATALOG_GENERATE);
-    const count = (name: "tools" | "categories" | "seed") => {
-      const n = Number(values[name]);
-      if (!/^\d+$/.test(values[name]) || !Number.isSafeInteger(n))
-        throw new UserError(`--${name} must be a whole number ≥ 0, got "${values[name]}"`, 2);
-      return n;
-    };
-    const generate = { tools: count("tools"), categories: count("categories"), seed: count("seed") };
-    const outDir = resolve(values.out);
-    await checkReplaceable(outDir);
-    await writeCatalog(generateCatalog(generate), outDir);
-    console.log(
-      `wrote ${values.out}/: ${generate.tools} tools, ${generate.categories} categories (seed ${generate.seed})`,
-    );
-  });
+/** Replaces `outDir` (refused when it holds anything but a catalog) with the catalog of these options. */
+export async function writeGeneratedCatalog(outDir: string, options: GenerateOptions): Promise<void> {
+  await checkReplaceable(outDir);
+  await writeCatalog(generateCatalog(options), outDir);
 }

@@ -5,8 +5,8 @@ import { RATING_VALUES } from "../schemas/rating-values.ts";
 import { SLUG_PATTERN } from "../schemas/slug-pattern.ts";
 
 export { RATING_VALUES, SLUG_PATTERN };
-// Length limits (C3): one field is copied into thousands of pages, so none may be big.
-export const LIMITS = {
+// Field limits (C3), of text lengths and list sizes: one field is copied into thousands of pages, so none may be big.
+export const FIELD_LIMITS = {
   name: 80,
   shortDescription: 300,
   listEntry: 200,
@@ -27,12 +27,12 @@ export const rating = z
   .meta({ enum: [...RATING_VALUES] })
   .nullable();
 
-export const slug = z.string().max(LIMITS.slug).regex(new RegExp(SLUG_PATTERN));
-export const uri = z.url().max(LIMITS.uri);
+export const slug = z.string().max(FIELD_LIMITS.slug).regex(new RegExp(SLUG_PATTERN));
+export const uri = z.url().max(FIELD_LIMITS.uri);
 export const isoDate = z.iso.date();
 export const nonNegativeInt = z.int().min(0);
-export const name = z.string().min(1).max(LIMITS.name);
-export const listEntry = z.string().max(LIMITS.listEntry);
+export const name = z.string().min(1).max(FIELD_LIMITS.name);
+export const listEntry = z.string().max(FIELD_LIMITS.listEntry);
 
 // ---- content ---------------------------------------------------------------
 
@@ -41,7 +41,7 @@ export const PricingPlan = z
     name,
     price: z.number().min(0).nullable().describe("US dollars per month; 0 = free, null = quote on request"),
     billing: z.enum(["monthly", "annual", "custom"]),
-    features: z.array(listEntry).max(LIMITS.featuresPerPlan),
+    features: z.array(listEntry).max(FIELD_LIMITS.featuresPerPlan),
   })
   .meta({ id: "PricingPlan", title: "Pricing plan" });
 
@@ -79,19 +79,19 @@ export const ToolContent = z
     $schema: z.string().optional(),
     name,
     slug: slug.describe("must equal the file name without .json"),
-    shortDescription: z.string().max(LIMITS.shortDescription),
+    shortDescription: z.string().max(FIELD_LIMITS.shortDescription),
     websiteUrl: uri,
     logoUrl: uri.nullable(),
     rating: rating.describe("0 to 5, at most one decimal; null = not rated yet (D3)"),
     freeTrialDays: nonNegativeInt.nullable(),
     moneyBackDays: nonNegativeInt.nullable(),
-    pricingPlans: z.array(PricingPlan).max(LIMITS.plans),
+    pricingPlans: z.array(PricingPlan).max(FIELD_LIMITS.plans),
     hasApi: z.boolean(),
     hasMcpServer: z.boolean(),
     hasZapier: z.boolean(),
     hasMake: z.boolean(),
-    pros: z.array(listEntry).max(LIMITS.pros),
-    cons: z.array(listEntry).max(LIMITS.cons),
+    pros: z.array(listEntry).max(FIELD_LIMITS.pros),
+    cons: z.array(listEntry).max(FIELD_LIMITS.cons),
     pricingLastVerified: isoDate.nullable(),
     categories: z.array(slug).describe("slugs of the tool's categories"),
     internalNotes: z.string().optional().describe("editorial-only; never published (H5)"),

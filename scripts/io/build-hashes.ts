@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { loadRouteTable } from "../api/load-route-table.ts";
 import { createResolver } from "../api/runtime/resolve-request.ts";
 import { fill, layout } from "../api/runtime/route-table.ts";
-import { eachShardEntry } from "../render/sync.ts";
+import { eachShardEntry } from "../render/hash-tree.ts";
 import { MANIFEST_FILE, readManifest } from "./manifest.ts";
 
 export interface BuildHash {

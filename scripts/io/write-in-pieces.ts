@@ -1,5 +1,5 @@
 // A body written as it is made, piece by piece, through one small buffer: hashed and written without ever being one
-// string or one buffer. The export grows with the catalog: made whole, a rebuild held it as a string, its bytes and
+// string or one buffer. The catalog body grows with the catalog: made whole, a rebuild held it as a string, its bytes and
 // every item of it at once, memory touched for the first time (slow on a virtual machine).
 
 import { createHash } from "node:crypto";

@@ -7,9 +7,9 @@
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fill } from "../api/runtime/route-table.ts";
+import { type HashTreeLayout, hashTreeRootFile, hashTreeShardFiles } from "../render/hash-tree-files.ts";
 import type { OutputFile, OutputGroup } from "../render/output.ts";
 import { hashPages, type PageDigests, type PageList } from "../render/software-pages.ts";
-import { type SyncLayout, syncRootFile, syncShardFiles } from "../render/sync-files.ts";
 import { writeBuildIndex } from "./build-index.ts";
 import { type Base, type GenerationOptions, writeGeneration } from "./generation.ts";
 import { countChangedLists, countWrittenLists } from "./list-accounting.ts";
@@ -32,7 +32,7 @@ export interface SiteOutput {
   bodyDir: string;
   maxLimit: number;
   /** where the hash tree over the bodies goes (E2) */
-  sync: SyncLayout;
+  hashTree: HashTreeLayout;
   /**
    * Validates list `list`'s page envelopes and the items at `items` (throws when one breaks its schema). Called for
    * each list whose pages are written: an item equal to one the previous build of the same code wrote was checked then.
@@ -105,7 +105,7 @@ async function writeFull(work: string, site: SiteOutput, options: WriteOptions, 
   // Small files, the pages' hashes and the hash tree from the main thread while the page writer threads write pages.
   const [small, pages] = await both(
     writeSmallFiles(work, site.files, undefined, options.compress && site.bodyDir, site.groups).then(async (bodies) =>
-      writeSyncTree(work, site, options, bodies, await hashPagePlans(site, everyPage), undefined),
+      writeHashTree(work, site, options, bodies, await hashPagePlans(site, everyPage), undefined),
     ),
     writePages(
       { root: work, pageTemplate: site.pageTemplate, lists: site.lists, units, compress: options.compress },
@@ -175,17 +175,17 @@ async function writeIncremental(
   for (const filter of Object.keys(previous.lists))
     if (!nextLists[filter] && !options.edgeOnly) await trash.discard(listDir(filter));
 
-  const inSync = syncFolder(site);
+  const inHashTree = hashTreeFolder(site);
   // The hash tree needs the pages' hashes, not their files: it is written while the page writer threads still write pages.
   const [small, pages] = await both(
     writeSmallFiles(
       work,
       site.files,
-      manifestPart(previous, (path) => !path.startsWith(inSync)),
+      manifestPart(previous, (path) => !path.startsWith(inHashTree)),
       options.compress && site.bodyDir,
       site.groups,
     )
-      .then(async (bodies) => writeSyncTree(work, site, options, bodies, await hashPagePlans(site, plans), previous))
+      .then(async (bodies) => writeHashTree(work, site, options, bodies, await hashPagePlans(site, plans), previous))
       // The main thread has nothing left to do while pages are written: the deleting processes start now.
       .then(async (stats) => {
         await trash.standby();
@@ -251,14 +251,15 @@ const workCounts = (small: SmallStats, pages: PageStats) => ({
 });
 
 /** The folder of the hash tree's files (`v1/sync/`). */
-const syncFolder = (site: SiteOutput) => site.sync.rootFile.slice(0, site.sync.rootFile.lastIndexOf("/") + 1);
+const hashTreeFolder = (site: SiteOutput) =>
+  site.hashTree.rootFile.slice(0, site.hashTree.rootFile.lastIndexOf("/") + 1);
 
 /**
  * The hash tree (E2), once the small files are written and every page hashed (pages need not be written yet): its
  * shards, then its root from their hashes. Returns the small files' stats with both passes added, as the manifest
  * records them.
  */
-async function writeSyncTree(
+async function writeHashTree(
   work: string,
   site: SiteOutput,
   options: WriteOptions,
@@ -266,10 +267,10 @@ async function writeSyncTree(
   pages: (PageDigests | undefined)[],
   previous: Manifest | undefined,
 ): Promise<SmallStats> {
-  const inSync = syncFolder(site);
+  const inHashTree = hashTreeFolder(site);
   const compress = options.compress && site.bodyDir;
-  const shards = syncShardFiles({
-    layout: site.sync,
+  const shards = hashTreeShardFiles({
+    layout: site.hashTree,
     readPrevious: (path) => readFileSync(join(work, path), "utf8"),
     lists: site.lists,
     maxLimit: site.maxLimit,
@@ -285,13 +286,13 @@ async function writeSyncTree(
   const shardStats = await writeSmallFiles(
     work,
     shards.files.map((s) => s.file),
-    manifestPart(previous, (path) => path.startsWith(inSync) && path !== site.sync.rootFile),
+    manifestPart(previous, (path) => path.startsWith(inHashTree) && path !== site.hashTree.rootFile),
     compress,
   );
   const rootStats = await writeSmallFiles(
     work,
-    [syncRootFile(site.sync, shards, shardStats)],
-    manifestPart(previous, (path) => path === site.sync.rootFile),
+    [hashTreeRootFile(site.hashTree, shards, shardStats)],
+    manifestPart(previous, (path) => path === site.hashTree.rootFile),
     compress,
   );
   const stats = addSmallStats(bodies, shardStats, rootStats);

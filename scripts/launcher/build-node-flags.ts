@@ -24,7 +24,7 @@ export function buildProcessEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.Pr
 }
 
 const LAUNCHER = fileURLToPath(new URL("./launch.cjs", import.meta.url));
-const BUILD = fileURLToPath(new URL("../build.ts", import.meta.url));
+const BUILD = fileURLToPath(new URL("../commands/build.ts", import.meta.url));
 
 /** Arguments for `process.execPath` that run the build as `npm run build` does (its cached bundle, its flags). */
 export const buildProcessArgs = (...args: string[]): string[] => [...BUILD_NODE_FLAGS, LAUNCHER, BUILD, ...args];

@@ -1,39 +1,15 @@
-// npm run mcp: the catalog as a Model Context Protocol server on stdin/stdout (M1), over a built dist/ or a deployed
-// API. Standard output carries the protocol alone: every other line goes to standard error.
+// The catalog as a Model Context Protocol server on stdin/stdout (M1), over a built dist/ or a deployed API
+// (`npm run mcp`: scripts/commands/mcp.ts). Standard output carries the protocol alone: every other line goes to
+// standard error.
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { type CommandSpec, isMain, parseCommandArgs, runCommand, UserError } from "../cli/command.ts";
+import { UserError } from "../cli/command.ts";
 import { onStopRequest } from "../cli/stop.ts";
 import { createDistSource } from "./dist-source.ts";
 import { createHttpSource, normalizeBaseUrl } from "./http-source.ts";
 import { type CatalogSource, SourceUnavailable } from "./source.ts";
 import { createCatalogServer } from "./tools.ts";
-
-const options = {
-  dist: {
-    type: "string",
-    valueName: "DIR",
-    description: "the built catalog to answer from (default: dist); a rebuild is seen at once",
-  },
-  "base-url": {
-    type: "string",
-    valueName: "URL",
-    description:
-      "answer from a deployed API instead, its address ending in the base path (e.g. https://api.example.com/v1)",
-  },
-} as const;
-
-export const MCP: CommandSpec<typeof options> = {
-  usage: "npm run --silent mcp --",
-  summary:
-    "Serves the catalog to AI agents as a Model Context Protocol server over standard input and output, read-only: " +
-    "tools list_software, get_software, list_categories, get_best_in_category and search_software answer exactly what " +
-    "the HTTP API answers for the same request (search_software also takes several words). Started by an MCP client, " +
-    "not by hand.",
-  options,
-  notes: ["--silent keeps npm's own banner off standard output, which carries the protocol alone."],
-};
 
 async function packageVersion(): Promise<string> {
   const pkg = JSON.parse(await readFile(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
@@ -65,13 +41,12 @@ export async function sourceFromFlags(flags: { dist?: string; "base-url"?: strin
   return source;
 }
 
-async function main(): Promise<void> {
-  const source = await sourceFromFlags(parseCommandArgs(MCP));
+/** Serves the catalog the flags name over standard input and output until the client closes them or asks it to stop. */
+export async function serveMcp(flags: { dist?: string; "base-url"?: string }): Promise<void> {
+  const source = await sourceFromFlags(flags);
   const server = createCatalogServer(source, await packageVersion());
   // Standard output carries the protocol alone: stopping says nothing there.
   onStopRequest(() => server.close(), { log: null });
   // Runs until the client closes standard input (or asks it to stop); nothing else keeps the process alive.
   await server.connect(new StdioServerTransport());
 }
-
-if (isMain(import.meta.url)) void runCommand(main);

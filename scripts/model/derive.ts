@@ -11,7 +11,7 @@ export interface Tool extends ToolContent {
   lowestPaidPrice: number | null;
   /** D4: the tool's category slugs in O1 order of the categories' names */
   categorySlugs: string[];
-  /** hash of the content file's text (absent for content made in memory): see renderToolFiles */
+  /** hash of the content file's text (absent for content made in memory): see renderSoftwareDetails */
   source?: string;
 }
 

@@ -143,7 +143,7 @@ const TRY_STYLE = `
 
 /**
  * Whether an API serves the page, as a JavaScript expression (a Promise of a boolean): only an API answers a query.
- * A file host that maps paths onto files (`npx serve` on an export) answers a list's first page whatever the query.
+ * A file host that maps paths onto files (`npx serve` on a static copy) answers a list's first page whatever the query.
  */
 const apiProbe = (base: string) =>
   `fetch(".${base}/software?limit=1")` +
@@ -151,9 +151,9 @@ const apiProbe = (base: string) =>
   ".then((body) => Boolean(body && body.meta && body.meta.limit === 1), () => false)";
 
 /**
- * On a host that only serves files (GitHub Pages, S3, an export), a request path is no file: the cards then open the
- * file that answers each request. Told by asking for a list of one tool (apiProbe). An export with
- * aligned pages (`--pages aligned`) holds a list's pages at a few limits only, named in its limits file: a card whose
+ * On a host that only serves files (GitHub Pages, S3, a static copy), a request path is no file: the cards then open
+ * the file that answers each request. Told by asking for a list of one tool (apiProbe). A static copy with aligned
+ * pages (`--pages aligned`) holds a list's pages at a few limits only, named in its limits file: a card whose
  * page is not there opens the aligned page that holds its first tool (at the next larger limit there is).
  */
 const fileHostScript = (base: string, limitsFile: string) => `
@@ -185,7 +185,7 @@ const fileHostScript = (base: string, limitsFile: string) => `
 /**
  * The search box: the typed text folded as names are for search (accents removed, lower-cased, split at anything but
  * a-z and 0-9). One word is asked of the search endpoint; on a file host, of the answer's file, or the empty answer.
- * Several words ("sparrow sms": each must start a word of the name) are matched here against the export body, read
+ * Several words ("sparrow sms": each must start a word of the name) are matched here against the catalog body, read
  * once, which lies at the same path on an API and on a file host.
  */
 const searchScript = (base: string) => `

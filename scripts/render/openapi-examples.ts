@@ -15,7 +15,7 @@ import { renderCategories } from "./categories.ts";
 import { renderErrors } from "./errors.ts";
 import { json } from "./output.ts";
 import { renderRankings } from "./rankings.ts";
-import { toDetail, toSummary } from "./tools.ts";
+import { toDetail, toSummary } from "./software.ts";
 
 export interface Example {
   summary: string;

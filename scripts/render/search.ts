@@ -8,7 +8,7 @@ import type { Catalog } from "../model/derive.ts";
 import { toolPrefixIndex } from "../model/search-words.ts";
 import { assertValid } from "../schemas/check.ts";
 import { lazyFile, type OutputFile, type OutputGroup } from "./output.ts";
-import type { Summaries } from "./tools.ts";
+import type { Summaries } from "./software.ts";
 
 const SCHEMA = "responses/search-response.schema.json";
 

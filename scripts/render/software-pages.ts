@@ -8,7 +8,7 @@ import { ALL_FILTER, categoryFilter, MAX_LIMIT } from "../api/runtime/route-tabl
 import type { Catalog, Tool } from "../model/derive.ts";
 import { assertValid } from "../schemas/check.ts";
 import { json } from "./output.ts";
-import type { Summaries } from "./tools.ts";
+import type { Summaries } from "./software.ts";
 
 /** One list of GET /software: its route variable `filter`, meta.category, and its items' JSON in O1 order. */
 export interface PageList {

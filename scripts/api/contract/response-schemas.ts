@@ -2,7 +2,7 @@
 // contract and the decisions, so that any validator catches a wrong body, not only a wrong shape.
 // schemas/items/ and schemas/responses/ are generated from these (npm run schemas); so is openapi.json's components.
 import * as z from "zod";
-import { isoDate, LIMITS, listEntry, name, PricingPlan, rating, slug, uri } from "../../content/schema.ts";
+import { FIELD_LIMITS, isoDate, listEntry, name, PricingPlan, rating, slug, uri } from "../../content/schema.ts";
 import { ERROR_CODES } from "../operations.ts";
 
 const count = z.int().min(0);
@@ -17,7 +17,7 @@ export const SoftwareSummary = z
   .strictObject({
     name,
     slug,
-    shortDescription: z.string().max(LIMITS.shortDescription),
+    shortDescription: z.string().max(FIELD_LIMITS.shortDescription),
     url: uri,
     websiteUrl: uri,
     rating: rating.describe("0 to 5, at most one decimal; null = not rated yet"),
@@ -32,7 +32,7 @@ export const SoftwareDetail = z
   .strictObject({
     name,
     slug,
-    shortDescription: z.string().max(LIMITS.shortDescription),
+    shortDescription: z.string().max(FIELD_LIMITS.shortDescription),
     url: uri,
     websiteUrl: uri,
     logoUrl: uri.nullable(),
@@ -41,13 +41,13 @@ export const SoftwareDetail = z
     freeTrialDays: count.nullable(),
     moneyBackDays: count.nullable(),
     lowestPaidPrice: lowestPrice,
-    pricingPlans: z.array(PricingPlan).max(LIMITS.plans),
+    pricingPlans: z.array(PricingPlan).max(FIELD_LIMITS.plans),
     hasApi: z.boolean(),
     hasMcpServer: z.boolean(),
     hasZapier: z.boolean(),
     hasMake: z.boolean(),
-    pros: z.array(listEntry).max(LIMITS.pros),
-    cons: z.array(listEntry).max(LIMITS.cons),
+    pros: z.array(listEntry).max(FIELD_LIMITS.pros),
+    cons: z.array(listEntry).max(FIELD_LIMITS.cons),
     pricingLastVerified: isoDate.nullable(),
   })
   .meta({ id: "SoftwareDetail" });

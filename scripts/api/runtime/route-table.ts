@@ -13,6 +13,7 @@ import {
 export {
   DEFAULT_LIMIT,
   type ErrorId,
+  HASH_TREE_SHARD_PATTERN,
   HOST_ERROR_STATUS,
   type HostErrorId,
   LIMIT_PATTERN,
@@ -22,7 +23,6 @@ export {
   RETRY_AFTER_SECONDS,
   SEARCH_LIMIT,
   SEARCH_PATTERN,
-  SYNC_SHARD_PATTERN,
 } from "../operations.ts";
 
 /** A query parameter as the resolver checks it: its description in operations.ts, without the words. */

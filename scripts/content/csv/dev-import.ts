@@ -3,7 +3,7 @@
 // that are gone are reported and left to `content:import`. A bad cell is printed and nothing is written.
 import { describeFsError, UserError } from "../../cli/command.ts";
 import { ContentErrors, formatContentError } from "../errors.ts";
-import { importContentFromCsv, reportLines } from "./import-command.ts";
+import { importContentFromCsv, reportLines } from "./import-sheets.ts";
 
 /** Imports once and prints what it did; whether the content folder now holds the CSV files' rows. */
 export async function importForDev(csvDir: string, contentDir: string, shownCsv: string): Promise<boolean> {

@@ -1,5 +1,5 @@
-// npm run start:nginx: the real nginx over a built dist/, configured only by dist/nginx/*.conf (from the route table).
-// `PORT=8080 npx tsx scripts/hosts/nginx/start.ts [--dist DIR]`; HOST (default 127.0.0.1) picks the interface.
+// The real nginx over a built dist/, configured only by dist/nginx/*.conf (from the route table): `npm run start:nginx`
+// (scripts/commands/start-nginx.ts) and the tests start it here.
 // nginx runs in the foreground with a temporary prefix (pid, temp files, the copied config): nothing outside it and
 // dist/ is touched, and the prefix is removed on exit.
 import { type ChildProcess, spawn } from "node:child_process";
@@ -8,8 +8,6 @@ import { copyFile, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { createConnection } from "node:net";
 import { tmpdir } from "node:os";
 import { delimiter, join, resolve } from "node:path";
-import { isMain, parseCommandArgs, runCommand, UserError } from "../../cli/command.ts";
-import { onStopRequest } from "../../cli/stop.ts";
 import { assertFullBuild } from "../../io/edge-only.ts";
 import { freePort } from "../free-port.ts";
 import { NGINX_MAIN_CONF, NGINX_PID_FILE, NGINX_SERVER_CONF, NGINX_SITE_CONF } from "./adapter.ts";
@@ -194,45 +192,4 @@ export async function startNginx({
     }
     return { url: `http://${listenAddress(host, chosen)}`, close: stop, exited: exited(child) };
   }
-}
-
-const command = {
-  usage: "npm run start:nginx --",
-  summary:
-    "Serves a built dist/ with the real nginx, configured only by dist/nginx/*.conf (generated from the route table).",
-  options: { dist: { type: "string", default: "dist", valueName: "DIR", description: "the build to serve" } },
-  notes: ["environment: PORT (default 8080), HOST (default 127.0.0.1), NGINX_BIN (the nginx binary)"],
-} as const;
-
-async function main(): Promise<void> {
-  const values = parseCommandArgs(command);
-  const distDir = resolve(values.dist);
-  const port = Number(process.env.PORT ?? 8080);
-  if (!Number.isInteger(port) || port < 0 || port > 65535)
-    throw new UserError(`PORT must be a whole number from 0 to 65535, got "${process.env.PORT}"`);
-  if (!findNginx()) throw new UserError("nginx is not installed: apt-get install nginx-light, or set NGINX_BIN");
-  const server = await startNginx({ distDir, port, host: process.env.HOST ?? "127.0.0.1", stderr: "inherit" });
-  const { basePath } = JSON.parse(await readFile(join(distDir, "routes.json"), "utf8")) as { basePath: string };
-  console.log(`nginx serving ${values.dist}/ at ${server.url}${basePath} (Ctrl-C stops it)`);
-  let stopping = false;
-  onStopRequest(() => {
-    stopping = true;
-    return server.close();
-  });
-  server.exited.then(() => {
-    if (stopping) return;
-    console.error("nginx exited unexpectedly");
-    server.close().then(() => process.exit(1));
-  });
-}
-
-if (isMain(import.meta.url)) {
-  // Anything nginx itself refuses (a taken port, a bad config) is already one line from startNginx.
-  void runCommand(async () => {
-    try {
-      await main();
-    } catch (e) {
-      throw e instanceof UserError ? e : new UserError((e as Error).message);
-    }
-  });
 }

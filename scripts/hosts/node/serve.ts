@@ -1,34 +1,10 @@
-// npm run serve (and the second half of npm start): serves the build published at dist/, following each new one.
+// Serves the build published at dist/, following each new one: `npm run serve` (scripts/commands/serve.ts) and the
+// second half of `npm start`.
 import { resolve } from "node:path";
-import { type CommandSpec, isMain, parseCommandArgs, runCommand, UserError } from "../../cli/command.ts";
-import { onStopRequest, type StopHandler } from "../../cli/stop.ts";
+import { UserError } from "../../cli/command.ts";
+import type { StopHandler } from "../../cli/stop.ts";
 import { listenAddressFromEnv, printUrls, startFailure, startServerForUser } from "./process/announce.ts";
-import { CACHE_BYTES, DEFAULT_SERVER_PROCESSES, ServerProcessStartFailure, startCluster } from "./process/primary.ts";
-
-const options = {
-  dist: { type: "string", default: "dist", valueName: "DIR", description: "the build to serve" },
-  port: {
-    type: "string",
-    valueName: "N",
-    description: "the port to listen on (default: PORT, else 3000; 0 picks a free one)",
-  },
-  workers: {
-    type: "string",
-    default: String(DEFAULT_SERVER_PROCESSES),
-    valueName: "N",
-    description:
-      "server processes sharing the port (one per core, at most 2 by default); 1 serves from this process alone",
-  },
-} as const;
-
-export const SERVE: CommandSpec<typeof options> = {
-  usage: "npm run serve --",
-  summary:
-    "Serves a built dist/ over HTTP: the API under its base path and the docs page at /. A new `npm run build` is " +
-    "served within a second of its publication, without a restart.",
-  options,
-  notes: ["environment: PORT (default 3000, 0 picks a free one; --port wins over it), HOST (default localhost)"],
-};
+import { CACHE_BYTES, ServerProcessStartFailure, startCluster } from "./process/primary.ts";
 
 /** Serves `values.dist` as npm run serve does; `stopper` learns how to stop what started. */
 export async function serveDist(
@@ -61,12 +37,3 @@ export async function serveDist(
   server = cluster;
   printUrls(cluster);
 }
-
-async function main(): Promise<void> {
-  await serveDist(
-    parseCommandArgs(SERVE),
-    onStopRequest(() => undefined),
-  );
-}
-
-if (isMain(import.meta.url)) void runCommand(main);

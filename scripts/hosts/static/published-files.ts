@@ -14,8 +14,8 @@ import { NETLIFY_404_PAGE, NETLIFY_HEADERS, NETLIFY_REDIRECTS } from "./netlify.
  * - cloudflare-pages: also `_headers` (Cloudflare Pages applies it and does not serve it); not `_redirects`,
  *   whose query conditions and 404 rewrites it does not document.
  * - netlify: `_redirects` and `_headers`.
- * - serve: `npx serve DIR`, a preview on this machine; the export writes its serve.json (export.ts). Not for a file
- *   host: it would serve that config as a file, and no host config is ever served.
+ * - serve: `npx serve DIR`, a preview on this machine; the static copy holds its own serve.json (static-copy.ts). Not
+ *   for a file host: it would serve that config as a file, and no host config is ever served.
  */
 export const PUBLISH_HOSTS = {
   static: [NETLIFY_404_PAGE],

@@ -80,16 +80,16 @@ export function serveConfig(table: RouteTable): ServeConfig {
   };
 }
 
-/** serve.json for an export folder: the folder itself is served, the docs page at / and the API below the base path. */
-export type ExportServeConfig = Omit<ServeConfig, "public" | "redirects">;
+/** serve.json for a static copy: the folder itself is served, the docs page at / and the API below the base path. */
+export type StaticCopyServeConfig = Omit<ServeConfig, "public" | "redirects">;
 
 /**
- * `npx serve` on an `npm run export` folder: the same rewrites as dist/serve.json, onto the export's own paths, so
- * `/v1/software` answers the first page instead of listing a folder, and every JSON file, the error bodies and
- * the 404 page (the not_found body) go out as JSON, the docs page and its files as their own types. An export holds
- * no dotfile and nothing internal, so nothing needs hiding here.
+ * `npx serve` on a static copy (`npm run export`): the same rewrites as dist/serve.json, onto the copy's own paths,
+ * so `/v1/software` answers the first page instead of listing a folder, and every JSON file, the error bodies and
+ * the 404 page (the not_found body) go out as JSON, the docs page and its files as their own types. A static copy
+ * holds no dotfile and nothing internal, so nothing needs hiding here.
  */
-export function exportServeConfig(table: RouteTable): ExportServeConfig {
+export function staticCopyServeConfig(table: RouteTable): StaticCopyServeConfig {
   const rewrites = table.routes.flatMap((route) => {
     const target = staticTarget(table, route, [], (name) => `:${name}`);
     return target ? [{ source: target.path, destination: `/${target.file}` }] : [];

@@ -8,11 +8,11 @@ import { STORE_MARKER } from "../../../scripts/io/store.ts";
 import { CHANGES_FILE } from "../../../scripts/io/tree-report.ts";
 import { repoRoot } from "../fs/dirs.ts";
 
-export const BUILD_SCRIPT = join(repoRoot, "scripts/build.ts");
+export const BUILD_SCRIPT = join(repoRoot, "scripts/commands/build.ts");
 
 const LAUNCHER = join(repoRoot, "scripts/launcher/launch.cjs");
 
-/** `scripts/build.ts ARGS` started as `npm run build` starts it (without npm, which adds a second of start-up). */
+/** `scripts/commands/build.ts ARGS` started as `npm run build` starts it (without npm, which adds a second of start-up). */
 export function startBuild(args: string[]): ChildProcess & {
   result: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>;
 } {

@@ -4,7 +4,7 @@ import { once } from "node:events";
 import { repoRoot } from "../fs/dirs.ts";
 
 export function serveProcess(args: string[], env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, ["scripts/launcher/launch.cjs", "scripts/hosts/node/serve.ts", ...args], {
+  const child = spawn(process.execPath, ["scripts/launcher/launch.cjs", "scripts/commands/serve.ts", ...args], {
     cwd: repoRoot,
     env: { ...process.env, ...env },
   });

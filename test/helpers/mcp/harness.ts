@@ -17,7 +17,7 @@ export interface McpSession {
 export async function startMcp(args: string[], via: "npm" | "node" = "npm"): Promise<McpSession> {
   const transport = new StdioClientTransport({
     command: via === "npm" ? "npm" : process.execPath,
-    args: via === "npm" ? ["run", "--silent", "mcp", "--", ...args] : launchArgs("scripts/mcp/server.ts", ...args),
+    args: via === "npm" ? ["run", "--silent", "mcp", "--", ...args] : launchArgs("scripts/commands/mcp.ts", ...args),
     cwd: repoRoot,
     stderr: "pipe",
   });

@@ -66,7 +66,7 @@ export const answersOf = async (origin: string) => Promise.all(TARGETS.map((t) =
 export function uploadCommand(dist: string, persist: string): { done: Promise<number | null>; kill(): void } {
   const child = spawn(
     process.execPath,
-    ["scripts/launcher/launch.cjs", "scripts/hosts/cloudflare/r2/command.ts", "--dist", dist, "--persist", persist],
+    ["scripts/launcher/launch.cjs", "scripts/commands/upload-r2.ts", "--dist", dist, "--persist", persist],
     { cwd: repoRoot, stdio: "ignore", detached: true },
   );
   return {

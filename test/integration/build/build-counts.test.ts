@@ -11,9 +11,9 @@ import { servedFileFilter } from "../../../scripts/api/served-files.ts";
 import { type BuildResult, build, builtLine } from "../../../scripts/build.ts";
 import { checkDist } from "../../../scripts/check-dist/check-dist.ts";
 import { formatCount } from "../../../scripts/cli/command.ts";
-import { summaryLine } from "../../../scripts/hosts/cloudflare/r2/command.ts";
+import { summaryLine } from "../../../scripts/hosts/cloudflare/r2/summary.ts";
 import { uploadToR2 } from "../../../scripts/hosts/cloudflare/r2/upload.ts";
-import { exportBuild } from "../../../scripts/hosts/static/export.ts";
+import { makeStaticCopy } from "../../../scripts/hosts/static/static-copy.ts";
 import { servedFilesOf } from "../../../scripts/io/tree-report.ts";
 import { fixture, repoRoot, tempDir } from "../../helpers/fs/dirs.ts";
 import { hashTree } from "../../helpers/fs/tree.ts";
@@ -82,14 +82,14 @@ describe("a build counts served files and build records, as export, validate and
     expect(builtLine(full, "dist")).toMatch(/ and \d+ build records, from 4 tools and 4 categories$/);
     // Every file of the tree is one or the other: the build records are the rest (routes.json, manifest, configs).
     expect(full.counts.served + full.counts.records).toBe((await hashTree(await realpath(dist))).size);
-    const exported = await exportBuild(dist, join(dir.path, "full/public"), "static");
+    const exported = await makeStaticCopy(dist, join(dir.path, "full/public"), "static");
     expect(exported.served).toBe(served);
     expect(exported.files).toBe(served + exported.hostFiles.length);
     expect((await checkDist(await realpath(dist))).served).toBe(served);
     // The export command says the same, and names what it adds for the host.
     const cli = spawnSync(
       process.execPath,
-      launchArgs("scripts/hosts/static/export.ts", "--dist", dist, "--out", join(dir.path, "full/public-cli")),
+      launchArgs("scripts/commands/export.ts", "--dist", dist, "--out", join(dir.path, "full/public-cli")),
       { cwd: repoRoot, encoding: "utf8" },
     );
     expect(cli.stdout).toMatch(

@@ -5,8 +5,8 @@ import { join } from "node:path";
 import fg from "fast-glob";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build } from "../../../scripts/build.ts";
-import { exportContentAsCsv } from "../../../scripts/content/csv/export-command.ts";
-import { importContentFromCsv } from "../../../scripts/content/csv/import-command.ts";
+import { importContentFromCsv } from "../../../scripts/content/csv/import-sheets.ts";
+import { contentAsSheets } from "../../../scripts/content/csv/write-sheets.ts";
 import { generateCatalog, writeCatalog } from "../../../scripts/content/generate.ts";
 import { MANIFEST_FILE } from "../../../scripts/io/manifest.ts";
 import { sampleContent, tempDir } from "../../helpers/fs/dirs.ts";
@@ -21,7 +21,7 @@ afterAll(() => tmp?.remove(), 600_000);
 /** content → CSV files → a new, empty content folder; returns that folder. */
 async function throughCsv(contentDir: string, name: string): Promise<string> {
   const csv = join(tmp.path, `${name}-csv`);
-  const { files } = await exportContentAsCsv(contentDir);
+  const { files } = await contentAsSheets(contentDir);
   await mkdir(csv, { recursive: true });
   for (const [file, text] of Object.entries(files)) await writeFile(join(csv, file), text);
   const imported = join(tmp.path, `${name}-imported`);

@@ -59,10 +59,10 @@ it("serve, validate, nginx and export refuse it with one line; a running server 
     await server?.close();
   }
   for (const [entry, ...args] of [
-    ["scripts/hosts/node/serve.ts"],
-    ["scripts/check-dist/command.ts"],
-    ["scripts/hosts/nginx/start.ts"],
-    ["scripts/hosts/static/export.ts", "--out", join(dir.path, "exported")],
+    ["scripts/commands/serve.ts"],
+    ["scripts/commands/validate.ts"],
+    ["scripts/commands/start-nginx.ts"],
+    ["scripts/commands/export.ts", "--out", join(dir.path, "exported")],
   ] as string[][]) {
     const run = await promisify(execFile)(process.execPath, launchArgs(entry!, "--dist", dist, ...args), {
       env: { ...process.env, PORT: "0" },

@@ -61,7 +61,7 @@ describe("the sample catalog", () => {
     const out = join(dir.path, "a");
     const result = await run(
       process.execPath,
-      launchArgs("scripts/build.ts", "--content", fixture("bad/many-errors"), "--out", out),
+      launchArgs("scripts/commands/build.ts", "--content", fixture("bad/many-errors"), "--out", out),
       { cwd: repoRoot },
     ).then(
       () => ({ code: 0, stderr: "" }),
@@ -77,7 +77,7 @@ describe("the sample catalog", () => {
   it("--json prints the summary as one JSON object for CI", async () => {
     const { stdout } = await run(
       process.execPath,
-      launchArgs("scripts/build.ts", "--content", fixture("tiny"), "--out", join(dir.path, "c"), "--json"),
+      launchArgs("scripts/commands/build.ts", "--content", fixture("tiny"), "--out", join(dir.path, "c"), "--json"),
       { cwd: repoRoot },
     );
     const summary = JSON.parse(stdout);

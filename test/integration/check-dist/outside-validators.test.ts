@@ -186,7 +186,7 @@ describe("outside validators take the schemas as they are", () => {
           expect(py.stdout).toContain(field);
       }
 
-      const own = run([process.execPath, ...launchArgs("scripts/check-dist/command.ts", "--dist", copy)]);
+      const own = run([process.execPath, ...launchArgs("scripts/commands/validate.ts", "--dist", copy)]);
       expect(own.status).toBe(1);
       expect(own.stderr.trim().split("\n")).toHaveLength(4);
     } finally {

@@ -7,8 +7,7 @@ import { builtDist, run, TAMPERED_PROBLEMS, tamperPage } from "../../helpers/che
 import { fixture, repoRoot, tempDir } from "../../helpers/fs/dirs.ts";
 import { launchArgs } from "../../helpers/process/launch.ts";
 
-const validate = (...args: string[]) =>
-  run([process.execPath, ...launchArgs("scripts/check-dist/command.ts", ...args)]);
+const validate = (...args: string[]) => run([process.execPath, ...launchArgs("scripts/commands/validate.ts", ...args)]);
 
 describe("npm run validate", () => {
   let built: Awaited<ReturnType<typeof builtDist>>;

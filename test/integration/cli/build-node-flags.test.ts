@@ -15,7 +15,7 @@ describe("the build's Node flags", () => {
 
   it("npm run build starts the launcher with exactly BUILD_NODE_FLAGS, without BUILD_ENV_UNSET", () => {
     expect(buildScript()).toBe(
-      `exec env ${unset} node ${BUILD_NODE_FLAGS.join(" ")} scripts/launcher/launch.cjs scripts/build.ts`,
+      `exec env ${unset} node ${BUILD_NODE_FLAGS.join(" ")} scripts/launcher/launch.cjs scripts/commands/build.ts`,
     );
   });
 

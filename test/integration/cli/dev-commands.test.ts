@@ -10,8 +10,8 @@ import { repoRoot, tempDir } from "../../helpers/fs/dirs.ts";
 import { launchArgs } from "../../helpers/process/launch.ts";
 
 const COMMANDS = {
-  "catalog:generate": "scripts/content/generate.ts",
-  schemas: "scripts/write-schemas.ts",
+  "catalog:generate": "scripts/commands/catalog-generate.ts",
+  schemas: "scripts/commands/schemas.ts",
 } as const;
 
 function run(command: keyof typeof COMMANDS, args: string[]) {

@@ -60,11 +60,15 @@ async function linesBeforeAddress(entry: string, ...args: string[]): Promise<str
 }
 
 function buildLines({ content, dist }: { content: string; dist: string }): string[] {
-  const run = spawnSync(process.execPath, launchArgs("scripts/build.ts", "--content", content, "--out", dist), {
-    cwd: repoRoot,
-    encoding: "utf8",
-    timeout: 110_000,
-  });
+  const run = spawnSync(
+    process.execPath,
+    launchArgs("scripts/commands/build.ts", "--content", content, "--out", dist),
+    {
+      cwd: repoRoot,
+      encoding: "utf8",
+      timeout: 110_000,
+    },
+  );
   expect(run.status, run.stderr).toBe(0);
   return `${run.stdout}${run.stderr}`.split("\n").filter(Boolean);
 }
@@ -72,7 +76,15 @@ function buildLines({ content, dist }: { content: string; dist: string }): strin
 describe("build output a new user can read", () => {
   it("npm start on the sample prints at most five lines of its own before the server's address", async () => {
     const { content, dist } = await project("start");
-    const lines = await linesBeforeAddress("scripts/start.ts", "--content", content, "--dist", dist, "--port", "0");
+    const lines = await linesBeforeAddress(
+      "scripts/commands/start.ts",
+      "--content",
+      content,
+      "--dist",
+      dist,
+      "--port",
+      "0",
+    );
     expect(lines.length, lines.join("\n")).toBeLessThanOrEqual(5);
     expect(lines[0]).toMatch(
       /^built \S+ in [\d.]+ s \(full, g\d+\): [\d,]+ served files \([\d.]+ MB\) and \d+ build records/,
@@ -114,7 +126,7 @@ describe("build output a new user can read", () => {
   it("npm run dev after a build starts as quietly", async () => {
     const { content, dist } = await project("dev");
     buildLines({ content, dist });
-    const lines = await linesBeforeAddress("scripts/dev.ts", "--content", content, "--out", dist);
+    const lines = await linesBeforeAddress("scripts/commands/dev.ts", "--content", content, "--out", dist);
     expect(lines.length, lines.join("\n")).toBeLessThanOrEqual(2);
     expect(lines[1]).toMatch(/^warning: \d+ warnings the last build printed too /);
   }, 120_000);

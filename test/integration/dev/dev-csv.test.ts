@@ -29,7 +29,7 @@ describe("npm run dev -- --csv DIR", () => {
     // its own process group, so that the launcher and what it starts stop together
     child = spawn(
       process.execPath,
-      launchArgs("scripts/dev.ts", "--csv", csv, "--content", content, "--out", join(dir.path, "dist")),
+      launchArgs("scripts/commands/dev.ts", "--csv", csv, "--content", content, "--out", join(dir.path, "dist")),
       { cwd: repoRoot, env: { ...process.env, PORT: "0", HOST: "127.0.0.1" }, detached: true },
     );
     child.stdout!.on("data", (c: Buffer) => (stdout += c));
@@ -99,7 +99,13 @@ describe("npm run dev -- --csv with no such folder", () => {
     try {
       const run = promisify(execFile)(
         process.execPath,
-        launchArgs("scripts/dev.ts", "--csv", join(dir.path, "nowhere"), "--content", join(dir.path, "content")),
+        launchArgs(
+          "scripts/commands/dev.ts",
+          "--csv",
+          join(dir.path, "nowhere"),
+          "--content",
+          join(dir.path, "content"),
+        ),
         { cwd: repoRoot, env: { ...process.env, PORT: "0", HOST: "127.0.0.1" } },
       );
       const failed = (await run.then(

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { alignedLimitsFile } from "../../../scripts/api/runtime/route-table.ts";
 import { build } from "../../../scripts/build.ts";
 import { startServer } from "../../../scripts/hosts/node/server/start-server.ts";
-import { exportBuild } from "../../../scripts/hosts/static/export.ts";
+import { makeStaticCopy } from "../../../scripts/hosts/static/static-copy.ts";
 import { repoRoot, sampleContent, tempDir } from "../../helpers/fs/dirs.ts";
 import { hashTree } from "../../helpers/fs/tree.ts";
 import { type RunningServe, startServe } from "../../helpers/hosts/serve-package.ts";
@@ -20,7 +20,7 @@ import { launchArgs } from "../../helpers/process/launch.ts";
 
 const run = promisify(execFile);
 const exportCommand = (args: string[]) =>
-  run(process.execPath, launchArgs("scripts/hosts/static/export.ts", ...args), { cwd: repoRoot });
+  run(process.execPath, launchArgs("scripts/commands/export.ts", ...args), { cwd: repoRoot });
 
 let tmp: Awaited<ReturnType<typeof tempDir>>;
 let dist: string;
@@ -38,7 +38,7 @@ afterAll(() => tmp?.remove(), 120_000);
 /** The full static export's files, made once: both limit sets compare with the same one. */
 let fullExport: Promise<string[]> | undefined;
 const fullExportFiles = () =>
-  (fullExport ??= exportBuild(dist, join(tmp.path, "full"), "static").then(async () =>
+  (fullExport ??= makeStaticCopy(dist, join(tmp.path, "full"), "static").then(async () =>
     (await fg("**", { cwd: join(tmp.path, "full"), dot: true, onlyFiles: true })).sort(),
   ));
 /** The build's files and their hashes, read once for both limit sets. */

@@ -14,7 +14,7 @@ import { build } from "../../../scripts/build.ts";
 import { checkDist } from "../../../scripts/check-dist/check-dist.ts";
 import { publishedFiles } from "../../../scripts/hosts/cloudflare/r2/upload.ts";
 import { startServer } from "../../../scripts/hosts/node/server/start-server.ts";
-import { exportBuild } from "../../../scripts/hosts/static/export.ts";
+import { makeStaticCopy } from "../../../scripts/hosts/static/static-copy.ts";
 import { BENCH_TABLES, benchTablesIn, readBenchResults } from "../../helpers/docs/bench-tables.ts";
 import {
   type FoundPath,
@@ -181,7 +181,7 @@ beforeAll(async () => {
   counts.records = result.counts.records;
   counts.published = (await publishedFiles(dist)).length;
   counts.validated = (await checkDist(dist)).checked;
-  counts.exported = (await exportBuild(dist, join(dir.path, "public"), "static")).files;
+  counts.exported = (await makeStaticCopy(dist, join(dir.path, "public"), "static")).files;
   // Distinct bodies (what upload:r2 stores) and bodies by address (what the hash tree lists, mirror copies).
   const root = realpathSync(dist);
   const isServed = servedFileFilter(await loadRouteTable(root));

@@ -14,7 +14,7 @@ const run = promisify(execFile);
 
 async function exportCli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, launchArgs("scripts/hosts/static/export.ts", ...args), {
+    const { stdout, stderr } = await run(process.execPath, launchArgs("scripts/commands/export.ts", ...args), {
       cwd: repoRoot,
     });
     return { code: 0, stdout, stderr };

@@ -17,7 +17,7 @@ function run(args: string[]): Promise<Run> {
   return new Promise((resolveRun) => {
     const child = execFile(
       process.execPath,
-      launchArgs("scripts/mcp/server.ts", ...args),
+      launchArgs("scripts/commands/mcp.ts", ...args),
       { cwd: repoRoot, timeout: 30_000 },
       (error, stdout, stderr) =>
         resolveRun({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),

@@ -1,6 +1,6 @@
-// npm run mirror against real hosts (the Node server, nginx, the Worker in workerd): a first sync copies every body,
-// a sync from build A to build B fetches only the shards and bodies whose hash changed and ends byte-identical to a
-// fresh copy of B, a tampered body is refused with the previous copy kept, and a killed sync resumes.
+// npm run mirror against real hosts (the Node server, nginx, the Worker in workerd): a first run copies every body,
+// a run from build A to build B fetches only the shards and bodies whose hash changed and ends byte-identical to a
+// fresh copy of B, a tampered body is refused with the previous copy kept, and a killed run resumes.
 import { spawn } from "node:child_process";
 import { cp, readdir, readFile, readlink, rename, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -8,7 +8,7 @@ import fg from "fast-glob";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build } from "../../../scripts/build.ts";
 import { startServer } from "../../../scripts/hosts/node/server/start-server.ts";
-import { syncCopy, targetOfPortableName } from "../../../scripts/mirror/sync-copy.ts";
+import { targetOfPortableName, updateMirror } from "../../../scripts/mirror/update-mirror.ts";
 import { hosts } from "../../helpers/conformance/hosts.ts";
 import { fixture, repoRoot, tempDir } from "../../helpers/fs/dirs.ts";
 import { hashTree } from "../../helpers/fs/tree.ts";
@@ -51,12 +51,12 @@ const selected = ["node", "nginx", "cloudflare-assets"].map((name) => hosts.find
 describe.each(selected)("npm run mirror against $name", (host) => {
   const why = host.unavailable();
   it.skipIf(why !== undefined && process.env.CI !== "true")(
-    "copies A whole, then syncs to B fetching only what changed, ending byte-identical to a fresh copy of B",
+    "copies A whole, then updates it to B fetching only what changed, ending byte-identical to a fresh copy of B",
     async () => {
       const out = join(dir.path, `copy-${host.name}`);
       const a = await host.start(distA);
       try {
-        const first = await syncCopy(`${a.origin}/v1`, out);
+        const first = await updateMirror(`${a.origin}/v1`, out);
         const treeA = await treeOf(distA);
         expect(first).toMatchObject({ changed: true, targets: Object.keys(treeA.targets).length });
         expect(first.bodiesFetched).toBe(first.targets);
@@ -64,20 +64,20 @@ describe.each(selected)("npm run mirror against $name", (host) => {
         expect(await readFile(join(out, "v1/software/beta-mail.json"))).toEqual(
           await readFile(join(distA, "v1/software/beta-mail.json")),
         );
-        expect((await syncCopy(`${a.origin}/v1`, out)).changed).toBe(false);
+        expect((await updateMirror(`${a.origin}/v1`, out)).changed).toBe(false);
       } finally {
         await a.stop();
       }
       const b = await host.start(distB);
       try {
         const [treeA, treeB] = [await treeOf(distA), await treeOf(distB)];
-        const sync = await syncCopy(`${b.origin}/v1`, out);
-        expect(sync.bodiesFetched).toBe(changed(treeA.targets, treeB.targets));
-        expect(sync.shardsFetched).toBe(changed(treeA.shards, treeB.shards));
-        expect(sync.bodiesFetched).toBeGreaterThan(0);
-        expect(sync.bodiesFetched).toBeLessThan(10);
+        const update = await updateMirror(`${b.origin}/v1`, out);
+        expect(update.bodiesFetched).toBe(changed(treeA.targets, treeB.targets));
+        expect(update.shardsFetched).toBe(changed(treeA.shards, treeB.shards));
+        expect(update.bodiesFetched).toBeGreaterThan(0);
+        expect(update.bodiesFetched).toBeLessThan(10);
         const fresh = join(dir.path, `fresh-${host.name}`);
-        await syncCopy(`${b.origin}/v1`, fresh);
+        await updateMirror(`${b.origin}/v1`, fresh);
         expect(await hashTree(out)).toEqual(await hashTree(fresh));
       } finally {
         await b.stop();
@@ -91,7 +91,7 @@ describe("npm run mirror refuses and resumes", () => {
   it("refuses a body whose hash is not the tree's, and keeps the previous copy as it was", async () => {
     const out = join(dir.path, "copy-tampered");
     const a = await startServer({ distDir: distA, port: 0, host: "127.0.0.1" });
-    await syncCopy(`${a.url.replace(/\/$/, "")}/v1`, out);
+    await updateMirror(`${a.url.replace(/\/$/, "")}/v1`, out);
     await a.close();
     const before = await hashTree(out);
     const link = await readlink(out);
@@ -103,7 +103,9 @@ describe("npm run mirror refuses and resumes", () => {
     await writeFile(body, '{"data":{"tampered":true}}'.padEnd((await stat(body)).size));
     const b = await startServer({ distDir: tampered, port: 0, host: "127.0.0.1" });
     try {
-      await expect(syncCopy(`${b.url.replace(/\/$/, "")}/v1`, out)).rejects.toThrow(/not the one the hash tree lists/);
+      await expect(updateMirror(`${b.url.replace(/\/$/, "")}/v1`, out)).rejects.toThrow(
+        /not the one the hash tree lists/,
+      );
     } finally {
       await b.close();
     }
@@ -111,7 +113,7 @@ describe("npm run mirror refuses and resumes", () => {
     expect(await hashTree(out)).toEqual(before);
   });
 
-  it("a sync killed at seeded moments leaves no copy or the previous one, and the next run completes it without refetching", async () => {
+  it("a run killed at seeded moments leaves no copy or the previous one, and the next run completes it without refetching", async () => {
     const server = await startServer({ distDir: distA, port: 0, host: "127.0.0.1" });
     const from = `${server.url.replace(/\/$/, "")}/v1`;
     const out = join(dir.path, "copy-killed");
@@ -125,7 +127,7 @@ describe("npm run mirror refuses and resumes", () => {
           process.execPath,
           [
             "scripts/launcher/launch.cjs",
-            "scripts/mirror/command.ts",
+            "scripts/commands/mirror.ts",
             "--from",
             from,
             "--out",
@@ -142,17 +144,17 @@ describe("npm run mirror refuses and resumes", () => {
           if (staged.length >= at || gone) break;
           await new Promise((r) => setTimeout(r, 10));
         }
-        expect(gone, "the sync was still running when killed").toBe(false);
+        expect(gone, "the run was still going when killed").toBe(false);
         child.kill("SIGKILL");
         await exited;
         // nothing was published: no link yet
         expect(await readdir(dir.path)).not.toContain("copy-killed");
       }
-      const done = await syncCopy(from, out);
+      const done = await updateMirror(from, out);
       expect(done.targets).toBe(total);
       expect(done.bodiesFetched).toBeLessThan(total);
       const fresh = join(dir.path, "fresh-killed");
-      await syncCopy(from, fresh);
+      await updateMirror(from, fresh);
       expect(await hashTree(out)).toEqual(await hashTree(fresh));
     } finally {
       await server.close();
@@ -169,7 +171,7 @@ describe("npm run mirror makes copies any system can hold", () => {
     const server = await startServer({ distDir: distA, port: 0, host: "127.0.0.1" });
     const out = join(dir.path, "copy-portable");
     try {
-      await syncCopy(`${server.url.replace(/\/$/, "")}/v1`, out);
+      await updateMirror(`${server.url.replace(/\/$/, "")}/v1`, out);
     } finally {
       await server.close();
     }
@@ -191,7 +193,7 @@ describe("npm run mirror makes copies any system can hold", () => {
     const from = `${server.url.replace(/\/$/, "")}/v1`;
     const out = join(dir.path, "copy-legacy");
     try {
-      await syncCopy(from, out);
+      await updateMirror(from, out);
       // The copy as an earlier version left it: the query as sent in each name, a state without "names".
       const copy = join(dir.path, await readlink(out));
       for (const f of await filesOf(copy))
@@ -202,7 +204,7 @@ describe("npm run mirror makes copies any system can hold", () => {
       const legacy = "v1/software?limit=1&offset=1&category=seo.json";
       const inode = (await stat(join(copy, legacy))).ino;
 
-      const again = await syncCopy(from, out);
+      const again = await updateMirror(from, out);
       expect(again).toMatchObject({ changed: false, bodiesFetched: 0, shardsFetched: 0 });
       expect(join(dir.path, await readlink(out))).toBe(copy);
       expect((await filesOf(copy)).filter((f) => REFUSED.test(f))).toEqual([]);

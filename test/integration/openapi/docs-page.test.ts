@@ -9,7 +9,7 @@ import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../../../scripts/hosts/free-port.ts";
 import { startServer } from "../../../scripts/hosts/node/server/start-server.ts";
-import { exportBuild } from "../../../scripts/hosts/static/export.ts";
+import { makeStaticCopy } from "../../../scripts/hosts/static/static-copy.ts";
 import { BLANK_IMAGE, DOCS_FILES, REDOC_CDN_LOGO, tryRequests } from "../../../scripts/render/docs-page.ts";
 import { OPERATIONS } from "../../../scripts/render/openapi-text.ts";
 import { bruteForceSearch } from "../../helpers/conformance/search-oracle.ts";
@@ -375,7 +375,7 @@ describe("docs page (dist/index.html + Redoc bundle)", () => {
 /** `npm run export -- --host serve` of a build, served by the real `serve` package as `npx serve DIR` does (with the export's serve.json). */
 async function serveWithServe(into: string, distDir: string): Promise<{ url: string; stop: () => Promise<void> }> {
   const out = join(into, "public");
-  await exportBuild(distDir, out, "serve");
+  await makeStaticCopy(distDir, out, "serve");
   const serve = await startServe(out);
   return { url: serve.origin, stop: serve.stop };
 }
@@ -387,7 +387,7 @@ async function servePlainFiles(
   alignedLimits?: number[],
 ): Promise<{ url: string; stop: () => Promise<void> }> {
   const out = join(into, "public");
-  await exportBuild(distDir, out, "static", alignedLimits);
+  await makeStaticCopy(distDir, out, "static", alignedLimits);
   const port = await freePort();
   const child = spawn(
     "/usr/bin/python3",

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from "vitest";
 import { startServer } from "../../../scripts/hosts/node/server/start-server.ts";
+import { generateClientTypes } from "../../../scripts/write-client-types.ts";
 import { fixture, repoRoot } from "../../helpers/fs/dirs.ts";
 import { type BuiltSite, buildSite } from "../../helpers/openapi/built-site.ts";
 import type { components } from "../../helpers/openapi/client/api.ts";
@@ -16,7 +17,6 @@ import {
   createCatalogClient,
   toolDetail,
 } from "../../helpers/openapi/client/catalog-client.ts";
-import { generateClientTypes } from "../../helpers/openapi/client-types.ts";
 
 const clientDir = join(repoRoot, "test/helpers/openapi/client");
 

@@ -13,7 +13,7 @@ import { fixture, repoRoot, tempDir } from "../../helpers/fs/dirs.ts";
 import { launchArgs } from "../../helpers/process/launch.ts";
 
 function run(command: "new-tool" | "new-category", args: string[]) {
-  const r = spawnSync(process.execPath, launchArgs(`scripts/scaffold/${command}.ts`, ...args), {
+  const r = spawnSync(process.execPath, launchArgs(`scripts/commands/${command}.ts`, ...args), {
     cwd: repoRoot,
     encoding: "utf8",
     timeout: 30_000,
@@ -109,7 +109,7 @@ describe("new:category and new:tool on a copy of the tiny fixture", () => {
     const cli = (...flags: string[]) =>
       spawnSync(
         process.execPath,
-        ["scripts/launcher/launch.cjs", "scripts/build.ts", "--content", content, "--out", out, ...flags],
+        ["scripts/launcher/launch.cjs", "scripts/commands/build.ts", "--content", content, "--out", out, ...flags],
         {
           cwd: repoRoot,
           encoding: "utf8",

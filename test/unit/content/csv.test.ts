@@ -5,8 +5,8 @@ import { join, relative } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { contentToCsv } from "../../../scripts/content/csv/content-to-csv.ts";
 import { csvToContent } from "../../../scripts/content/csv/csv-to-content.ts";
-import { exportContentAsCsv } from "../../../scripts/content/csv/export-command.ts";
-import { importContentFromCsv, reportLines } from "../../../scripts/content/csv/import-command.ts";
+import { importContentFromCsv, reportLines } from "../../../scripts/content/csv/import-sheets.ts";
+import { contentAsSheets } from "../../../scripts/content/csv/write-sheets.ts";
 import { ContentErrors, formatContentError } from "../../../scripts/content/errors.ts";
 import { schemaRef } from "../../../scripts/content/schema-ref.ts";
 import { fixture, sampleContent, tempDir } from "../../helpers/fs/dirs.ts";
@@ -47,7 +47,7 @@ async function importErrors(csvDir: string, contentDir: string, dryRun = false):
 
 describe("content:export", () => {
   it("writes the tiny fixture as the committed CSV files, byte for byte (BOM, CRLF, a header row)", async () => {
-    const { files, counts } = await exportContentAsCsv(fixture("tiny"));
+    const { files, counts } = await contentAsSheets(fixture("tiny"));
     for (const name of SHEETS) expect(files[name], name).toBe(await readFile(join(tinyCsv, name), "utf8"));
     expect(files["tools.csv"].startsWith("\ufeffslug,name,")).toBe(true);
     expect(files["tools.csv"]).toContain('"email\ncrm"');
@@ -55,7 +55,7 @@ describe("content:export", () => {
   });
 
   it("refuses content that is not valid, with the content's errors", async () => {
-    await expect(exportContentAsCsv(fixture("bad/bad-rating"))).rejects.toThrow(ContentErrors);
+    await expect(contentAsSheets(fixture("bad/bad-rating"))).rejects.toThrow(ContentErrors);
   });
 });
 
@@ -102,7 +102,7 @@ describe("content:import", () => {
     const content = join(tmp.path, "content");
     const csv = join(tmp.path, "csv");
     await cp(sampleContent, content, { recursive: true });
-    const { files } = await exportContentAsCsv(content);
+    const { files } = await contentAsSheets(content);
     await mkdir(csv);
     for (const [file, text] of Object.entries(files)) await writeFile(join(csv, file), text);
     const tree = await hashTree(content);

@@ -16,7 +16,7 @@ const site = (
   pageTemplate: "pages/{filter}/{limit}/{offset}.json",
   bodyDir: "pages/",
   maxLimit: 2,
-  sync: { basePath: "/pages", rootFile: "pages/sync/index.json", shardFile: "pages/sync/{shard}" },
+  hashTree: { basePath: "/pages", rootFile: "pages/sync/index.json", shardFile: "pages/sync/{shard}" },
 });
 const options = { fingerprint: "test", compress: false };
 /** A previous build of the old design: a real folder with a manifest, migrated into the store. */
@@ -119,16 +119,16 @@ describe("writeOutput: the one writer of dist/", () => {
     const build = (key: string, names: string[]) =>
       writeOutput(dist, site([], undefined, [group(key, names)]), options);
     const files = async () => (await readdir(join(dist, "g"))).sort();
-    const syncTree = async () => [...(await hashTree(dist))].filter(([path]) => path.startsWith("pages/sync/"));
+    const hashTreeFiles = async () => [...(await hashTree(dist))].filter(([path]) => path.startsWith("pages/sync/"));
     // two group files, 6 pages, the hash tree (the list's shard, the one of other bodies and the root)
     expect(await build("g1", ["a", "b"])).toMatchObject({ written: 2 + 6 + 3 });
     expect(await readFile(join(dist, "pages/sync/catalog.json"), "utf8")).toContain('"/g/a":');
-    const syncAfterFirst = await syncTree();
+    const hashTreeAfterFirst = await hashTreeFiles();
     expect(await build("g1", ["a", "b"])).toMatchObject({ written: 0 });
     expect(await build("g1", ["a", "b"])).toMatchObject({ written: 0 });
     expect(made).toEqual(["g1"]);
     // Kept files keep their targets in the hash tree.
-    expect(await syncTree()).toEqual(syncAfterFirst);
+    expect(await hashTreeFiles()).toEqual(hashTreeAfterFirst);
     // Other inputs: other files, made, and those gone removed. Each build brings the generation before the published
     // one up to date: a new key is made by two builds.
     expect(await build("g2", ["a", "c"])).toMatchObject({ deleted: 1 });

@@ -1,7 +1,7 @@
 // A mirror's file names hold on any system (Windows, zip, git on Windows) and read back to their one target.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { fileOfTarget, portableName, targetOfPortableName } from "../../../scripts/mirror/sync-copy.ts";
+import { fileOfTarget, portableName, targetOfPortableName } from "../../../scripts/mirror/update-mirror.ts";
 
 describe("a mirror copy's file names", () => {
   it("write a query's characters Windows refuses as %XX, and nothing else", () => {

@@ -1,9 +1,9 @@
 // The line npm run mirror ends with: sizes in human units, whatever their size.
 import { describe, expect, it } from "vitest";
-import { syncSummary } from "../../../scripts/mirror/command.ts";
-import type { SyncResult } from "../../../scripts/mirror/sync-copy.ts";
+import { mirrorSummary } from "../../../scripts/mirror/summary.ts";
+import type { MirrorResult } from "../../../scripts/mirror/update-mirror.ts";
 
-const result: SyncResult = {
+const result: MirrorResult = {
   changed: true,
   copy: "mirror.copies/0123456789abcdef",
   targets: 283_009,
@@ -18,11 +18,11 @@ const result: SyncResult = {
 
 describe("npm run mirror's summary line", () => {
   it("says sizes in human units, counts with separators", () => {
-    expect(syncSummary("http://localhost:3000/v1", "mirror", result)).toBe(
+    expect(mirrorSummary("http://localhost:3000/v1", "mirror", result)).toBe(
       "mirrored http://localhost:3000/v1 into mirror/: 283,009 bodies by address; fetched 283,009 (132.5 MB) and 60 shards " +
         "(39.5 MB of index with the root) in 283,070 requests, 61.3 s",
     );
-    expect(syncSummary("u", "m", { ...result, bodiesFetched: 2, bodyBytes: 1_836, indexBytes: 820 })).toContain(
+    expect(mirrorSummary("u", "m", { ...result, bodiesFetched: 2, bodyBytes: 1_836, indexBytes: 820 })).toContain(
       "fetched 2 (1.8 kB) and 60 shards (820 bytes of index",
     );
   });

@@ -1,53 +1,19 @@
-// npm run start:cloudflare: a built dist/ through the generated Worker in workerd (Miniflare), offline, as it would
-// run on Cloudflare: Workers Static Assets by default, or `--r2`: publish dist/ as a build in a local R2 bucket, then
-// serve the bucket's live build. It listens only once the bucket has a complete live build, and follows the builds
-// `npm run upload:r2 -- --persist` (another process) switches to, without a restart.
+// A built dist/ through the generated Worker in workerd (Miniflare), offline, as it would run on Cloudflare
+// (`npm run start:cloudflare`: scripts/commands/start-cloudflare.ts): Workers Static Assets by default, or `--r2`:
+// publish dist/ as a build in a local R2 bucket, then serve the bucket's live build. It listens only once the bucket
+// has a complete live build, and follows the builds `npm run upload:r2 -- --persist` (another process) switches to,
+// without a restart.
 import { realpath } from "node:fs/promises";
 import { resolve } from "node:path";
-import { type CommandSpec, isMain, parseCommandArgs, runCommand, UserError } from "../../../cli/command.ts";
+import { UserError } from "../../../cli/command.ts";
 import { onStopRequest, type StopHandler } from "../../../cli/stop.ts";
 import { isEdgeOnly } from "../../../io/edge-only.ts";
 import { describePlan, measurePublished, planFor } from "../plan.ts";
 import { readLive } from "../r2/bucket.ts";
-import { summaryLine } from "../r2/command.ts";
 import { progressPrinter } from "../r2/progress.ts";
+import { summaryLine } from "../r2/summary.ts";
 import { publishedFiles, uploadToR2 } from "../r2/upload.ts";
 import { startLocalWorker } from "./workerd.ts";
-
-const options = {
-  dist: { type: "string", default: "dist", valueName: "DIR", description: "the build to serve" },
-  r2: {
-    type: "boolean",
-    default: false,
-    description: "serve the live build of a local R2 bucket, after publishing dist/ there as a build (new bodies only)",
-  },
-  "as-is": {
-    type: "boolean",
-    default: false,
-    description: "with --r2: serve the bucket's live build as it is (waiting for one), without publishing dist/",
-  },
-  persist: {
-    type: "string",
-    valueName: "DIR",
-    description: "where the local R2 bucket lives (default: DIR.r2 beside dist/)",
-  },
-} as const;
-
-export const START_CLOUDFLARE: CommandSpec<typeof options> = {
-  usage: "npm run start:cloudflare --",
-  summary:
-    "Serves a built dist/ through the generated Cloudflare Worker (dist/cloudflare/worker.js) in workerd, locally and " +
-    "offline, with the bindings of dist/wrangler.jsonc (Static Assets) or, with --r2, dist/wrangler.r2.jsonc.",
-  options,
-  notes: ["environment: PORT (default 8787, 0 picks a free one), HOST (default 127.0.0.1)"],
-};
-
-function portFromEnv(): number {
-  const port = Number(process.env.PORT ?? 8787);
-  if (!Number.isInteger(port) || port < 0 || port > 65535)
-    throw new UserError(`PORT=${process.env.PORT} is no port number`);
-  return port;
-}
 
 /**
  * Before the API listens: publish dist/ as the bucket's live build, or (as it is) wait until some upload has made one
@@ -76,9 +42,19 @@ async function readyBucket(distDir: string, persist: string, publish: boolean, s
   }
 }
 
-async function main(): Promise<void> {
-  const values = parseCommandArgs(START_CLOUDFLARE);
-  const port = portFromEnv();
+/** The flags of npm run start:cloudflare, as given (messages name --dist as the user wrote it). */
+export interface LocalServeOptions {
+  dist: string;
+  r2: boolean;
+  "as-is": boolean;
+  persist?: string;
+  port: number;
+  host: string;
+}
+
+/** Serves dist/ (or with r2, the local bucket's live build) through the Worker in workerd until stopped. */
+export async function serveWorkerLocally(values: LocalServeOptions): Promise<void> {
+  const { port } = values;
   const distDir = resolve(values.dist);
   const root = await realpath(distDir).catch(() => {
     throw new UserError(`${values.dist}/ does not exist: run npm run build first`);
@@ -103,12 +79,10 @@ async function main(): Promise<void> {
     mode: values.r2 ? "r2" : "assets",
     r2Persist: persist,
     port,
-    host: process.env.HOST ?? "127.0.0.1",
+    host: values.host,
   });
   console.log(
     `Cloudflare Worker (${values.r2 ? `R2, ${persist}` : "Static Assets"}) serving ${values.r2 ? "the live build" : `${values.dist}/`} at ${worker.url} (Ctrl-C stops it)`,
   );
   stop.set(() => worker.close());
 }
-
-if (isMain(import.meta.url)) void runCommand(main);

@@ -79,7 +79,7 @@ describe("npm run serve", () => {
   });
 
   it("an unknown flag is one line and exit 2", async () => {
-    const child = spawn(process.execPath, launchArgs("scripts/hosts/node/serve.ts", "--nope"), {
+    const child = spawn(process.execPath, launchArgs("scripts/commands/serve.ts", "--nope"), {
       cwd: repoRoot,
     });
     let stderr = "";

@@ -7,7 +7,7 @@ import { errorBodies } from "../../../../../scripts/api/contract/error-bodies.ts
 import { loadRouteTable } from "../../../../../scripts/api/load-route-table.ts";
 import { build } from "../../../../../scripts/build.ts";
 import { readLive, readRecord, rollback } from "../../../../../scripts/hosts/cloudflare/r2/bucket.ts";
-import { summaryLine } from "../../../../../scripts/hosts/cloudflare/r2/command.ts";
+import { summaryLine } from "../../../../../scripts/hosts/cloudflare/r2/summary.ts";
 import { uploadToR2 } from "../../../../../scripts/hosts/cloudflare/r2/upload.ts";
 import { buildRecordKey, LAYOUT_FORMAT, LIVE_KEY } from "../../../../../scripts/hosts/cloudflare/worker/r2-layout.ts";
 import { createWorker } from "../../../../../scripts/hosts/cloudflare/worker/worker.ts";

@@ -308,7 +308,7 @@ describe("npm run upload:r2 -- --remote", () => {
     const started = performance.now();
     const run = await promisify(execFile)(
       process.execPath,
-      launchArgs("scripts/hosts/cloudflare/r2/command.ts", "--remote", "--bucket", BUCKET, ...args),
+      launchArgs("scripts/commands/upload-r2.ts", "--remote", "--bucket", BUCKET, ...args),
       {
         env: {
           ...process.env,

@@ -185,7 +185,7 @@ it("turns an S3 error answer into one line, and a missing credential into one li
   const env = { ...process.env, R2_ACCOUNT_ID: "", R2_ACCESS_KEY_ID: "", R2_SECRET_ACCESS_KEY: "" };
   const run = await promisify(execFile)(
     process.execPath,
-    launchArgs("scripts/hosts/cloudflare/r2/command.ts", "--remote", "--dist", dist),
+    launchArgs("scripts/commands/upload-r2.ts", "--remote", "--dist", dist),
     { env },
   ).then(
     () => ({ code: 0, stderr: "" }),

@@ -165,7 +165,7 @@ it("start:cloudflare --r2 --as-is listens only once a build is live, then follow
     process.execPath,
     [
       "scripts/launcher/launch.cjs",
-      "scripts/hosts/cloudflare/local/start.ts",
+      "scripts/commands/start-cloudflare.ts",
       "--dist",
       ab.distA,
       "--r2",
@@ -198,7 +198,7 @@ it("start:cloudflare --r2 --as-is listens only once a build is live, then follow
       process.execPath,
       [
         "scripts/launcher/launch.cjs",
-        "scripts/hosts/cloudflare/r2/command.ts",
+        "scripts/commands/upload-r2.ts",
         "--dist",
         ab.distA,
         "--persist",

@@ -1,12 +1,12 @@
-// The real `serve` CLI on `npm run export` folders of the tiny fixture, as a user previews an export with
+// The real `serve` CLI on static copies (`npm run export`) of the tiny fixture, as a user previews one with
 // `npx serve DIR`: the rewrites dist/serve.json has, no folder listing, JSON 404s labelled JSON, the docs page at /.
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RouteTable } from "../../../../scripts/api/runtime/route-table.ts";
 import { build } from "../../../../scripts/build.ts";
-import { exportBuild } from "../../../../scripts/hosts/static/export.ts";
 import type { ServeConfig } from "../../../../scripts/hosts/static/serve-json.ts";
+import { makeStaticCopy } from "../../../../scripts/hosts/static/static-copy.ts";
 import { fixture, tempDir } from "../../../helpers/fs/dirs.ts";
 import { type RunningServe, startServe } from "../../../helpers/hosts/serve-package.ts";
 
@@ -16,7 +16,7 @@ let table: RouteTable;
 const exports: Record<"full" | "aligned", { out: string; serve: RunningServe }> = {} as never;
 
 beforeAll(async () => {
-  dir = await tempDir("serve-export-");
+  dir = await tempDir("serve-static-copy-");
   dist = join(dir.path, "dist");
   await build({ contentDir: fixture("tiny"), outDir: dist });
   table = JSON.parse(await readFile(join(dist, "routes.json"), "utf8")) as RouteTable;
@@ -25,7 +25,7 @@ beforeAll(async () => {
     ["aligned", [20, 100]],
   ] as const) {
     const out = join(dir.path, name);
-    await exportBuild(dist, out, "serve", limits);
+    await makeStaticCopy(dist, out, "serve", limits);
     exports[name] = { out, serve: await startServe(out) };
   }
 }, 60_000);

@@ -1,7 +1,7 @@
 // npm run new:tool -- --name "Acme Mail": writes content/tools/acme-mail.json, a valid stub to fill in.
 
 import { type CommandSpec, isMain, parseCommandArgs, runCommand, UserError } from "../cli/command.ts";
-import { createTool } from "./create-stub.ts";
+import { createTool } from "../scaffold/create-stub.ts";
 
 const options = {
   name: {

@@ -1,10 +1,10 @@
 // npm run validate: every file of a built dist/ that a host serves, checked against its schema (dist/schema-map.json).
 import { realpath, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
+import { checkDist } from "../check-dist/check-dist.ts";
 import { type CommandSpec, formatCount, isMain, parseCommandArgs, runCommand, UserError } from "../cli/command.ts";
 import { assertFullBuild } from "../io/edge-only.ts";
 import { SCHEMA_MAP_FILE } from "../render/schema-table.ts";
-import { checkDist } from "./check-dist.ts";
 
 const options = {
   dist: {

@@ -1,26 +1,17 @@
 // npm run upload:r2: publishes a built dist/ as a new immutable build in the R2 bucket of dist/wrangler.r2.jsonc, as
 // Miniflare persists it locally (the bucket `npm run start:cloudflare -- --r2` serves) or with --remote on Cloudflare
-// R2 over its S3 API, and switches the live build to it in one step. Also lists builds, rolls back and prunes.
-import { readFile, realpath } from "node:fs/promises";
-import { join, resolve } from "node:path";
-import {
-  type CommandSpec,
-  formatCount,
-  isMain,
-  parseCommandArgs,
-  runCommand,
-  UserError,
-} from "../../../cli/command.ts";
-import { formatBytes } from "../../../cli/format-bytes.ts";
-import { servedFilesOf } from "../../../io/tree-report.ts";
-import { R2_BINDING, WRANGLER_R2_CONFIG } from "../adapter.ts";
-import { startLocalWorker } from "../local/workerd.ts";
-import { type BuildListing, listBuilds, rollback } from "./bucket.ts";
-import { progressPrinter } from "./progress.ts";
-import { prune } from "./prune.ts";
-import { remoteOptionsFromEnv, remoteR2Target } from "./remote.ts";
-import type { UploadTarget } from "./target.ts";
-import { type UploadSummary, uploadToR2 } from "./upload.ts";
+// R2 over its S3 API, and switches the live build to it in one step. Also lists builds, rolls back and prunes. The
+// flags, then one call into hosts/cloudflare/r2/ per action.
+import { realpath } from "node:fs/promises";
+import { resolve } from "node:path";
+import { type CommandSpec, isMain, parseCommandArgs, runCommand, UserError } from "../cli/command.ts";
+import { listBuilds, rollback } from "../hosts/cloudflare/r2/bucket.ts";
+import { openBucket } from "../hosts/cloudflare/r2/open-bucket.ts";
+import { progressPrinter } from "../hosts/cloudflare/r2/progress.ts";
+import { prune } from "../hosts/cloudflare/r2/prune.ts";
+import { listLine, prunedLine, summaryLine } from "../hosts/cloudflare/r2/summary.ts";
+import { uploadToR2 } from "../hosts/cloudflare/r2/upload.ts";
+import { servedFilesOf } from "../io/tree-report.ts";
 
 const options = {
   dist: { type: "string", default: "dist", valueName: "DIR", description: "the build to upload" },
@@ -76,44 +67,6 @@ export const UPLOAD_R2: CommandSpec<typeof options> = {
   ],
 };
 
-/** `served`: the build's served files (io/tree-report.ts servedFilesOf), the count every command gives. */
-export function summaryLine(s: UploadSummary, served?: number): string {
-  return (
-    `R2: build ${s.build} (${served === undefined ? "" : `${formatCount(served)} served files, `}stored as ` +
-    `${formatCount(s.objects)} objects: each distinct body but the list pages once, and each list's run): sent ` +
-    `${formatCount(s.sent)} bodies in ${formatCount(s.packs)} packs and ${formatCount(s.shards)} manifest shards ` +
-    `(${formatBytes(s.sentBytes)}, ${formatCount(s.writes)} write requests), ${formatCount(s.present)} ` +
-    `already there, in ${s.seconds.toFixed(1)} s; ` +
-    `${s.switched ? `live now${s.previous ? ` (was ${s.previous})` : ""}` : "it was live already"}` +
-    // A bucket an older layout of this uploader wrote: nothing of it can be reused or rolled back to.
-    (s.otherLayout
-      ? "; the build live before was uploaded in an older layout of the bucket: this one was sent whole, and --rollback cannot return to that one"
-      : "")
-  );
-}
-
-/** The kept builds, and why each one beyond the `keep` newest is kept. */
-export function keptLine(kept: string[], because: Record<string, string>, keep: number): string {
-  const extra = kept.filter((id) => because[id] !== undefined);
-  return kept.join(", ") + extra.map((id) => ` (${id} beyond the ${keep} newest: ${because[id]})`).join("");
-}
-
-const listLine = (b: BuildListing) =>
-  `${b.id}  ${b.createdAt.replace("T", " ").slice(0, 19)}  ${formatCount(b.files).padStart(9)} files${b.live ? "  live" : ""}`;
-
-/** The bucket name of the generated R2 config (JSON after one comment line). */
-async function configuredBucket(distDir: string): Promise<string> {
-  const file = join(distDir, WRANGLER_R2_CONFIG);
-  const text = await readFile(file, "utf8").catch(() => {
-    throw new UserError(`${file} is missing: build first (npm run build), or name the bucket with --bucket`);
-  });
-  const name = (
-    JSON.parse(text.replace(/^\/\/.*\n/, "")) as { r2_buckets?: { binding: string; bucket_name: string }[] }
-  ).r2_buckets?.find((b) => b.binding === R2_BINDING)?.bucket_name;
-  if (!name) throw new UserError(`${file} names no ${R2_BINDING} bucket: use --bucket`);
-  return name;
-}
-
 async function main(): Promise<void> {
   // `--rollback ID` as the issue and docs write it: the id is --build's value.
   const argv = process.argv.slice(2);
@@ -126,27 +79,7 @@ async function main(): Promise<void> {
   const keep = Number(values.keep);
   if (!Number.isInteger(keep) || keep < 1) throw new UserError(`--keep ${values.keep}: a whole number of 1 or more`, 2);
   const distDir = resolve(values.dist);
-  let target: UploadTarget;
-  let where: string;
-  let close = async () => {};
-  if (values.remote) {
-    const root = await realpath(distDir).catch(() => {
-      throw new UserError(`${values.dist}/ does not exist: build first (npm run build)`);
-    });
-    const bucket = values.bucket ?? (await configuredBucket(root));
-    const remote = remoteOptionsFromEnv(bucket);
-    target = remoteR2Target(remote);
-    // never a credential in a message, even one written into R2_ENDPOINT
-    const shown = new URL(remote.endpoint);
-    shown.username = "";
-    shown.password = "";
-    where = `${shown.origin}${shown.pathname.replace(/\/+$/, "")}/${bucket}`;
-  } else {
-    where = resolve(values.persist ?? `${distDir}.r2`);
-    const worker = await startLocalWorker({ distDir, mode: "r2", r2Persist: where, port: 0, uploader: true });
-    close = () => worker.close();
-    target = await worker.uploadTarget();
-  }
+  const { target, where, close } = await openBucket(values);
   const print = (value: object, line: string) =>
     console.log(values.json ? JSON.stringify({ ok: true, ...value }) : line);
   const failed = (what: string) => (e: Error) => {
@@ -165,13 +98,7 @@ async function main(): Promise<void> {
       print({ target: where, ...done }, `R2: build ${done.build} is live again (was ${done.previous})`);
     } else if (values.prune) {
       const done = await prune(target, keep).catch(failed("prune of"));
-      print(
-        { target: where, ...done },
-        `R2: kept ${keptLine(done.kept, done.keptBecause, keep)}; removed ${done.removedBuilds.length} builds, ` +
-          `${formatCount(done.removedPacks)} packs and ${formatCount(done.removedShards)} shards; rewrote ` +
-          `${done.rewrittenPacks} packs; the bucket's packs and shards ${formatBytes(done.bucketBytes.before)} → ` +
-          `${formatBytes(done.bucketBytes.after)}`,
-      );
+      print({ target: where, ...done }, prunedLine(done, keep));
     } else {
       const progress = progressPrinter();
       const summary = await uploadToR2(distDir, target, { onProgress: progress.onProgress })

@@ -1,9 +1,9 @@
 // npm run mirror -- --from URL --out DIR: a local copy of a deployed API, kept in step through its hash tree.
 import { resolve } from "node:path";
 import { type CommandSpec, formatCount, isMain, parseCommandArgs, runCommand, UserError } from "../cli/command.ts";
-import { formatBytes } from "../cli/format-bytes.ts";
-import { DEFAULT_FETCH } from "./fetch-retry.ts";
-import { type SyncResult, syncCopy } from "./sync-copy.ts";
+import { DEFAULT_FETCH } from "../mirror/fetch-retry.ts";
+import { mirrorSummary } from "../mirror/summary.ts";
+import { updateMirror } from "../mirror/update-mirror.ts";
 
 const options = {
   from: {
@@ -55,27 +55,14 @@ async function main(): Promise<void> {
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64)
     throw new UserError(`--concurrency ${values.concurrency}: a whole number from 1 to 64`, 2);
   const progress = values.json || !process.stderr.isTTY ? undefined : process.stderr;
-  const result = await syncCopy(from.href, resolve(values.out), {
+  const result = await updateMirror(from.href, resolve(values.out), {
     fetch: { ...DEFAULT_FETCH, concurrency },
     onProgress:
       progress && ((done, total) => progress.write(`\r${formatCount(done)} of ${formatCount(total)} bodies…`)),
   });
   progress?.write("\r\x1b[K");
   if (values.json) console.log(JSON.stringify({ ok: true, out: values.out, ...result }));
-  else console.log(syncSummary(values.from, values.out, result));
-}
-
-/** The one line a run ends with: counts with thousands separators, sizes in human units. */
-/** "Bodies by address": the served files with a request target of their own, as the hash tree lists them
- *  (docs/hosts/layout.md#counting-a-build). */
-export function syncSummary(from: string, out: string, result: SyncResult): string {
-  if (!result.changed)
-    return `${out}/ is in step with ${from} (${formatCount(result.targets)} bodies by address; the root did not change)`;
-  return (
-    `mirrored ${from} into ${out}/: ${formatCount(result.targets)} bodies by address; fetched ${formatCount(result.bodiesFetched)} ` +
-    `(${formatBytes(result.bodyBytes)}) and ${formatCount(result.shardsFetched)} shards ` +
-    `(${formatBytes(result.indexBytes)} of index with the root) in ${formatCount(result.requests)} requests, ${result.seconds.toFixed(1)} s`
-  );
+  else console.log(mirrorSummary(values.from, values.out, result));
 }
 
 if (isMain(import.meta.url)) void runCommand(main, { json: () => process.argv.includes("--json") });

@@ -1,24 +1,26 @@
-// GET /export/catalog.json (E1): the whole catalog in one body, every tool (O1) with its categories, every category.
+// The catalog body, GET /export/catalog.json (E1; the API calls it the export): the whole catalog in one body, every
+// tool (O1) with its categories, every category.
 import type { ExportResponse } from "../api/contract/response-schemas.ts";
 import { layout } from "../api/runtime/route-table.ts";
 import type { Catalog } from "../model/derive.ts";
 import { assertValid } from "../schemas/check.ts";
 import { toCategory } from "./categories.ts";
 import { json, type OutputFile, piecedFile } from "./output.ts";
-import { type RenderedDetails, toExported } from "./tools.ts";
+import { type RenderedDetails, toCatalogBodyItem } from "./software.ts";
 
 /** Items joined into a piece of about this many characters before it is written (write-in-pieces.ts). */
 const PIECE_CHARS = 64 * 1024;
 
 /**
- * The export's check validates its envelope and categories whole, and the items of the tools whose detail this build
- * renders (`details`): an item is its tool's detail and categories, which the detail's key names, so every other item
- * is one an earlier build of the same code checked. The tool files come before the export in a build's files.
+ * The catalog body's check validates its envelope and categories whole, and the items of the tools whose detail this
+ * build renders (`details`): an item is its tool's detail and categories, which the detail's key names, so every
+ * other item is one an earlier build of the same code checked. The detail files come before the catalog body in a
+ * build's files.
  *
  * The body is made in pieces, a few dozen items each, the same bytes as the JSON of the whole response
  * ({"data":{"software":[…],"categories":[…]},"meta":{…}}): it is never held whole.
  */
-export function renderExport(catalog: Catalog, details: RenderedDetails): OutputFile {
+export function renderCatalogBody(catalog: Catalog, details: RenderedDetails): OutputFile {
   const categories = () => catalog.categories.map(toCategory);
   const meta: ExportResponse["meta"] = {
     softwareCount: catalog.tools.length,
@@ -27,7 +29,7 @@ export function renderExport(catalog: Catalog, details: RenderedDetails): Output
   function* pieces(): Generator<string> {
     let piece = `{"data":{"software":[`;
     for (let i = 0; i < catalog.tools.length; i++) {
-      piece += (i === 0 ? "" : ",") + json(toExported(catalog.tools[i]!));
+      piece += (i === 0 ? "" : ",") + json(toCatalogBodyItem(catalog.tools[i]!));
       if (piece.length < PIECE_CHARS) continue;
       yield piece;
       piece = "";
@@ -36,10 +38,14 @@ export function renderExport(catalog: Catalog, details: RenderedDetails): Output
   }
   const check = () => {
     const envelope: ExportResponse = { data: { software: [], categories: categories() }, meta };
-    assertValid("responses/export-response.schema.json", envelope, "export");
+    assertValid("responses/export-response.schema.json", envelope, "catalog body");
     for (const tool of catalog.tools)
       if (details.rendered(tool.slug))
-        assertValid("items/exported-software.schema.json", toExported(tool), `export of ${tool.slug}`);
+        assertValid(
+          "items/exported-software.schema.json",
+          toCatalogBodyItem(tool),
+          `catalog body item of ${tool.slug}`,
+        );
   };
   const { export: path } = layout(catalog.site.basePath);
   return piecedFile(path, pieces, check, `${catalog.site.basePath}/export/catalog.json`);

@@ -1,6 +1,6 @@
 // Keeps a local copy of a deployed API in step with it through its hash tree (E2, E3): the root with If-None-Match,
 // then only the shards and bodies whose SHA-256 changed, each verified, written into a staging folder that becomes
-// the copy in one step (a link switched by rename). A killed or failed sync leaves the previous copy whole, and the
+// the copy in one step (a link switched by rename). A killed or failed run leaves the previous copy whole, and the
 // next run keeps what the staging folder already holds.
 import { link, lstat, mkdir, readdir, readFile, readlink, rename, rm, symlink, writeFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
@@ -24,7 +24,7 @@ interface CopyState {
   names?: "portable";
 }
 
-export interface SyncResult {
+export interface MirrorResult {
   /** false: the root answered 304, nothing changed */
   changed: boolean;
   copy: string;
@@ -125,11 +125,11 @@ const isFile = (path: string) =>
     () => false,
   );
 
-export async function syncCopy(
+export async function updateMirror(
   from: string,
   out: string,
   options: { fetch?: FetchOptions; onProgress?: (done: number, total: number) => void } = {},
-): Promise<SyncResult> {
+): Promise<MirrorResult> {
   const started = performance.now();
   const baseUrl = new URL(from.endsWith("/") ? from : `${from}/`);
   const basePath = baseUrl.pathname.replace(/\/$/, "");
@@ -146,7 +146,7 @@ export async function syncCopy(
     indexBytes: 0,
     bodyBytes: 0,
   };
-  const finish = (copy: string): SyncResult => ({
+  const finish = (copy: string): MirrorResult => ({
     ...result,
     copy,
     ...fetcher.stats(),

@@ -1,6 +1,6 @@
 // A hash tree shard read back entry by entry (eachShardEntry) gives what was written, whichever writer wrote it.
 import { describe, expect, it } from "vitest";
-import { eachShardEntry, parseShard, ShardBody, shardBody } from "../../../scripts/render/sync.ts";
+import { eachShardEntry, parseShard, ShardBody, shardBody } from "../../../scripts/render/hash-tree.ts";
 
 const hex = (c: string) => c.repeat(64);
 const read = (body: string) => {

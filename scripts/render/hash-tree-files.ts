@@ -4,8 +4,6 @@
 // is rendered anew. Nothing here writes: io/write-output.ts writes these files as they render.
 import { fill } from "../api/runtime/route-table.ts";
 import { sha1 } from "../launcher/file-hashes.cjs";
-import type { OutputFile } from "./output.ts";
-import { type PageDigests, type PageList, pageAt, pageCount } from "./software-pages.ts";
 import {
   type BodyHash,
   isSmallShard,
@@ -19,9 +17,11 @@ import {
   ShardBody,
   shardBody,
   shardOf,
-} from "./sync.ts";
+} from "./hash-tree.ts";
+import type { OutputFile } from "./output.ts";
+import { type PageDigests, type PageList, pageAt, pageCount } from "./software-pages.ts";
 
-export interface SyncLayout {
+export interface HashTreeLayout {
   basePath: string;
   /** the root's file, `v1/sync/index.json` */
   rootFile: string;
@@ -36,7 +36,7 @@ export interface SmallBodies {
   targets: ReadonlyMap<string, string>;
 }
 
-const shardPath = (layout: SyncLayout, name: string) => fill(layout.shardFile, { shard: `${name}.json` });
+const shardPath = (layout: HashTreeLayout, name: string) => fill(layout.shardFile, { shard: `${name}.json` });
 
 /** A shard's name and file. */
 export interface ShardFile {
@@ -55,10 +55,10 @@ export interface PreviousShards {
 
 /**
  * Every shard file of the build, and how many targets they hold (the root comes after, from their hashes:
- * syncRootFile).
+ * hashTreeRootFile).
  */
-export function syncShardFiles(args: {
-  layout: SyncLayout;
+export function hashTreeShardFiles(args: {
+  layout: HashTreeLayout;
   /** a file of the working copy, as the build before wrote it (a shard this build patches) */
   readPrevious: (path: string) => string;
   lists: PageList[];
@@ -124,7 +124,7 @@ export function syncShardFiles(args: {
  * writer's hashes. A shard's key is the SHA-1 of its body.
  */
 function smallShardFiles(
-  layout: SyncLayout,
+  layout: HashTreeLayout,
   small: SmallBodies,
   readPrevious: (path: string) => string,
   previous: PreviousShards | undefined,
@@ -157,14 +157,14 @@ function addEntry(shards: ShardEntries, name: string, target: string, sha256: st
   else shards.set(name, [entry]);
 }
 
-const smallShard = (layout: SyncLayout, name: string, body: string): ShardFile => ({
+const smallShard = (layout: HashTreeLayout, name: string, body: string): ShardFile => ({
   name,
   file: { path: shardPath(layout, name), body, key: `shard ${sha1(body)}` },
 });
 
 /** The small shards patched (see smallShardFiles), or undefined when the build before's cannot be (no key for one). */
 function patchSmallShards(
-  layout: SyncLayout,
+  layout: HashTreeLayout,
   small: SmallBodies,
   readPrevious: (path: string) => string,
   previous: PreviousShards,
@@ -212,8 +212,8 @@ function patchSmallShards(
 }
 
 /** The root over the shards written: each by name, with the hash and size its writer recorded. */
-export function syncRootFile(
-  layout: SyncLayout,
+export function hashTreeRootFile(
+  layout: HashTreeLayout,
   shards: { files: ShardFile[]; targets: number },
   written: Omit<SmallBodies, "targets">,
 ): OutputFile {

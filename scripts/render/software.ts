@@ -88,22 +88,22 @@ function sha1OfLines(lines: Iterable<string>): string {
   return hash.digest("base64url");
 }
 
-/** The tools whose detail a build renders (its key changed, or there is no previous build): see renderExport. */
+/** The tools whose detail a build renders (its key changed, or there is no previous build): see renderCatalogBody. */
 export interface RenderedDetails {
   rendered: (slug: string) => boolean;
 }
 
-/** An export item: the tool's detail and its categories. */
-// Added to the detail it is made of, not spread into a copy of it: a copy per tool made the export's rendering
+/** A catalog body item: the tool's detail and its categories. */
+// Added to the detail it is made of, not spread into a copy of it: a copy per tool made the catalog body's rendering
 // slower and less steady.
-export const toExported = (t: Tool) => Object.assign(toDetail(t), { categories: t.categorySlugs });
+export const toCatalogBodyItem = (t: Tool) => Object.assign(toDetail(t), { categories: t.categorySlugs });
 
 /**
  * A detail body is made from its tool's content file and the site's base address alone (url), so those two are its
  * key: a rebuild renders the details of the tools whose files changed, not a thousand. The key also names the tool's
- * categories in catalog order, which its export item holds (renderExport).
+ * categories in catalog order, which its catalog body item holds (renderCatalogBody).
  */
-export function renderToolFiles(catalog: Catalog): { files: OutputFile[]; details: RenderedDetails } {
+export function renderSoftwareDetails(catalog: Catalog): { files: OutputFile[]; details: RenderedDetails } {
   const { tool } = layout(catalog.site.basePath);
   const site = JSON.stringify(catalog.site.siteUrl);
   const rendered = new Set<string>();

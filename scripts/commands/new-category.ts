@@ -1,7 +1,7 @@
 // npm run new:category -- --name "Email Marketing": writes content/categories/email-marketing.json, a valid stub.
 
 import { type CommandSpec, isMain, parseCommandArgs, runCommand, UserError } from "../cli/command.ts";
-import { createCategory } from "./create-stub.ts";
+import { createCategory } from "../scaffold/create-stub.ts";
 
 const options = {
   name: {

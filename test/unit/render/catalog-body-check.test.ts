@@ -1,12 +1,12 @@
-// The export's check validates its envelope and categories whole, and the items of the tools whose detail the build
-// renders: an item whose detail was kept by its key was checked by the build that rendered it.
+// The catalog body's check validates its envelope and categories whole, and the items of the tools whose detail the
+// build renders: an item whose detail was kept by its key was checked by the build that rendered it.
 import { describe, expect, it } from "vitest";
 import { loadContent } from "../../../scripts/content/load.ts";
 import { validateContent } from "../../../scripts/content/validate.ts";
 import { deriveCatalog } from "../../../scripts/model/derive.ts";
+import { renderCatalogBody } from "../../../scripts/render/catalog-body.ts";
 import { toCategory } from "../../../scripts/render/categories.ts";
-import { renderExport } from "../../../scripts/render/export.ts";
-import { renderToolFiles, toExported } from "../../../scripts/render/tools.ts";
+import { renderSoftwareDetails, toCatalogBodyItem } from "../../../scripts/render/software.ts";
 import { fixture } from "../../helpers/fs/dirs.ts";
 
 async function tinyCatalog() {
@@ -15,24 +15,24 @@ async function tinyCatalog() {
   return deriveCatalog(validation.content);
 }
 
-describe("the export's check", () => {
+describe("the catalog body's check", () => {
   it("checks the item of a tool whose detail this build renders, and fails on a bad one", async () => {
     const catalog = await tinyCatalog();
     const bad = catalog.tools[1]!;
     Object.assign(bad, { rating: 99 }); // the schemas cap a rating at 5
-    const tools = renderToolFiles(catalog);
-    const exported = renderExport(catalog, tools.details);
-    expect(() => exported.check?.()).not.toThrow(); // no detail rendered yet: only the envelope
+    const tools = renderSoftwareDetails(catalog);
+    const catalogBody = renderCatalogBody(catalog, tools.details);
+    expect(() => catalogBody.check?.()).not.toThrow(); // no detail rendered yet: only the envelope
     void tools.files[1]!.body; // the writer renders this tool's detail (its key changed)
     expect(tools.details.rendered(bad.slug)).toBe(true);
-    expect(() => exported.check?.()).toThrow(/export of .* breaks items\/exported-software/);
+    expect(() => catalogBody.check?.()).toThrow(/catalog body item of .* breaks items\/exported-software/);
   });
 
   it("always checks the envelope and every category", async () => {
     const catalog = await tinyCatalog();
     Object.assign(catalog.categories[0]!, { name: "" });
-    const exported = renderExport(catalog, renderToolFiles(catalog).details);
-    expect(() => exported.check?.()).toThrow(/built export breaks responses\/export-response/);
+    const catalogBody = renderCatalogBody(catalog, renderSoftwareDetails(catalog).details);
+    expect(() => catalogBody.check?.()).toThrow(/built catalog body breaks responses\/export-response/);
   });
 
   it("is made in pieces of whole items whose join is the JSON of the whole response", async () => {
@@ -40,12 +40,12 @@ describe("the export's check", () => {
     // Enough items for several pieces (a piece closes past 64 K characters).
     const one = catalog.tools[0]!;
     catalog.tools = Array.from({ length: 400 }, (_, i) => ({ ...one, slug: `${one.slug}-${i}` }));
-    const exported = renderExport(catalog, renderToolFiles(catalog).details);
-    const pieces = [...exported.pieces!()];
+    const catalogBody = renderCatalogBody(catalog, renderSoftwareDetails(catalog).details);
+    const pieces = [...catalogBody.pieces!()];
     expect(pieces.length).toBeGreaterThan(2);
-    expect(exported.body).toBe(
+    expect(catalogBody.body).toBe(
       JSON.stringify({
-        data: { software: catalog.tools.map(toExported), categories: catalog.categories.map(toCategory) },
+        data: { software: catalog.tools.map(toCatalogBodyItem), categories: catalog.categories.map(toCategory) },
         meta: { softwareCount: catalog.tools.length, categoryCount: catalog.categories.length },
       }),
     );

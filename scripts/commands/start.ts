@@ -1,10 +1,11 @@
 // npm start: builds the content folder as `npm run build` does, then serves it as `npm run serve` does. One command
 // rather than `npm run build && npm run serve`, so that --help, the flags and a stop request sent to npm reach it.
 import { spawn } from "node:child_process";
-import { type CommandSpec, isMain, parseCommandArgs, runCommand } from "./cli/command.ts";
-import { onStopRequest } from "./cli/stop.ts";
-import { SERVE, serveDist } from "./hosts/node/serve.ts";
-import { buildProcessArgs, buildProcessEnv } from "./launcher/build-node-flags.ts";
+import { type CommandSpec, isMain, parseCommandArgs, runCommand } from "../cli/command.ts";
+import { onStopRequest } from "../cli/stop.ts";
+import { serveDist } from "../hosts/node/serve.ts";
+import { buildProcessArgs, buildProcessEnv } from "../launcher/build-node-flags.ts";
+import { SERVE } from "./serve.ts";
 
 const options = {
   content: { type: "string", default: "content", valueName: "DIR", description: "the content folder to build" },

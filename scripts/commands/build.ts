@@ -1,0 +1,98 @@
+// npm run build: the flags, then the build (scripts/build.ts orchestrates it), reported in one line or one JSON object.
+import { resolve } from "node:path";
+import { build, builtLine } from "../build.ts";
+import { type CommandSpec, isMain, parseCommandArgs, runCommand } from "../cli/command.ts";
+import { ContentErrors, formatContentError } from "../content/errors.ts";
+import { warningReport } from "../content/warning-report.ts";
+
+const options = {
+  content: { type: "string", default: "content", valueName: "DIR", description: "the content folder" },
+  out: {
+    type: "string",
+    default: "dist",
+    valueName: "DIR",
+    description: "the published output (a link into DIR.builds/)",
+  },
+  json: { type: "boolean", default: false, description: "print the result (or the error) as one JSON object" },
+  full: { type: "boolean", default: false, description: "build everything, ignoring the previous build" },
+  compress: { type: "boolean", default: false, description: "also write .br and .gz beside each body" },
+  strict: {
+    type: "boolean",
+    default: false,
+    description:
+      "fail on what the scaffold leaves to replace (TODO text, .example addresses, empty categories), as CI should",
+  },
+  "no-wait": {
+    type: "boolean",
+    default: false,
+    description: "if another build of --out is running, stop instead of waiting for it",
+  },
+  "edge-only": {
+    type: "boolean",
+    default: false,
+    description:
+      "write no list page, only each list once: for publishing to R2 alone (npm run upload:r2); serve, nginx, validate and export refuse such a build",
+  },
+  verbose: {
+    type: "boolean",
+    default: false,
+    description: "print every warning whole (by default, those the last build printed are counted in one line)",
+  },
+} as const;
+
+export const BUILD: CommandSpec<typeof options> = {
+  usage: "npm run build --",
+  summary:
+    "Builds every response body from the content folder and publishes it in one step: --out is a symbolic link to " +
+    "one complete build in <out>.builds/, switched only when the new build is complete. Unchanged content since " +
+    "the last build is not rewritten. See docs/develop/builds.md.",
+  options,
+  notes: [
+    "Exit status: 0 built, 1 failed (content errors, refused output folder, full disk, no permission), 2 bad flags.",
+  ],
+};
+
+let jsonOutput = process.argv.includes("--json");
+
+async function main(): Promise<number> {
+  const values = parseCommandArgs(BUILD);
+  jsonOutput = values.json === true;
+  const contentDir = resolve(values.content!);
+  const outDir = resolve(values.out!);
+  const progress = values.json || !process.stderr.isTTY ? undefined : (m: string) => process.stderr.write(`\r${m}`);
+  const notice = (line: string) => process.stderr.write(`${progress ? "\r\x1b[K" : ""}${line}\n`);
+  try {
+    const result = await build({
+      contentDir,
+      outDir,
+      full: values.full,
+      compress: values.compress,
+      wait: !values["no-wait"],
+      onNotice: notice,
+      onProgress: progress,
+      backgroundCleanup: true,
+      strict: values.strict,
+      printsWarnings: !values.json,
+      edgeOnly: values["edge-only"],
+    });
+    if (progress) process.stderr.write("\r\x1b[K");
+    if (values.json) console.log(JSON.stringify({ ok: true, outDir: values.out, ...result }));
+    else console.log(builtLine(result, values.out!));
+    if (!values.json)
+      for (const line of warningReport(result.contentWarnings, result.warnings, result.warningHistory, values.verbose))
+        console.warn(line);
+    return 0;
+  } catch (e) {
+    if (progress) process.stderr.write("\r\x1b[K");
+    if (!(e instanceof ContentErrors)) throw e;
+    if (values.json)
+      console.log(JSON.stringify({ ok: false, error: e.message, errors: e.errors.map(formatContentError) }));
+    else {
+      for (const error of e.errors) console.error(formatContentError(error));
+      console.error(`\nbuild failed: ${e.message}; ${values.out}/ was left as it was.`);
+    }
+    return 1;
+  }
+}
+
+if (isMain(import.meta.url)) void runCommand(main, { json: () => jsonOutput });

@@ -1,0 +1,125 @@
+// The static copy `npm run export` (scripts/commands/export.ts) makes: what a file-only host should serve from a
+// build, copied into a folder of its own, to upload as it is (GitHub Pages, S3, Cloudflare Pages, Netlify).
+// routes.json, the build manifest and every other host's config stay behind, so nothing internal is downloadable.
+
+import { constants } from "node:fs";
+import { copyFile, mkdir, readdir, readFile, realpath, stat, writeFile } from "node:fs/promises";
+import { dirname, join, relative, sep } from "node:path";
+import fg from "fast-glob";
+import { layout, type RouteTable } from "../../api/runtime/route-table.ts";
+import { servedFileFilter } from "../../api/served-files.ts";
+import { UserError } from "../../cli/command.ts";
+import { assertFullBuild } from "../../io/edge-only.ts";
+import { alignedLimitsBody, alignedLimitsFile, alignedPageFilter } from "./aligned-pages.ts";
+import { type PublishHost, publishedFileFilter } from "./published-files.ts";
+import { SERVE_CONFIG_FILE, staticCopyServeConfig } from "./serve-json.ts";
+
+export interface StaticCopy {
+  host: PublishHost;
+  /** the build generation the files came from (dist/ resolved) */
+  from: string;
+  out: string;
+  files: number;
+  bytes: number;
+  /** of those, the served files (api/served-files.ts) and their bytes; the others are the host's own files */
+  served: number;
+  servedBytes: number;
+  /** the host's own files: its 404 page, its configs */
+  hostFiles: string[];
+  /** the page sizes kept by --pages aligned; absent when every page was copied */
+  alignedLimits?: readonly number[];
+}
+
+/** The real path of a folder that may not exist yet: its nearest existing ancestor resolved, the rest appended. */
+async function realPathOf(path: string): Promise<string> {
+  try {
+    return await realpath(path);
+  } catch (e) {
+    const parent = dirname(path);
+    if ((e as NodeJS.ErrnoException).code !== "ENOENT" || parent === path) throw e;
+    return join(await realPathOf(parent), relative(parent, path));
+  }
+}
+
+/** Refuses an out folder that holds anything, or that overlaps the build: a static copy never overwrites. */
+async function checkOut(out: string, from: string): Promise<void> {
+  const inside = (a: string, b: string) => a === b || a.startsWith(b + sep);
+  const outReal = await realPathOf(out);
+  if (inside(outReal, from) || inside(from, outReal))
+    throw new UserError(`--out ${out} overlaps the build ${from}: choose a folder outside it`);
+  const entries = await readdir(out).catch((e: NodeJS.ErrnoException) => {
+    if (e.code === "ENOENT") return [];
+    if (e.code === "ENOTDIR") throw new UserError(`--out ${out} is a file: choose a folder`);
+    throw e;
+  });
+  if (entries.length > 0) throw new UserError(`--out ${out} is not empty: remove it or choose another folder`);
+}
+
+/** Copies the published files of the build at `dist` into `out`, from one generation even if dist/ is republished meanwhile. */
+export async function makeStaticCopy(
+  dist: string,
+  out: string,
+  host: PublishHost,
+  alignedLimits?: readonly number[],
+): Promise<StaticCopy> {
+  const from = await realpath(dist).catch(() => {
+    throw new UserError(`no build at ${dist}: run npm run build first`);
+  });
+  assertFullBuild(from, "npm run export", dist);
+  const tablePath = join(from, layout("/").routeTable);
+  const table = JSON.parse(
+    await readFile(tablePath, "utf8").catch(() => {
+      throw new UserError(
+        `${dist} has no ${layout("/").routeTable}: it is not a build of this project (run npm run build)`,
+      );
+    }),
+  ) as RouteTable;
+  await checkOut(out, from);
+  const published = publishedFileFilter(table, host);
+  const aligned = alignedLimits ? alignedPageFilter(table.basePath, alignedLimits) : () => true;
+  const files = (await fg("**", { cwd: from, dot: true, onlyFiles: true, followSymbolicLinks: false }))
+    .filter((file) => published(file) && aligned(file))
+    .sort();
+  let bytes = 0;
+  let servedBytes = 0;
+  const isServed = servedFileFilter(table);
+  const hostFiles: string[] = [];
+  const dirs = new Set<string>();
+  for (const file of files) {
+    const target = join(out, file);
+    const dir = dirname(target);
+    if (!dirs.has(dir)) {
+      await mkdir(dir, { recursive: true });
+      dirs.add(dir);
+    }
+    // A copy, never a hard link: a later build may rewrite the generation's files, the copy must not change.
+    await copyFile(join(from, file), target, constants.COPYFILE_FICLONE);
+    const size = (await stat(target)).size;
+    bytes += size;
+    if (isServed(file)) servedBytes += size;
+    else hostFiles.push(file);
+  }
+  // Files the copy makes rather than copies: `npx serve` reads serve.json from the folder it serves (the build's
+  // own serves dist/v1 and holds what a static copy leaves out), and the aligned copy's limits.
+  const made = new Map<string, string>();
+  if (host === "serve") made.set(SERVE_CONFIG_FILE, `${JSON.stringify(staticCopyServeConfig(table), null, 2)}\n`);
+  if (alignedLimits) made.set(alignedLimitsFile(table.basePath), alignedLimitsBody(alignedLimits));
+  for (const [file, body] of made) {
+    await mkdir(dirname(join(out, file)), { recursive: true });
+    await writeFile(join(out, file), body);
+    bytes += Buffer.byteLength(body);
+  }
+  const served = files.length - hostFiles.length;
+  hostFiles.push(...made.keys());
+  return {
+    host,
+    from,
+    out,
+    files: files.length + made.size,
+    bytes,
+    served,
+    servedBytes,
+    hostFiles,
+    ...(alignedLimits ? { alignedLimits } : {}),
+  };
+}
