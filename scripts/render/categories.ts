@@ -1,6 +1,6 @@
 // GET /categories: listed categories (≥ 2 tools) in O1 order, with derived counts and top tool (O2, D5).
 import type { Category } from "../api/contract/response-schemas.ts";
-import { layout } from "../api/runtime/route-table.ts";
+import type { RouteLayout } from "../api/runtime/route-table.ts";
 import type { Catalog, CategoryEntry } from "../model/derive.ts";
 import { assertValid } from "../schemas/check.ts";
 import { json, type OutputFile } from "./output.ts";
@@ -15,11 +15,11 @@ export const toCategory = (c: CategoryEntry): Category => ({
   bestListUrl: c.bestListUrl,
 });
 
-export function renderCategories(catalog: Catalog): OutputFile {
+export function renderCategories(catalog: Catalog, paths: RouteLayout): OutputFile {
   const data = catalog.categories.filter((c) => c.listed).map(toCategory);
   const body = { data, meta: { total: data.length } };
   return {
-    path: layout(catalog.site.basePath).categories,
+    path: paths.categories,
     target: `${catalog.site.basePath}/categories`,
     body: json(body),
     check: () => void assertValid("responses/category-list-response.schema.json", body, "categories"),

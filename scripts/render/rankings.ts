@@ -1,12 +1,11 @@
 // GET /best/{categorySlug}: each category with at least one tool, by price (O3). No tools: no file, so 404 (O4).
 import type { RankedTool } from "../api/contract/response-schemas.ts";
-import { fill, layout } from "../api/runtime/route-table.ts";
+import { fill, type RouteLayout } from "../api/runtime/route-table.ts";
 import type { Catalog } from "../model/derive.ts";
 import { assertValid } from "../schemas/check.ts";
 import { json, type OutputFile } from "./output.ts";
 
-export function* renderRankings(catalog: Catalog): Generator<OutputFile> {
-  const { best } = layout(catalog.site.basePath);
+export function* renderRankings(catalog: Catalog, { best }: RouteLayout): Generator<OutputFile> {
   for (const c of catalog.categories) {
     if (c.ranking.length === 0) continue;
     const data: RankedTool[] = c.ranking.map((t) => ({

@@ -1,7 +1,7 @@
 // GET /software/{slug} bodies, and the SoftwareSummary items the list pages are made of.
 import { createHash } from "node:crypto";
 import type { SoftwareDetail, SoftwareSummary } from "../api/contract/response-schemas.ts";
-import { fill, layout } from "../api/runtime/route-table.ts";
+import { fill, type RouteLayout } from "../api/runtime/route-table.ts";
 import type { Catalog, Tool } from "../model/derive.ts";
 import { assertValid } from "../schemas/check.ts";
 import { json, lazyJsonFile, type OutputFile } from "./output.ts";
@@ -103,8 +103,10 @@ export const toCatalogBodyItem = (t: Tool) => Object.assign(toDetail(t), { categ
  * key: a rebuild renders the details of the tools whose files changed, not a thousand. The key also names the tool's
  * categories in catalog order, which its catalog body item holds (renderCatalogBody).
  */
-export function renderSoftwareDetails(catalog: Catalog): { files: OutputFile[]; details: RenderedDetails } {
-  const { tool } = layout(catalog.site.basePath);
+export function renderSoftwareDetails(
+  catalog: Catalog,
+  { tool }: RouteLayout,
+): { files: OutputFile[]; details: RenderedDetails } {
   const site = JSON.stringify(catalog.site.siteUrl);
   const rendered = new Set<string>();
   const files = catalog.tools.map((t) =>
