@@ -4,7 +4,7 @@ import { createHash } from "node:crypto";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { buildRouteTable } from "./api/contract/build-route-table.ts";
-import { layout, MAX_LIMIT, type RouteTable } from "./api/runtime/route-table.ts";
+import { layout, MAX_LIMIT, type RouteLayout, type RouteTable } from "./api/runtime/route-table.ts";
 import { servedFileFilter } from "./api/served-files.ts";
 import { formatCount } from "./cli/command.ts";
 import { formatBytes } from "./cli/format-bytes.ts";
@@ -77,11 +77,19 @@ export interface BuildResult extends WriteSummary {
   compressed: boolean;
 }
 
-/** Every file of dist/: the small ones whole, the list pages as lists of pre-serialized, validated items. */
-export function renderSite(catalog: Catalog, table: RouteTable, { edgeOnly = false } = {}): SiteOutput {
+/**
+ * Every file of dist/: the small ones whole, the list pages as lists of pre-serialized, validated items. `paths`: the
+ * layout the route table was built with, handed to every renderer that names a file.
+ */
+export function renderSite(
+  catalog: Catalog,
+  table: RouteTable,
+  paths: RouteLayout,
+  { edgeOnly = false } = {},
+): SiteOutput {
   const summaries = serializeSummaries(catalog);
-  const software = renderSoftwareDetails(catalog);
-  const search = renderSearch(catalog, summaries);
+  const software = renderSoftwareDetails(catalog, paths);
+  const search = renderSearch(catalog, summaries, paths);
   const lists = pageLists(catalog, summaries);
   const files: OutputFile[] = [
     // each list once, for publishers that store pages as windows on it (the R2 upload)
@@ -89,14 +97,14 @@ export function renderSite(catalog: Catalog, table: RouteTable, { edgeOnly = fal
     ...(edgeOnly ? [edgeOnlyFile()] : []),
     // before the catalog body, whose check asks which details were rendered
     ...software.files,
-    renderCategories(catalog),
-    ...renderRankings(catalog),
+    renderCategories(catalog, paths),
+    ...renderRankings(catalog, paths),
     search.none,
-    renderCatalogBody(catalog, software.details),
-    ...renderErrors(catalog),
-    renderOpenApi(catalog, table),
-    ...renderDocsPage(catalog, table),
-    lazyFile(layout(table.basePath).routeTable, routeTableKey(table), () => `${JSON.stringify(table, null, 2)}\n`),
+    renderCatalogBody(catalog, software.details, paths),
+    ...renderErrors(catalog, paths),
+    renderOpenApi(catalog, table, paths),
+    ...renderDocsPage(catalog, table, paths),
+    lazyFile(paths.routeTable, routeTableKey(table), () => `${JSON.stringify(table, null, 2)}\n`),
     renderSchemaTable(table),
     ...Object.values(adapters).flatMap((adapt) => adapt(table)),
   ];
@@ -106,13 +114,13 @@ export function renderSite(catalog: Catalog, table: RouteTable, { edgeOnly = fal
     lists,
     checkList: listChecker(catalog, summaries),
     isServed: servedFileFilter(table),
-    pageTemplate: layout(table.basePath).page,
+    pageTemplate: paths.page,
     bodyDir: `${table.basePath.slice(1)}/`,
     maxLimit: MAX_LIMIT,
     hashTree: {
       basePath: table.basePath,
-      rootFile: layout(table.basePath).syncRoot,
-      shardFile: layout(table.basePath).syncShard,
+      rootFile: paths.syncRoot,
+      shardFile: paths.syncShard,
     },
   };
 }
@@ -178,8 +186,10 @@ export async function build({
       );
     }
     const catalog = deriveCatalog(validation.content);
-    const table = buildRouteTable(catalog.site);
-    const site = renderSite(catalog, table, { edgeOnly });
+    // The one layout of this build: the route table and every renderer name their files with it.
+    const paths = layout(catalog.site.basePath);
+    const table = buildRouteTable(catalog.site, paths);
+    const site = renderSite(catalog, table, paths, { edgeOnly });
     // What codeHash and the renderers hashed (package files: renderDocsPage), remembered for the next build.
     saveFileHashes();
     const written = await writeOutput(outDir, site, {

@@ -1,6 +1,7 @@
 // The content files' zod schemas (site.json, categories/, tools/), and the field rules response bodies share with them
 // (scripts/api/contract/response-schemas.ts). schemas/content/*.json is generated from these (npm run schemas).
 import * as z from "zod";
+import { PRICING_PLAN_FIELDS } from "../schemas/field-lists.ts";
 import { RATING_VALUES } from "../schemas/rating-values.ts";
 import { SLUG_PATTERN } from "../schemas/slug-pattern.ts";
 
@@ -34,15 +35,28 @@ export const nonNegativeInt = z.int().min(0);
 export const name = z.string().min(1).max(FIELD_LIMITS.name);
 export const listEntry = z.string().max(FIELD_LIMITS.listEntry);
 
+/**
+ * The shape of an object whose fields are `fields`, in that order (the one list: scripts/schemas/field-lists.ts),
+ * each with its rule in `rules` (which may hold the rules of other objects' fields too).
+ */
+export function shapeOf<const F extends string, R extends { [K in F]: z.ZodType }>(
+  fields: readonly F[],
+  rules: R,
+): Pick<R, F> {
+  return Object.fromEntries(fields.map((field) => [field, rules[field]])) as Pick<R, F>;
+}
+
 // ---- content ---------------------------------------------------------------
 
 export const PricingPlan = z
-  .strictObject({
-    name,
-    price: z.number().min(0).nullable().describe("US dollars per month; 0 = free, null = quote on request"),
-    billing: z.enum(["monthly", "annual", "custom"]),
-    features: z.array(listEntry).max(FIELD_LIMITS.featuresPerPlan),
-  })
+  .strictObject(
+    shapeOf(PRICING_PLAN_FIELDS, {
+      name,
+      price: z.number().min(0).nullable().describe("US dollars per month; 0 = free, null = quote on request"),
+      billing: z.enum(["monthly", "annual", "custom"]),
+      features: z.array(listEntry).max(FIELD_LIMITS.featuresPerPlan),
+    }),
+  )
   .meta({ id: "PricingPlan", title: "Pricing plan" });
 
 export const SiteSettings = z

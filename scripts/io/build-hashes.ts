@@ -4,9 +4,8 @@
 // of those records for publication (the R2 upload): depend on this function, not on the manifest's shape.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { loadRouteTable } from "../api/load-route-table.ts";
 import { createResolver } from "../api/runtime/resolve-request.ts";
-import { fill, layout } from "../api/runtime/route-table.ts";
+import { fill, type RouteLayout, type RouteTable } from "../api/runtime/route-table.ts";
 import { eachShardEntry } from "../render/hash-tree.ts";
 import { MANIFEST_FILE, readManifest } from "./manifest.ts";
 
@@ -29,14 +28,12 @@ export function readBuildFiles(distDir: string): Map<string, BuildHash> {
   return hashes;
 }
 
-/** dist/ path (with `/`) → SHA-256 and size, for every file the build published. */
-export async function readBuildHashes(distDir: string): Promise<Map<string, BuildHash>> {
+/** dist/ path (with `/`) → SHA-256 and size, for every file the build published: `table` and `paths` are its own. */
+export function readBuildHashes(distDir: string, table: RouteTable, paths: RouteLayout): Map<string, BuildHash> {
   const manifest = readManifest(distDir);
   if (!manifest) throw new Error(`${join(distDir, MANIFEST_FILE)} is missing or old: build again (npm run build)`);
   const hashes = new Map<string, BuildHash>();
   for (const [path, sha256] of manifest.files) hashes.set(path, { sha256, size: manifest.sizes.get(path)! });
-  const table = await loadRouteTable(distDir);
-  const paths = layout(table.basePath);
   const resolver = createResolver(table);
   const root = JSON.parse(readFileSync(join(distDir, paths.syncRoot), "utf8")) as { data: Record<string, unknown> };
   for (const shard of Object.keys(root.data)) {

@@ -1,7 +1,7 @@
 // The catalog body, GET /export/catalog.json (E1; the API calls it the export): the whole catalog in one body, every
 // tool (O1) with its categories, every category.
 import type { ExportResponse } from "../api/contract/response-schemas.ts";
-import { layout } from "../api/runtime/route-table.ts";
+import type { RouteLayout } from "../api/runtime/route-table.ts";
 import type { Catalog } from "../model/derive.ts";
 import { assertValid } from "../schemas/check.ts";
 import { toCategory } from "./categories.ts";
@@ -20,7 +20,7 @@ const PIECE_CHARS = 64 * 1024;
  * The body is made in pieces, a few dozen items each, the same bytes as the JSON of the whole response
  * ({"data":{"software":[…],"categories":[…]},"meta":{…}}): it is never held whole.
  */
-export function renderCatalogBody(catalog: Catalog, details: RenderedDetails): OutputFile {
+export function renderCatalogBody(catalog: Catalog, details: RenderedDetails, paths: RouteLayout): OutputFile {
   const categories = () => catalog.categories.map(toCategory);
   const meta: ExportResponse["meta"] = {
     softwareCount: catalog.tools.length,
@@ -47,6 +47,5 @@ export function renderCatalogBody(catalog: Catalog, details: RenderedDetails): O
           `catalog body item of ${tool.slug}`,
         );
   };
-  const { export: path } = layout(catalog.site.basePath);
-  return piecedFile(path, pieces, check, `${catalog.site.basePath}/export/catalog.json`);
+  return piecedFile(paths.export, pieces, check, `${catalog.site.basePath}/export/catalog.json`);
 }

@@ -6,9 +6,9 @@ import { createResolver, type Resolution } from "../api/runtime/resolve-request.
 import {
   alignedLimitsFile,
   DOCS_ASSETS,
-  layout,
   MAX_LIMIT,
   MAX_SEARCH_PREFIX,
+  type RouteLayout,
   type RouteTable,
   SEARCH_LIMIT,
 } from "../api/runtime/route-table.ts";
@@ -256,8 +256,8 @@ function tryCard(r: TryRequest): string {
 /** A word start the search box suggests: the first word of the first tool's name, cut to four letters. */
 const searchExample = (catalog: Catalog) => firstNameWord(catalog.tools)?.slice(0, 4) ?? "mail";
 
-export function docsPageHtml(catalog: Catalog, table: RouteTable): string {
-  const specUrl = `./${layout(table.basePath).openapi}`;
+export function docsPageHtml(catalog: Catalog, table: RouteTable, paths: RouteLayout): string {
+  const specUrl = `./${paths.openapi}`;
   const apiBase = `${catalog.site.apiBaseUrl.replace(/\/+$/, "")}${table.basePath}`;
   const items = tryRequests(catalog, table).map(tryCard).join("\n");
   // Redoc's default theme names Roboto and Montserrat; system fonts keep the page free of font downloads.
@@ -310,10 +310,10 @@ ${items}
 }
 
 /** index.html, the Redoc bundle (as published but for the CDN logo) and its license notice. */
-export function renderDocsPage(catalog: Catalog, table: RouteTable): OutputFile[] {
+export function renderDocsPage(catalog: Catalog, table: RouteTable, paths: RouteLayout): OutputFile[] {
   const dir = redocDir();
   return [
-    { path: DOCS_FILES.page.file, body: docsPageHtml(catalog, table) },
+    { path: DOCS_FILES.page.file, body: docsPageHtml(catalog, table, paths) },
     packageFile(DOCS_FILES.redoc.file, `${dir}redoc.standalone.js`, withoutCdnLogo),
     packageFile(
       DOCS_FILES.redocLicense.file,

@@ -7,15 +7,14 @@ import {
   fill,
   HOST_ERROR_STATUS,
   type HostErrorId,
-  layout,
+  type RouteLayout,
 } from "../api/runtime/route-table.ts";
 import type { Catalog } from "../model/derive.ts";
 import { lazyFile, type OutputFile } from "./output.ts";
 import { listFilters } from "./software-pages.ts";
 
-export function* renderErrors(catalog: Catalog): Generator<OutputFile> {
+export function* renderErrors(catalog: Catalog, files: RouteLayout): Generator<OutputFile> {
   const base = catalog.site.basePath;
-  const files = layout(base);
   // Keyed by what they are made from (with the code): a rebuild keeps them without making or checking them again.
   let bodies: ReturnType<typeof errorBodies> | undefined;
   for (const id of [...Object.keys(ERROR_STATUS), ...Object.keys(HOST_ERROR_STATUS)] as (ErrorId | HostErrorId)[])

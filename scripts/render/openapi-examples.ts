@@ -8,7 +8,7 @@ import {
   type OperationId,
   ROUTE_ERROR_STATUS,
 } from "../api/operations.ts";
-import { ALL_FILTER, fill, layout, SEARCH_LIMIT } from "../api/runtime/route-table.ts";
+import { ALL_FILTER, fill, type RouteLayout, SEARCH_LIMIT } from "../api/runtime/route-table.ts";
 import type { Catalog } from "../model/derive.ts";
 import { firstNameWord, toolsWithPrefix } from "../model/search-words.ts";
 import { renderCategories } from "./categories.ts";
@@ -42,9 +42,8 @@ export interface ApiExamples {
   errors: Record<ErrorId | ListErrorId, Example>;
 }
 
-export function buildExamples(catalog: Catalog): ApiExamples {
+export function buildExamples(catalog: Catalog, files: RouteLayout): ApiExamples {
   const base = catalog.site.basePath;
-  const files = layout(base);
 
   const listSoftware: Record<string, Example> = {};
   // Same bytes as the page file v1/software/pages/all/2/0.json: the summaries in O1 order and the meta in effect (Q9).
@@ -71,7 +70,7 @@ export function buildExamples(catalog: Catalog): ApiExamples {
     getSoftware.firstTool = { summary: `GET ${base}/software/${value.data.slug}`, value };
   }
 
-  const categories = bodyOf(renderCategories(catalog).body) as { data: unknown[]; meta: { total: number } };
+  const categories = bodyOf(renderCategories(catalog, files).body) as { data: unknown[]; meta: { total: number } };
   const shown = Math.min(LIST_EXAMPLE_ITEMS, categories.data.length);
   const listCategories: Record<string, Example> = {
     categories: {
@@ -81,7 +80,7 @@ export function buildExamples(catalog: Catalog): ApiExamples {
   };
 
   const getBestInCategory: Record<string, Example> = {};
-  const ranking = renderRankings(catalog).next();
+  const ranking = renderRankings(catalog, files).next();
   if (!ranking.done) {
     const value = bodyOf(ranking.value.body) as { data: unknown[]; meta: { category: string; total: number } };
     const n = Math.min(LIST_EXAMPLE_ITEMS, value.data.length);
@@ -107,7 +106,7 @@ export function buildExamples(catalog: Catalog): ApiExamples {
   }
 
   const errorFiles = new Map<string, unknown>();
-  for (const f of renderErrors(catalog)) errorFiles.set(f.path, bodyOf(f.body));
+  for (const f of renderErrors(catalog, files)) errorFiles.set(f.path, bodyOf(f.body));
   const someTool = catalog.tools[0]?.slug ?? "acme";
   const beyond = catalog.tools.length + 1;
   // Each error's example request is the operations' description's; its body, the one this catalog builds.

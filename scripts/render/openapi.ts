@@ -8,11 +8,11 @@ import {
   operationList,
   type QueryParameter,
 } from "../api/operations.ts";
-import { layout, type RouteTable } from "../api/runtime/route-table.ts";
+import type { RouteLayout, RouteTable } from "../api/runtime/route-table.ts";
 import { sha1 } from "../launcher/file-hashes.cjs";
 import type { Catalog } from "../model/derive.ts";
 import { componentSchemas, errorSchemaWithCodes, type JsonObject, schemaRef } from "./openapi-components.ts";
-import { buildExamples, type Example } from "./openapi-examples.ts";
+import { type ApiExamples, buildExamples, type Example } from "./openapi-examples.ts";
 import { API_DESCRIPTION, TAGS } from "./openapi-text.ts";
 import { lazyFile, type OutputFile, routeTableKey } from "./output.ts";
 
@@ -34,7 +34,7 @@ function queryParameter(p: QueryParameter): JsonObject {
   };
 }
 
-export function buildOpenApi(catalog: Catalog, table: RouteTable, examples = buildExamples(catalog)): JsonObject {
+export function buildOpenApi(catalog: Catalog, table: RouteTable, examples: ApiExamples): JsonObject {
   const { site } = catalog;
   const schemas = componentSchemas();
   // Header objects from the route table, so the description states exactly what every host sends.
@@ -204,11 +204,11 @@ export function buildOpenApi(catalog: Catalog, table: RouteTable, examples = bui
  * Pretty-printed: people read this file. Deterministic for the same catalog (H6). Made from the code, the route
  * table, the site settings and the examples alone, so those are its key: a price edit outside the examples keeps it.
  */
-export function renderOpenApi(catalog: Catalog, table: RouteTable): OutputFile {
-  const examples = buildExamples(catalog);
+export function renderOpenApi(catalog: Catalog, table: RouteTable, paths: RouteLayout): OutputFile {
+  const examples = buildExamples(catalog, paths);
   const key = `openapi ${routeTableKey(table)} ${sha1(JSON.stringify({ site: catalog.site, examples }))}`;
   return lazyFile(
-    layout(table.basePath).openapi,
+    paths.openapi,
     key,
     () => `${JSON.stringify(buildOpenApi(catalog, table, examples), null, 2)}\n`,
     undefined,

@@ -3,7 +3,7 @@
 // the summaries in catalog order (the names in them make the prefixes), so their one hash keys them all as a group: a
 // rebuild whose summaries did not change keeps every answer without making, joining or hashing one (a price edit
 // changes none: summaries carry no price).
-import { fill, layout, SEARCH_LIMIT } from "../api/runtime/route-table.ts";
+import { fill, type RouteLayout, SEARCH_LIMIT } from "../api/runtime/route-table.ts";
 import type { Catalog } from "../model/derive.ts";
 import { toolPrefixIndex } from "../model/search-words.ts";
 import { assertValid } from "../schemas/check.ts";
@@ -16,15 +16,18 @@ const searchBody = (items: string[], total: number) =>
   `{"data":[${items.join(",")}],"meta":{"total":${total},"limit":${SEARCH_LIMIT}}}`;
 
 /** The answers some name has, as one group (their key names every summary and where the answers go), and the empty one. */
-export function renderSearch(catalog: Catalog, summaries: Summaries): { answers: OutputGroup; none: OutputFile } {
-  const files = layout(catalog.site.basePath);
+export function renderSearch(
+  catalog: Catalog,
+  summaries: Summaries,
+  files: RouteLayout,
+): { answers: OutputGroup; none: OutputFile } {
   const [before, after] = files.search.split("{q}") as [string, string];
   const targetOf = (path: string) =>
     `${catalog.site.basePath}/search?q=${path.slice(before.length, path.length - after.length)}`;
   const key = `search ${files.search} ${summaries.all()}`;
   const none = { data: [], meta: { total: 0, limit: SEARCH_LIMIT } };
   return {
-    answers: { key, targetOf, files: () => answerFiles(catalog, summaries, key, targetOf) },
+    answers: { key, targetOf, files: () => answerFiles(catalog, summaries, files.search, key, targetOf) },
     none: {
       path: files.searchNone,
       body: searchBody([], 0),
@@ -36,14 +39,14 @@ export function renderSearch(catalog: Catalog, summaries: Summaries): { answers:
 function* answerFiles(
   catalog: Catalog,
   summaries: Summaries,
+  template: string,
   key: string,
   targetOf: (path: string) => string,
 ): Generator<OutputFile> {
-  const files = layout(catalog.site.basePath);
   const tools = catalog.tools;
   for (const [q, matches] of toolPrefixIndex(tools)) {
     const first = () => matches.slice(0, SEARCH_LIMIT).map((i) => tools[i]!.slug);
-    const path = fill(files.search, { q });
+    const path = fill(template, { q });
     yield lazyFile(
       path,
       key,

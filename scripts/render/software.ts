@@ -1,55 +1,36 @@
 // GET /software/{slug} bodies, and the SoftwareSummary items the list pages are made of.
 import { createHash } from "node:crypto";
-import type { SoftwareDetail, SoftwareSummary } from "../api/contract/response-schemas.ts";
-import { fill, layout } from "../api/runtime/route-table.ts";
+import type { ExportedSoftware, SoftwareDetail, SoftwareSummary } from "../api/contract/response-schemas.ts";
+import { fill, type RouteLayout } from "../api/runtime/route-table.ts";
+import type { PricingPlan } from "../content/schema.ts";
 import type { Catalog, Tool } from "../model/derive.ts";
 import { assertValid } from "../schemas/check.ts";
+import {
+  CATALOG_BODY_ITEM_FIELDS,
+  PRICING_PLAN_FIELDS,
+  SOFTWARE_DETAIL_FIELDS,
+  SOFTWARE_SUMMARY_FIELDS,
+} from "../schemas/field-lists.ts";
 import { json, lazyJsonFile, type OutputFile } from "./output.ts";
+import { fieldPicker } from "./pick-fields.ts";
 
-// Field order is the contract's (H5); editorial fields never get here.
-export function toSummary(t: Tool): SoftwareSummary {
-  return {
-    name: t.name,
-    slug: t.slug,
-    shortDescription: t.shortDescription,
-    url: t.url,
-    websiteUrl: t.websiteUrl,
-    rating: t.rating,
-    hasFreePlan: t.hasFreePlan,
-    hasMcpServer: t.hasMcpServer,
-    hasApi: t.hasApi,
-    categories: t.categorySlugs,
-  };
-}
+// Fields and their order are the contract's lists (H5); editorial fields never get here. Where a field is not the
+// tool's own field of the same name:
+/** a tool's categories in O1 order (D4), not as its content file lists them */
+const categories = (t: Tool) => t.categorySlugs;
+/** each plan's fields in the contract's order, whatever the content file's */
+const toPlan = fieldPicker<PricingPlan, PricingPlan>(PRICING_PLAN_FIELDS, {});
+const pricingPlans = (t: Tool) => t.pricingPlans.map((p) => toPlan(p));
 
-export function toDetail(t: Tool): SoftwareDetail {
-  return {
-    name: t.name,
-    slug: t.slug,
-    shortDescription: t.shortDescription,
-    url: t.url,
-    websiteUrl: t.websiteUrl,
-    logoUrl: t.logoUrl,
-    rating: t.rating,
-    hasFreePlan: t.hasFreePlan,
-    freeTrialDays: t.freeTrialDays,
-    moneyBackDays: t.moneyBackDays,
-    lowestPaidPrice: t.lowestPaidPrice,
-    pricingPlans: t.pricingPlans.map((p) => ({
-      name: p.name,
-      price: p.price,
-      billing: p.billing,
-      features: p.features,
-    })),
-    hasApi: t.hasApi,
-    hasMcpServer: t.hasMcpServer,
-    hasZapier: t.hasZapier,
-    hasMake: t.hasMake,
-    pros: t.pros,
-    cons: t.cons,
-    pricingLastVerified: t.pricingLastVerified,
-  };
-}
+export const toSummary = fieldPicker<Tool, SoftwareSummary>(SOFTWARE_SUMMARY_FIELDS, { categories });
+
+export const toDetail = fieldPicker<Tool, SoftwareDetail>(SOFTWARE_DETAIL_FIELDS, { pricingPlans });
+
+/** A catalog body item: the tool's detail and its categories. */
+export const toCatalogBodyItem = fieldPicker<Tool, ExportedSoftware>(CATALOG_BODY_ITEM_FIELDS, {
+  pricingPlans,
+  categories,
+});
 
 /** Each tool's summary serialized once (list pages only join these strings), and its check, made once. */
 export interface Summaries {
@@ -93,18 +74,15 @@ export interface RenderedDetails {
   rendered: (slug: string) => boolean;
 }
 
-/** A catalog body item: the tool's detail and its categories. */
-// Added to the detail it is made of, not spread into a copy of it: a copy per tool made the catalog body's rendering
-// slower and less steady.
-export const toCatalogBodyItem = (t: Tool) => Object.assign(toDetail(t), { categories: t.categorySlugs });
-
 /**
  * A detail body is made from its tool's content file and the site's base address alone (url), so those two are its
  * key: a rebuild renders the details of the tools whose files changed, not a thousand. The key also names the tool's
  * categories in catalog order, which its catalog body item holds (renderCatalogBody).
  */
-export function renderSoftwareDetails(catalog: Catalog): { files: OutputFile[]; details: RenderedDetails } {
-  const { tool } = layout(catalog.site.basePath);
+export function renderSoftwareDetails(
+  catalog: Catalog,
+  { tool }: RouteLayout,
+): { files: OutputFile[]; details: RenderedDetails } {
   const site = JSON.stringify(catalog.site.siteUrl);
   const rendered = new Set<string>();
   const files = catalog.tools.map((t) =>

@@ -10,12 +10,13 @@ import {
   fill,
   layout,
   type Route,
+  type RouteLayout,
   type RouteTable,
 } from "../runtime/route-table.ts";
 
 /** The files that answer each operation, in the order they are tried, and the variables they need beyond its
  *  parameters: the build's layout, which the operations' description does not know. */
-function answerFiles(files: ReturnType<typeof layout>): Record<OperationId, Pick<Route, "vars" | "try">> {
+function answerFiles(files: RouteLayout): Record<OperationId, Pick<Route, "vars" | "try">> {
   const one = (file: string) => ({ vars: {}, try: [{ file, status: 200 as const }] });
   return {
     listSoftware: {
@@ -73,8 +74,8 @@ export function cacheControl(site: Pick<Site, "cacheMaxAge" | "cacheStaleWhileRe
   return `public, max-age=${site.cacheMaxAge}${stale}`;
 }
 
-export function buildRouteTable(site: Site): RouteTable {
-  const files = layout(site.basePath);
+/** `files`: the layout the build renders with (scripts/build.ts computes it once); computed here when not given. */
+export function buildRouteTable(site: Site, files: RouteLayout = layout(site.basePath)): RouteTable {
   const answers = answerFiles(files);
   const errors = Object.fromEntries(
     (Object.keys(ERROR_STATUS) as ErrorId[]).map((id) => [

@@ -2,7 +2,24 @@
 // contract and the decisions, so that any validator catches a wrong body, not only a wrong shape.
 // schemas/items/ and schemas/responses/ are generated from these (npm run schemas); so is openapi.json's components.
 import * as z from "zod";
-import { FIELD_LIMITS, isoDate, listEntry, name, PricingPlan, rating, slug, uri } from "../../content/schema.ts";
+import {
+  FIELD_LIMITS,
+  isoDate,
+  listEntry,
+  name,
+  PricingPlan,
+  rating,
+  shapeOf,
+  slug,
+  uri,
+} from "../../content/schema.ts";
+import {
+  CATALOG_BODY_ITEM_FIELDS,
+  CATEGORY_FIELDS,
+  RANKED_TOOL_FIELDS,
+  SOFTWARE_DETAIL_FIELDS,
+  SOFTWARE_SUMMARY_FIELDS,
+} from "../../schemas/field-lists.ts";
 import { ERROR_CODES } from "../operations.ts";
 
 const count = z.int().min(0);
@@ -13,64 +30,53 @@ const lowestPrice = z
   .describe("the smallest plan price above 0 (US dollars per month), or null when no plan has one");
 const categorySlugs = z.array(slug).describe("category slugs, ordered by category name");
 
+/** The rule of every field a tool's objects show (summary, detail, catalog body item): each picks its own, in order. */
+const toolFieldRules = {
+  name,
+  slug,
+  shortDescription: z.string().max(FIELD_LIMITS.shortDescription),
+  url: uri,
+  websiteUrl: uri,
+  logoUrl: uri.nullable(),
+  rating: rating.describe("0 to 5, at most one decimal; null = not rated yet"),
+  hasFreePlan: z.boolean(),
+  freeTrialDays: count.nullable(),
+  moneyBackDays: count.nullable(),
+  lowestPaidPrice: lowestPrice,
+  pricingPlans: z.array(PricingPlan).max(FIELD_LIMITS.plans),
+  hasApi: z.boolean(),
+  hasMcpServer: z.boolean(),
+  hasZapier: z.boolean(),
+  hasMake: z.boolean(),
+  pros: z.array(listEntry).max(FIELD_LIMITS.pros),
+  cons: z.array(listEntry).max(FIELD_LIMITS.cons),
+  pricingLastVerified: isoDate.nullable(),
+  categories: categorySlugs,
+};
+
 export const SoftwareSummary = z
-  .strictObject({
-    name,
-    slug,
-    shortDescription: z.string().max(FIELD_LIMITS.shortDescription),
-    url: uri,
-    websiteUrl: uri,
-    rating: rating.describe("0 to 5, at most one decimal; null = not rated yet"),
-    hasFreePlan: z.boolean(),
-    hasMcpServer: z.boolean(),
-    hasApi: z.boolean(),
-    categories: categorySlugs,
-  })
+  .strictObject(shapeOf(SOFTWARE_SUMMARY_FIELDS, toolFieldRules))
   .meta({ id: "SoftwareSummary" });
 
 export const SoftwareDetail = z
-  .strictObject({
-    name,
-    slug,
-    shortDescription: z.string().max(FIELD_LIMITS.shortDescription),
-    url: uri,
-    websiteUrl: uri,
-    logoUrl: uri.nullable(),
-    rating: rating.describe("0 to 5, at most one decimal; null = not rated yet"),
-    hasFreePlan: z.boolean(),
-    freeTrialDays: count.nullable(),
-    moneyBackDays: count.nullable(),
-    lowestPaidPrice: lowestPrice,
-    pricingPlans: z.array(PricingPlan).max(FIELD_LIMITS.plans),
-    hasApi: z.boolean(),
-    hasMcpServer: z.boolean(),
-    hasZapier: z.boolean(),
-    hasMake: z.boolean(),
-    pros: z.array(listEntry).max(FIELD_LIMITS.pros),
-    cons: z.array(listEntry).max(FIELD_LIMITS.cons),
-    pricingLastVerified: isoDate.nullable(),
-  })
+  .strictObject(shapeOf(SOFTWARE_DETAIL_FIELDS, toolFieldRules))
   .meta({ id: "SoftwareDetail" });
 
 export const Category = z
-  .strictObject({
-    name,
-    slug,
-    toolCount: z.int().min(2).describe("tools in the category; only categories with at least two are listed"),
-    mcpReadyCount: count,
-    topTool: z.strictObject({ name, slug }).nullable(),
-    bestListUrl: uri,
-  })
+  .strictObject(
+    shapeOf(CATEGORY_FIELDS, {
+      name,
+      slug,
+      toolCount: z.int().min(2).describe("tools in the category; only categories with at least two are listed"),
+      mcpReadyCount: count,
+      topTool: z.strictObject({ name, slug }).nullable(),
+      bestListUrl: uri,
+    }),
+  )
   .meta({ id: "Category" });
 
 export const RankedTool = z
-  .strictObject({
-    name,
-    slug,
-    url: uri,
-    lowestPrice,
-    hasFreePlan: z.boolean(),
-  })
+  .strictObject(shapeOf(RANKED_TOOL_FIELDS, { name, slug, url: uri, lowestPrice, hasFreePlan: z.boolean() }))
   .meta({ id: "RankedTool" });
 
 /** Every code an error body can carry: those of the operations' description, in its order. */
@@ -125,7 +131,9 @@ export const SearchResponse = z
   })
   .meta({ id: "SearchResponse" });
 
-export const ExportedSoftware = SoftwareDetail.extend({ categories: categorySlugs }).meta({ id: "ExportedSoftware" });
+export const ExportedSoftware = z
+  .strictObject(shapeOf(CATALOG_BODY_ITEM_FIELDS, toolFieldRules))
+  .meta({ id: "ExportedSoftware" });
 
 export const ExportedCategory = Category.extend({
   toolCount: count.describe("tools in the category; the export has every category, even those with fewer than two"),
@@ -171,6 +179,7 @@ export type Category = z.infer<typeof Category>;
 export type RankedTool = z.infer<typeof RankedTool>;
 export type ErrorBody = z.infer<typeof ErrorBody>;
 export type SearchResponse = z.infer<typeof SearchResponse>;
+export type ExportedSoftware = z.infer<typeof ExportedSoftware>;
 export type ExportResponse = z.infer<typeof ExportResponse>;
 export type SyncRoot = z.infer<typeof SyncRoot>;
 export type SyncShard = z.infer<typeof SyncShard>;

@@ -114,6 +114,9 @@ export function layout(basePath: string) {
   };
 }
 
+/** The layout of one base path: computed once where a build or a host starts, and handed to what needs a path. */
+export type RouteLayout = ReturnType<typeof layout>;
+
 /**
  * Not a build's file: what `npm run export -- --pages aligned` writes beside the list pages it keeps, `{ aligned,
  * limits }`, so that a client on a file host (the docs page, a typed client) asks only for pages that are there.

@@ -2,7 +2,7 @@
 // limit from 1 to 100 at every offset (the contract's queries), which on a file host, where queries are ignored and
 // clients fetch file paths, is tens of thousands of files no client asks for. Here a page is kept when its limit is
 // one of the chosen ones and its offset a multiple of it: 0, 20, 40… for limit 20.
-import { alignedLimitsFile, layout } from "../../api/runtime/route-table.ts";
+import { alignedLimitsFile } from "../../api/runtime/route-table.ts";
 
 export { alignedLimitsFile };
 
@@ -28,10 +28,11 @@ export function parseLimits(text: string): number[] {
 
 /**
  * A predicate over paths of a build (relative, `/`-separated): false only for a list page that is not aligned to one
- * of `limits`. Every other body (tools, rankings, search, errors, the docs page) passes.
+ * of `limits`. Every other body (tools, rankings, search, errors, the docs page) passes. `pageTemplate`: the build's
+ * layout's list page (route-table.ts).
  */
-export function alignedPageFilter(basePath: string, limits: readonly number[]): (path: string) => boolean {
-  const [prefix] = layout(basePath).page.split("{filter}");
+export function alignedPageFilter(pageTemplate: string, limits: readonly number[]): (path: string) => boolean {
+  const [prefix] = pageTemplate.split("{filter}");
   const page = /\/(\d+)\/(\d+)\.json$/;
   const kept = new Set(limits);
   return (path) => {

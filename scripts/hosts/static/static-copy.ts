@@ -66,17 +66,16 @@ export async function makeStaticCopy(
     throw new UserError(`no build at ${dist}: run npm run build first`);
   });
   assertFullBuild(from, "npm run export", dist);
-  const tablePath = join(from, layout("/").routeTable);
+  // routes.json is named alike under every base path: the base path is in it.
+  const tableFile = layout("/").routeTable;
   const table = JSON.parse(
-    await readFile(tablePath, "utf8").catch(() => {
-      throw new UserError(
-        `${dist} has no ${layout("/").routeTable}: it is not a build of this project (run npm run build)`,
-      );
+    await readFile(join(from, tableFile), "utf8").catch(() => {
+      throw new UserError(`${dist} has no ${tableFile}: it is not a build of this project (run npm run build)`);
     }),
   ) as RouteTable;
   await checkOut(out, from);
   const published = publishedFileFilter(table, host);
-  const aligned = alignedLimits ? alignedPageFilter(table.basePath, alignedLimits) : () => true;
+  const aligned = alignedLimits ? alignedPageFilter(layout(table.basePath).page, alignedLimits) : () => true;
   const files = (await fg("**", { cwd: from, dot: true, onlyFiles: true, followSymbolicLinks: false }))
     .filter((file) => published(file) && aligned(file))
     .sort();

@@ -4,12 +4,13 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { buildRouteTable } from "../../../scripts/api/contract/build-route-table.ts";
 import { ERRORS, errorStatus, OPERATIONS } from "../../../scripts/api/operations.ts";
-import { ALL_FILTER, fill, type RouteTable } from "../../../scripts/api/runtime/route-table.ts";
+import { ALL_FILTER, fill, layout, type RouteTable } from "../../../scripts/api/runtime/route-table.ts";
 import { loadContent } from "../../../scripts/content/load.ts";
 import { validateContent } from "../../../scripts/content/validate.ts";
 import { type Catalog, deriveCatalog } from "../../../scripts/model/derive.ts";
 import { renderErrors } from "../../../scripts/render/errors.ts";
 import { buildOpenApi } from "../../../scripts/render/openapi.ts";
+import { buildExamples } from "../../../scripts/render/openapi-examples.ts";
 import { fixture } from "../../helpers/fs/dirs.ts";
 import { derefIn, type Json } from "../../helpers/openapi/refs.ts";
 
@@ -22,7 +23,7 @@ interface Named {
 
 /** What the route table says of each operation. An error is named when some request can get it. */
 function namedByTable(table: RouteTable, catalog: Catalog): Record<string, Named> {
-  const bodies = new Map([...renderErrors(catalog)].map((f) => [f.path, String(f.body)]));
+  const bodies = new Map([...renderErrors(catalog, layout(table.basePath))].map((f) => [f.path, String(f.body)]));
   const codeOf = (file: string) => (JSON.parse(bodies.get(file)!) as { error: { code: string } }).error.code;
   const byId = (id: keyof RouteTable["errors"]) => `${table.errors[id].status} ${codeOf(table.errors[id].file)}`;
   return Object.fromEntries(
@@ -82,7 +83,8 @@ describe("the route table and openapi.json, both generated from the operations' 
     if (!validation.ok) throw new Error("the tiny fixture does not validate");
     catalog = deriveCatalog(validation.content);
     table = buildRouteTable(catalog.site);
-    doc = JSON.parse(JSON.stringify(buildOpenApi(catalog, table))) as Json;
+    const examples = buildExamples(catalog, layout(table.basePath));
+    doc = JSON.parse(JSON.stringify(buildOpenApi(catalog, table, examples))) as Json;
   });
 
   it("name the same operations, each with the same path, parameters and error codes (status and code)", () => {

@@ -1,6 +1,7 @@
 // The catalog body's check validates its envelope and categories whole, and the items of the tools whose detail the
 // build renders: an item whose detail was kept by its key was checked by the build that rendered it.
 import { describe, expect, it } from "vitest";
+import { layout } from "../../../scripts/api/runtime/route-table.ts";
 import { loadContent } from "../../../scripts/content/load.ts";
 import { validateContent } from "../../../scripts/content/validate.ts";
 import { deriveCatalog } from "../../../scripts/model/derive.ts";
@@ -20,8 +21,9 @@ describe("the catalog body's check", () => {
     const catalog = await tinyCatalog();
     const bad = catalog.tools[1]!;
     Object.assign(bad, { rating: 99 }); // the schemas cap a rating at 5
-    const tools = renderSoftwareDetails(catalog);
-    const catalogBody = renderCatalogBody(catalog, tools.details);
+    const paths = layout(catalog.site.basePath);
+    const tools = renderSoftwareDetails(catalog, paths);
+    const catalogBody = renderCatalogBody(catalog, tools.details, paths);
     expect(() => catalogBody.check?.()).not.toThrow(); // no detail rendered yet: only the envelope
     void tools.files[1]!.body; // the writer renders this tool's detail (its key changed)
     expect(tools.details.rendered(bad.slug)).toBe(true);
@@ -31,7 +33,8 @@ describe("the catalog body's check", () => {
   it("always checks the envelope and every category", async () => {
     const catalog = await tinyCatalog();
     Object.assign(catalog.categories[0]!, { name: "" });
-    const catalogBody = renderCatalogBody(catalog, renderSoftwareDetails(catalog).details);
+    const paths = layout(catalog.site.basePath);
+    const catalogBody = renderCatalogBody(catalog, renderSoftwareDetails(catalog, paths).details, paths);
     expect(() => catalogBody.check?.()).toThrow(/built catalog body breaks responses\/export-response/);
   });
 
@@ -40,7 +43,8 @@ describe("the catalog body's check", () => {
     // Enough items for several pieces (a piece closes past 64 K characters).
     const one = catalog.tools[0]!;
     catalog.tools = Array.from({ length: 400 }, (_, i) => ({ ...one, slug: `${one.slug}-${i}` }));
-    const catalogBody = renderCatalogBody(catalog, renderSoftwareDetails(catalog).details);
+    const paths = layout(catalog.site.basePath);
+    const catalogBody = renderCatalogBody(catalog, renderSoftwareDetails(catalog, paths).details, paths);
     const pieces = [...catalogBody.pieces!()];
     expect(pieces.length).toBeGreaterThan(2);
     expect(catalogBody.body).toBe(

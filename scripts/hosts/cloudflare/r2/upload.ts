@@ -82,8 +82,9 @@ const READ_GROUP = 32;
 /** The files of one build that the Worker can answer with, as dist/ paths with `/`, sorted. */
 export async function publishedFiles(distDir: string): Promise<string[]> {
   const root = await realpath(distDir);
-  const isPublished = publishedPathFilter(await loadRouteTable(root));
-  return [...(await readBuildHashes(root)).keys()].filter(isPublished).sort();
+  const table = await loadRouteTable(root);
+  const isPublished = publishedPathFilter(table);
+  return [...readBuildHashes(root, table, layout(table.basePath)).keys()].filter(isPublished).sort();
 }
 
 /** Where a body lies: a pack (named once sealed), its offset and length there, and its decoded size. */

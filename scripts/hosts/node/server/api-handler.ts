@@ -88,9 +88,10 @@ export async function createApiHandler(root: string, options: HandlerOptions = {
   // A build without list pages is the edge's alone: never served here, and never switched to (B5).
   assertFullBuild(root, "the Node server");
   const table = await loadRouteTable(root);
-  const index = readBuildIndex(root, table);
+  const paths = layout(table.basePath);
+  const index = readBuildIndex(root, paths.page);
   // A build with precompressed bodies has them beside openapi.json (always large enough); else none is looked for.
-  const openapi = join(root, layout(table.basePath).openapi);
+  const openapi = join(root, paths.openapi);
   const cache = new FileCache(root, {
     maxBytes: options.cacheBytes,
     siblings: CODINGS.some((c) => existsSync(openapi + c.suffix)),
