@@ -12,7 +12,7 @@ import { BaseSequencer, type TestSpecification } from "vitest/node";
 const SECONDS: Record<string, number> = {
   "integration:test/integration/docs/docs-commands.test.ts": 80,
   "integration:test/integration/docs/omit-dev-start.test.ts": 50,
-  "integration:test/integration/build/publish-kill.test.ts": 42,
+  "integration:test/integration/io/publish-kill.test.ts": 42,
   "integration:test/integration/hosts/cloudflare/r2/upload-kills.test.ts": 42,
   "integration:test/integration/openapi/docs-page.test.ts": 41,
   "integration:test/integration/content/csv-round-trip.test.ts": 40,
