@@ -7,16 +7,16 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import fg from "fast-glob";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { alignedLimitsFile } from "../../../scripts/api/runtime/route-table.ts";
-import { build } from "../../../scripts/build.ts";
-import { startServer } from "../../../scripts/hosts/node/server/start-server.ts";
-import { makeStaticCopy } from "../../../scripts/hosts/static/static-copy.ts";
-import { repoRoot, sampleContent, tempDir } from "../../helpers/fs/dirs.ts";
-import { hashTree } from "../../helpers/fs/tree.ts";
-import { type RunningServe, startServe } from "../../helpers/hosts/serve-package.ts";
-import { allToolsOf, createCatalogClient } from "../../helpers/openapi/client/catalog-client.ts";
-import { createFileHostClient } from "../../helpers/openapi/client/file-host.ts";
-import { launchArgs } from "../../helpers/process/launch.ts";
+import { alignedLimitsFile } from "../../../../scripts/api/runtime/route-table.ts";
+import { build } from "../../../../scripts/build.ts";
+import { startServer } from "../../../../scripts/hosts/node/server/start-server.ts";
+import { makeStaticCopy } from "../../../../scripts/hosts/static/static-copy.ts";
+import { repoRoot, sampleContent, tempDir } from "../../../helpers/fs/dirs.ts";
+import { hashTree } from "../../../helpers/fs/tree.ts";
+import { type RunningServe, startServe } from "../../../helpers/hosts/serve-package.ts";
+import { allToolsOf, createCatalogClient } from "../../../helpers/openapi/client/catalog-client.ts";
+import { createFileHostClient } from "../../../helpers/openapi/client/file-host.ts";
+import { launchArgs } from "../../../helpers/process/launch.ts";
 
 const run = promisify(execFile);
 const exportCommand = (args: string[]) =>

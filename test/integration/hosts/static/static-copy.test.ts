@@ -6,9 +6,9 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import fg from "fast-glob";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { build } from "../../../scripts/build.ts";
-import { fixture, repoRoot, tempDir } from "../../helpers/fs/dirs.ts";
-import { launchArgs } from "../../helpers/process/launch.ts";
+import { build } from "../../../../scripts/build.ts";
+import { fixture, repoRoot, tempDir } from "../../../helpers/fs/dirs.ts";
+import { launchArgs } from "../../../helpers/process/launch.ts";
 
 const run = promisify(execFile);
 
