@@ -3,12 +3,10 @@
 
 import { readFile } from "node:fs/promises";
 import { connect, type Socket } from "node:net";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { build } from "../../../../scripts/build.ts";
 import { startNginx } from "../../../../scripts/hosts/nginx/start.ts";
+import { builtSite } from "../../../helpers/build/built-site.ts";
 import { rawRequest, rawSend } from "../../../helpers/conformance/raw-http.ts";
-import { fixture, tempDir } from "../../../helpers/fs/dirs.ts";
 import { spawnWithLimit } from "../../../helpers/hosts/node/children.ts";
 
 /** Header timeout for these runs (seconds): the idle test waits past it. */
@@ -42,14 +40,7 @@ const hosts: { name: string; start(dist: string): Promise<Host> }[] = [
   },
 ];
 
-let dir: Awaited<ReturnType<typeof tempDir>>;
-let dist: string;
-beforeAll(async () => {
-  dir = await tempDir();
-  dist = join(dir.path, "dist");
-  await build({ contentDir: fixture("tiny"), outDir: dist });
-});
-afterAll(() => dir?.remove());
+const site = builtSite();
 
 const errorCode = (body: Buffer) => (JSON.parse(body.toString("utf8")) as { error: { code: string } }).error.code;
 const statusLines = (raw: Buffer) => raw.toString("latin1").match(/HTTP\/1\.[01] \d{3}/g) ?? [];
@@ -57,7 +48,7 @@ const statusLines = (raw: Buffer) => raw.toString("latin1").match(/HTTP\/1\.[01]
 describe.each(hosts)("hostile input: $name", ({ start }) => {
   let host: Host;
   beforeAll(async () => {
-    host = await start(dist);
+    host = await start(site.dist);
   });
   afterAll(() => host?.stop());
 
@@ -155,7 +146,7 @@ describe("hostile input: node out of file descriptors", () => {
     });
 
   it("never turns an existing file into a 404: it retries, then answers a JSON 503 with Retry-After", async () => {
-    const server = spawnWithLimit("test/helpers/hosts/node/serve-child.ts", [dist], 128);
+    const server = spawnWithLimit("test/helpers/hosts/node/serve-child.ts", [site.dist], 128);
     const sockets: Socket[] = [];
     try {
       const [, origin] = await server.line(/^listening (\S+)$/);
@@ -201,7 +192,7 @@ describe("hostile input: node memory under unique long targets", () => {
     Number(/VmRSS:\s+(\d+) kB/.exec(await readFile(`/proc/${pid}/status`, "utf8"))![1]) / 1024;
 
   it("12,000 requests with unique 15 KB targets (180 MB of URLs) do not grow its memory for good", async () => {
-    const server = spawnWithLimit("test/helpers/hosts/node/serve-child.ts", [dist], 1024);
+    const server = spawnWithLimit("test/helpers/hosts/node/serve-child.ts", [site.dist], 1024);
     try {
       const [, origin] = await server.line(/^listening (\S+)$/);
       const { hostname, port } = new URL(origin!);
