@@ -18,7 +18,7 @@ const SECONDS: Record<string, number> = {
   "integration:test/integration/content/csv-round-trip.test.ts": 40,
   "integration:test/integration/hosts/cloudflare/r2/upload.test.ts": 37,
   "integration:test/integration/mirror/mirror.test.ts": 33,
-  "integration:test/integration/hosts/node/hostile-input.test.ts": 24,
+  "integration:test/integration/hosts/node/hostile-input.test.ts": 15,
   "integration:test/integration/hosts/cloudflare/r2/remote-faults.test.ts": 24,
   "integration:test/integration/docs/deploy-recipes.test.ts": 22,
   "conformance:test/conformance/fuzz.test.ts": 20,
@@ -42,6 +42,7 @@ const SECONDS: Record<string, number> = {
   "conformance:test/conformance/order.test.ts": 10,
   "conformance-r2:test/conformance/fuzz.test.ts": 10,
   "integration:test/integration/build/sample-catalog.test.ts": 9,
+  "integration:test/integration/hosts/nginx/hostile-input.test.ts": 9,
 };
 
 export class LongFilesFirst extends BaseSequencer {
