@@ -2,12 +2,10 @@
 // with Vary: Accept-Encoding and its own ETag. Built here from the tiny fixture, so the rest of the suite
 // keeps testing the plain tree.
 import { request } from "node:http";
-import { join } from "node:path";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { build } from "../../scripts/build.ts";
+import { builtSite } from "../helpers/build/built-site.ts";
 import { hosts, type RunningHost, selectedHosts } from "../helpers/conformance/hosts.ts";
-import { fixture, tempDir } from "../helpers/fs/dirs.ts";
 
 interface RawResponse {
   status: number;
@@ -39,23 +37,19 @@ const decode = (r: RawResponse) =>
 const PATHS = ["/v1/software?limit=100", "/v1/software?limit=4&offset=0", "/v1/openapi.json"];
 
 const selected = selectedHosts();
+// One build for every host: they only read it.
+const site = builtSite({ compress: true });
 
 describe.each(hosts.filter((h) => h.encodings && (!selected || selected.includes(h.name))))(
   "host $name, precompressed build",
   (host) => {
-    let dir: Awaited<ReturnType<typeof tempDir>>;
     let running: RunningHost | undefined;
     const unavailable = host.unavailable();
     beforeAll(async () => {
       if (unavailable) return;
-      dir = await tempDir();
-      await build({ contentDir: fixture("tiny"), outDir: join(dir.path, "dist"), compress: true });
-      running = await host.start(join(dir.path, "dist"));
+      running = await host.start(site.dist);
     });
-    afterAll(async () => {
-      await running?.stop();
-      await dir?.remove();
-    });
+    afterAll(() => running?.stop());
 
     for (const coding of host.encodings ?? []) {
       it.skipIf(unavailable !== undefined)(

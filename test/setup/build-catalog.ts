@@ -1,11 +1,9 @@
 // vitest globalSetup: builds the sample catalog once into a fresh temp dir and hands its paths to the conformance suite.
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { join, resolve } from "node:path";
 import type { TestProject } from "vitest/node";
-import { build } from "../../scripts/build.ts";
-import { CANARY, CANARY_FILES } from "../helpers/conformance/canary.ts";
+import { buildSite } from "../helpers/build/built-site.ts";
+import { plantCanaries } from "../helpers/conformance/canary.ts";
 import { startSharedHosts } from "../helpers/conformance/shared-hosts.ts";
 
 declare module "vitest" {
@@ -28,19 +26,15 @@ export function chooseContentDir(): string {
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const contentDir = chooseContentDir();
-  const workDir = await mkdtemp(join(tmpdir(), "conformance-"));
-  const distDir = join(workDir, "dist");
-  const result = await build({ contentDir, outDir: distDir });
+  const site = await buildSite({ content: contentDir, prefix: "conformance-" });
+  const { dist: distDir, result } = site;
   // dotfiles a careless host would serve: P7 checks none of them ever is
-  for (const file of CANARY_FILES) {
-    await mkdir(dirname(join(distDir, file)), { recursive: true });
-    await writeFile(join(distDir, file), JSON.stringify({ canary: CANARY }));
-  }
+  await plantCanaries(distDir);
   console.log(
     `conformance: built ${result.files} files from ${contentDir} (${result.tools} tools) in ${result.seconds.toFixed(1)} s`,
   );
   project.provide("distDir", distDir);
   project.provide("contentDir", contentDir);
   const stopHosts = await startSharedHosts(project, distDir);
-  return () => stopHosts().finally(() => rm(workDir, { recursive: true, force: true }));
+  return () => stopHosts().finally(() => site.remove());
 }

@@ -3,24 +3,17 @@
 // (the upload command's default); each test file's host copies that bucket, so local R2 writes are paid once, not once
 // per file. With lists stored as runs the sample's bucket takes a couple of thousand bodies, not one per page. Same
 // provided context as build-catalog.ts, so the same suite runs unchanged.
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
 import type { TestProject } from "vitest/node";
-import { build } from "../../scripts/build.ts";
-import { CANARY, CANARY_FILES } from "../helpers/conformance/canary.ts";
+import { buildSite } from "../helpers/build/built-site.ts";
+import { plantCanaries } from "../helpers/conformance/canary.ts";
 import { startSharedHosts } from "../helpers/conformance/shared-hosts.ts";
 import { chooseContentDir } from "./build-catalog.ts";
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const contentDir = chooseContentDir();
-  const workDir = await mkdtemp(join(tmpdir(), "conformance-r2-"));
-  const distDir = join(workDir, "dist");
-  const result = await build({ contentDir, outDir: distDir });
-  for (const file of CANARY_FILES) {
-    await mkdir(dirname(join(distDir, file)), { recursive: true });
-    await writeFile(join(distDir, file), JSON.stringify({ canary: CANARY }));
-  }
+  const site = await buildSite({ content: contentDir, prefix: "conformance-r2-" });
+  const { dist: distDir, result } = site;
+  await plantCanaries(distDir);
   const { startLocalWorker } = await import("../../scripts/hosts/cloudflare/local/workerd.ts");
   const { uploadToR2 } = await import("../../scripts/hosts/cloudflare/r2/upload.ts");
   const worker = await startLocalWorker({ distDir, mode: "r2", r2Persist: `${distDir}.r2`, port: 0, uploader: true });
@@ -35,5 +28,5 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide("distDir", distDir);
   project.provide("contentDir", contentDir);
   const stopHosts = await startSharedHosts(project, distDir);
-  return () => stopHosts().finally(() => rm(workDir, { recursive: true, force: true }));
+  return () => stopHosts().finally(() => site.remove());
 }

@@ -1,16 +1,7 @@
-// A built catalog for the validation tests, and what the docs promise to run over it.
+// What the validation tests do to a build (a tampered page), and how they run what the docs promise to run over it.
 import { spawnSync } from "node:child_process";
 import { readFile, writeFile } from "node:fs/promises";
-import { join } from "node:path";
-import { build } from "../../../scripts/build.ts";
-import { repoRoot, tempDir } from "../fs/dirs.ts";
-
-export async function builtDist(contentDir: string): Promise<{ dist: string; remove: () => Promise<void> }> {
-  const dir = await tempDir("msapi-validate-");
-  const dist = join(dir.path, "dist");
-  await build({ contentDir, outDir: dist });
-  return { dist, remove: dir.remove };
-}
+import { repoRoot } from "../fs/dirs.ts";
 
 /** The tampered page of issue 14: out-of-range rating, negative total, limit above 100, a slug that is no slug. */
 export async function tamperPage(path: string): Promise<void> {

@@ -38,9 +38,9 @@ const CHECK_ONLY_SCRIPTS: Record<string, string> = {
   "test:conformance": "the conformance suite itself: npm test runs it",
   schemas: "rewrites schemas/ in the repository (the check mode, `-- --check`, is run)",
   "catalog:generate": "a large catalog takes minutes (run when --tools is 100 or less)",
-  "openapi:lint": "needs a dist/ in the repository: test/integration/openapi/redocly-lint.test.ts runs the same lint",
+  "openapi:lint": "needs a dist/ in the repository: test/integration/render/redocly-lint.test.ts runs the same lint",
   "openapi:types":
-    "rewrites test/helpers/openapi/client/api.ts: test/integration/openapi/typed-client.test.ts checks it",
+    "rewrites test/helpers/openapi/client/api.ts: test/integration/render/typed-client.test.ts checks it",
   typecheck: "npm test runs it",
 };
 
@@ -49,7 +49,7 @@ const CHECK_ONLY_NPX: Record<string, string> = {
   serve: "serves until stopped: the conformance suite starts it (docs/hosts/static-hosts.md)",
   wrangler: "deploys to Cloudflare: needs an account and network",
   "openapi-typescript": "reads a deployed API's description over the network: typed-client.test.ts runs it on a build",
-  redocly: "needs a dist/ in the repository: test/integration/openapi/redocly-lint.test.ts runs the same lint",
+  redocly: "needs a dist/ in the repository: test/integration/render/redocly-lint.test.ts runs the same lint",
   vitest: "the test runner: npm test runs these files",
   tsx: "a script of this repository: its own test runs it",
 };

@@ -3,27 +3,26 @@
 // (whole, or killed at an instant of its own), serve a bucket's live build.
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { cp, readFile, writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect } from "vitest";
 import { build } from "../../../scripts/build.ts";
 import { type LocalWorker, startLocalWorker } from "../../../scripts/hosts/cloudflare/local/workerd.ts";
 import { uploadToR2 } from "../../../scripts/hosts/cloudflare/r2/upload.ts";
-import { fixture, repoRoot, tempDir } from "../fs/dirs.ts";
+import { type BuiltSite, buildSite } from "../build/built-site.ts";
+import { repoRoot } from "../fs/dirs.ts";
 
 /** The folder of a test file's builds and buckets, and the two builds: set once `buildsAB()`'s hook has run. */
 export const ab = { dir: "", distA: "", distB: "" };
 
 /** Builds A and B before a test file's tests, and removes them after. */
 export function buildsAB(): void {
-  let dir: Awaited<ReturnType<typeof tempDir>> | undefined;
+  let a: BuiltSite | undefined;
   beforeAll(async () => {
-    dir = await tempDir("cloudflare-r2-builds-");
-    ab.dir = dir.path;
-    const content = join(dir.path, "content");
-    await cp(fixture("tiny"), content, { recursive: true });
-    ab.distA = join(dir.path, "a");
-    await build({ contentDir: content, outDir: ab.distA });
+    a = await buildSite({ copyContent: true, prefix: "cloudflare-r2-builds-" });
+    const { content } = a;
+    ab.dir = a.dir;
+    ab.distA = a.dist;
     // B: another site address (every url, so nearly every body, changes) and one tool more (every total changes).
     const site = JSON.parse(await readFile(join(content, "site.json"), "utf8"));
     await writeFile(join(content, "site.json"), JSON.stringify({ ...site, siteUrl: "https://other.example" }));
@@ -32,10 +31,10 @@ export function buildsAB(): void {
       join(content, "tools/bravo.json"),
       JSON.stringify({ ...tool, name: "Bravo", slug: "bravo", categories: ["seo"] }),
     );
-    ab.distB = join(dir.path, "b");
+    ab.distB = join(a.dir, "b");
     await build({ contentDir: content, outDir: ab.distB });
   }, 120_000);
-  afterAll(() => dir?.remove());
+  afterAll(() => a?.remove());
 }
 
 /** Requests whose answers differ between A and B: totals, a tool only B has, urls, a search. */

@@ -1,13 +1,14 @@
 // The schemas work as they are in two validators nobody here wrote: ajv-cli (the one-liner docs/guide/validate.md gives)
 // and Python's jsonschema (Debian's python3-jsonschema), over the content files and one built file of each kind.
 import { spawnSync } from "node:child_process";
-import { cp, readFile, realpath, symlink, writeFile } from "node:fs/promises";
+import { cp, readFile, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import fg from "fast-glob";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { patternRegex, SCHEMA_MAP_FILE, type SchemaMap } from "../../../scripts/render/schema-table.ts";
-import { builtDist, run, tamperPage } from "../../helpers/check-dist/validators.ts";
-import { fixture, repoRoot, tempDir } from "../../helpers/fs/dirs.ts";
+import { builtSite } from "../../helpers/build/built-site.ts";
+import { run, tamperPage } from "../../helpers/check-dist/validators.ts";
+import { repoRoot, tempDir } from "../../helpers/fs/dirs.ts";
 import { launchArgs } from "../../helpers/process/launch.ts";
 
 /** The system Python first (Debian's package lands there), then whatever python3 is on PATH. */
@@ -51,12 +52,11 @@ const CONTENT: [schema: string, files: string][] = [
 ];
 
 describe("outside validators take the schemas as they are", () => {
-  let built: Awaited<ReturnType<typeof builtDist>>;
+  const built = builtSite({ prefix: "msapi-validate-" });
   /** one built file of each kind the schema map names, grouped by schema */
   let samples: [schema: string, files: string[]][];
   beforeAll(async () => {
-    built = await builtDist(fixture("tiny"));
-    const real = await realpath(built.dist);
+    const real = built.root;
     const map = JSON.parse(await readFile(join(real, SCHEMA_MAP_FILE), "utf8")) as SchemaMap;
     const files = await fg("**", { cwd: real, onlyFiles: true });
     const bySchema = new Map<string, string[]>();
@@ -67,7 +67,6 @@ describe("outside validators take the schemas as they are", () => {
     }
     samples = [...bySchema];
   });
-  afterAll(() => built?.remove());
 
   it("a sample holds every response schema", () => {
     expect(samples.map(([s]) => s).sort()).toEqual(
@@ -137,7 +136,7 @@ describe("outside validators take the schemas as they are", () => {
         // The script runs from the repository root: there, dist is the build and schemas/ the schema files.
         await writeFile(join(dir.path, "check.py"), script!);
         await symlink(join(repoRoot, "schemas"), join(dir.path, "schemas"));
-        await cp(await realpath(built.dist), join(dir.path, "dist"), { recursive: true });
+        await cp(built.root, join(dir.path, "dist"), { recursive: true });
         const clean = run([python!, "check.py"], dir.path);
         expect(clean.stdout + clean.stderr).toBe("");
         expect(clean.status).toBe(0);
@@ -169,7 +168,7 @@ describe("outside validators take the schemas as they are", () => {
     const dir = await tempDir("msapi-outside-");
     try {
       const copy = join(dir.path, "dist");
-      await cp(await realpath(built.dist), copy, { recursive: true });
+      await cp(built.root, copy, { recursive: true });
       const page = join(copy, "v1/software/pages/all/20/0.json");
       await tamperPage(page);
       const schema = "schemas/responses/software-list-response.schema.json";

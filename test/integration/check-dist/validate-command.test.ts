@@ -1,20 +1,17 @@
 // npm run validate over a real build: silent and exit 0 when all is well; every problem, one line each, exit 1.
-import { cp, readFile, realpath, rm, writeFile } from "node:fs/promises";
+import { cp, readFile, rm, writeFile } from "node:fs/promises";
 import { join, relative } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { buildSchemaMap, SCHEMA_MAP_FILE } from "../../../scripts/render/schema-table.ts";
-import { builtDist, run, TAMPERED_PROBLEMS, tamperPage } from "../../helpers/check-dist/validators.ts";
-import { fixture, repoRoot, tempDir } from "../../helpers/fs/dirs.ts";
+import { builtSite } from "../../helpers/build/built-site.ts";
+import { run, TAMPERED_PROBLEMS, tamperPage } from "../../helpers/check-dist/validators.ts";
+import { repoRoot, tempDir } from "../../helpers/fs/dirs.ts";
 import { launchArgs } from "../../helpers/process/launch.ts";
 
 const validate = (...args: string[]) => run([process.execPath, ...launchArgs("scripts/commands/validate.ts", ...args)]);
 
 describe("npm run validate", () => {
-  let built: Awaited<ReturnType<typeof builtDist>>;
-  beforeAll(async () => {
-    built = await builtDist(fixture("tiny"));
-  });
-  afterAll(() => built?.remove());
+  const built = builtSite({ prefix: "msapi-validate-" });
 
   it("dist/schema-map.json is the route table's map, and every JSON file the hosts serve matches one entry", async () => {
     const map = JSON.parse(await readFile(join(built.dist, SCHEMA_MAP_FILE), "utf8"));
@@ -37,7 +34,7 @@ describe("npm run validate", () => {
     const dir = await tempDir("msapi-validate-bad-");
     try {
       const copy = join(dir.path, "dist");
-      await cp(await realpath(built.dist), copy, { recursive: true });
+      await cp(built.root, copy, { recursive: true });
       await tamperPage(join(copy, "v1/software/pages/all/20/0.json"));
       const { status, stdout, stderr } = validate("--dist", copy);
       expect(status).toBe(1);
@@ -68,7 +65,7 @@ describe("npm run validate", () => {
     const dir = await tempDir("msapi-validate-bad-");
     try {
       const copy = join(dir.path, "dist");
-      await cp(await realpath(built.dist), copy, { recursive: true });
+      await cp(built.root, copy, { recursive: true });
       await writeFile(join(copy, "errors/not_found.json"), JSON.stringify({ error: { code: "teapot", message: "x" } }));
       const openapi = JSON.parse(await readFile(join(copy, "v1/openapi.json"), "utf8"));
       openapi.openapi = "3.0.3";

@@ -6,10 +6,10 @@ import { once } from "node:events";
 import { readdirSync, readFileSync } from "node:fs";
 import { createConnection } from "node:net";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { build } from "../../../scripts/build.ts";
+import { describe, expect, it } from "vitest";
 import { findNginx } from "../../../scripts/hosts/nginx/start.ts";
-import { fixture, repoRoot, tempDir } from "../../helpers/fs/dirs.ts";
+import { builtSite } from "../../helpers/build/built-site.ts";
+import { repoRoot } from "../../helpers/fs/dirs.ts";
 
 /** Every process below `root`, from /proc (parents before their children). */
 function descendants(root: number): number[] {
@@ -82,17 +82,7 @@ async function startNpm(script: string, args: string[], ready: RegExp, input?: s
   return { npm, port: match[1] ? Number(match[1]) : undefined, output: () => output };
 }
 
-let dir: Awaited<ReturnType<typeof tempDir>>;
-let dist: string;
-let content: string;
-
-beforeAll(async () => {
-  dir = await tempDir("msapi-stop-");
-  content = fixture("tiny");
-  dist = join(dir.path, "dist");
-  await build({ contentDir: content, outDir: dist });
-});
-afterAll(() => dir?.remove());
+const site = builtSite({ prefix: "msapi-stop-" });
 
 const URL_PORT = /http:\/\/(?:localhost|127\.0\.0\.1):(\d+)/;
 
@@ -112,19 +102,19 @@ const commands: {
   input?: string;
   skip?: () => string | undefined;
 }[] = [
-  { script: "start", args: () => ["--content", content, "--dist", join(dir.path, "started")], ready: URL_PORT },
-  { script: "serve", args: () => ["--dist", dist], ready: URL_PORT },
-  { script: "serve", label: "--workers 1", args: () => ["--dist", dist, "--workers", "1"], ready: URL_PORT },
-  { script: "dev", args: () => ["--content", content, "--out", join(dir.path, "dev")], ready: URL_PORT },
+  { script: "start", args: () => ["--content", site.content, "--dist", join(site.dir, "started")], ready: URL_PORT },
+  { script: "serve", args: () => ["--dist", site.dist], ready: URL_PORT },
+  { script: "serve", label: "--workers 1", args: () => ["--dist", site.dist, "--workers", "1"], ready: URL_PORT },
+  { script: "dev", args: () => ["--content", site.content, "--out", join(site.dir, "dev")], ready: URL_PORT },
   {
     script: "start:nginx",
-    args: () => ["--dist", dist],
+    args: () => ["--dist", site.dist],
     ready: URL_PORT,
     skip: () => (findNginx() ? undefined : "nginx is not installed"),
   },
-  { script: "start:cloudflare", args: () => ["--dist", dist], ready: URL_PORT },
+  { script: "start:cloudflare", args: () => ["--dist", site.dist], ready: URL_PORT },
   // The MCP server says nothing on standard output until a client speaks: it answers an initialize request.
-  { script: "mcp", args: () => ["--dist", dist], ready: /"protocolVersion"/, input: INITIALIZE },
+  { script: "mcp", args: () => ["--dist", site.dist], ready: /"protocolVersion"/, input: INITIALIZE },
 ];
 
 describe("a signal to the npm process stops the command and everything it started, within a second", () => {

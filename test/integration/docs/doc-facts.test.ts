@@ -3,18 +3,18 @@
 // count of the sample's files and bytes is the build's, every count of the n = 1,000 tree is bench/results.json's,
 // every rule id cited anywhere is defined in docs/develop/rules.md, and no link leaves the repository.
 import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import fg from "fast-glob";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { loadRouteTable } from "../../../scripts/api/load-route-table.ts";
 import { OPERATIONS } from "../../../scripts/api/operations.ts";
 import { servedFileFilter } from "../../../scripts/api/served-files.ts";
-import { build } from "../../../scripts/build.ts";
 import { checkDist } from "../../../scripts/check-dist/check-dist.ts";
 import { publishedFiles } from "../../../scripts/hosts/cloudflare/r2/upload.ts";
 import { startServer } from "../../../scripts/hosts/node/server/start-server.ts";
 import { makeStaticCopy } from "../../../scripts/hosts/static/static-copy.ts";
+import { builtSite } from "../../helpers/build/built-site.ts";
 import { BENCH_TABLES, benchTablesIn, readBenchResults } from "../../helpers/docs/bench-tables.ts";
 import {
   type FoundPath,
@@ -22,7 +22,7 @@ import {
   pathsInHashComments,
   pathsInMarkdown,
 } from "../../helpers/docs/named-paths.ts";
-import { repoRoot, tempDir } from "../../helpers/fs/dirs.ts";
+import { repoRoot } from "../../helpers/fs/dirs.ts";
 import { hashTree } from "../../helpers/fs/tree.ts";
 
 const DOCS = ["README.md", ...fg.sync("docs/**/*.md", { cwd: repoRoot }).sort()];
@@ -157,7 +157,7 @@ function anchorsOf(file: string): Set<string> {
   return found;
 }
 
-let dir: Awaited<ReturnType<typeof tempDir>>;
+const site = builtSite({ content: "sample", prefix: "msapi-doc-facts-" });
 let dist: string;
 const counts = {
   built: 0,
@@ -172,24 +172,22 @@ const counts = {
 };
 
 beforeAll(async () => {
-  dir = await tempDir("msapi-doc-facts-");
-  dist = join(dir.path, "dist");
-  const result = await build({ contentDir: join(repoRoot, "content"), outDir: dist });
+  dist = site.dist;
+  const result = site.result;
   counts.built = result.files;
   counts.bytes = result.bytes;
   counts.served = result.counts.served;
   counts.records = result.counts.records;
   counts.published = (await publishedFiles(dist)).length;
   counts.validated = (await checkDist(dist)).checked;
-  counts.exported = (await makeStaticCopy(dist, join(dir.path, "public"), "static")).files;
+  counts.exported = (await makeStaticCopy(dist, join(site.dir, "public"), "static")).files;
   // Distinct bodies (what upload:r2 stores) and bodies by address (what the hash tree lists, mirror copies).
-  const root = realpathSync(dist);
+  const root = site.root;
   const isServed = servedFileFilter(await loadRouteTable(root));
   counts.distinct = new Set([...(await hashTree(root))].filter(([path]) => isServed(path)).map(([, h]) => h)).size;
   for (const shard of fg.sync("v1/sync/*.json", { cwd: root, ignore: ["v1/sync/index.json"] }))
     counts.addressed += Object.keys(JSON.parse(readFileSync(join(root, shard), "utf8")).data).length;
-}, 120_000);
-afterAll(() => dir?.remove());
+});
 
 describe("README.md and docs/", () => {
   it("name, as do the comments of the code, only repository paths that exist (outputs aside)", () => {

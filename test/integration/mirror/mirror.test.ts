@@ -5,12 +5,13 @@ import { spawn } from "node:child_process";
 import { cp, readdir, readFile, readlink, rename, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import fg from "fast-glob";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { build } from "../../../scripts/build.ts";
 import { startServer } from "../../../scripts/hosts/node/server/start-server.ts";
 import { targetOfPortableName, updateMirror } from "../../../scripts/mirror/update-mirror.ts";
+import { builtSite } from "../../helpers/build/built-site.ts";
 import { hosts } from "../../helpers/conformance/hosts.ts";
-import { fixture, repoRoot, tempDir } from "../../helpers/fs/dirs.ts";
+import { repoRoot } from "../../helpers/fs/dirs.ts";
 import { hashTree } from "../../helpers/fs/tree.ts";
 import { seeded } from "../../helpers/random/seeded.ts";
 
@@ -26,25 +27,21 @@ async function treeOf(dist: string) {
 }
 const changed = (a: Listing, b: Listing) => Object.keys(b).filter((k) => a[k]?.sha256 !== b[k]!.sha256).length;
 
-let dir: Awaited<ReturnType<typeof tempDir>>;
+const site = builtSite({ copyContent: true, prefix: "msapi-mirror-" });
 let distA: string;
 let distB: string;
 
 beforeAll(async () => {
-  dir = await tempDir("msapi-mirror-");
-  const content = join(dir.path, "content");
-  await cp(fixture("tiny"), content, { recursive: true });
-  distA = join(dir.path, "a");
-  await build({ contentDir: content, outDir: distA });
+  const { content } = site;
+  distA = site.dist;
   // B: one price changed
   const file = join(content, "tools/beta-mail.json");
   const tool = JSON.parse(await readFile(file, "utf8"));
   tool.pricingPlans[0].price = 27;
   await writeFile(file, JSON.stringify(tool));
-  distB = join(dir.path, "b");
+  distB = join(site.dir, "b");
   await build({ contentDir: content, outDir: distB });
 }, 120_000);
-afterAll(() => dir?.remove());
 
 const selected = ["node", "nginx", "cloudflare-assets"].map((name) => hosts.find((h) => h.name === name)!);
 
@@ -53,7 +50,7 @@ describe.each(selected)("npm run mirror against $name", (host) => {
   it.skipIf(why !== undefined && process.env.CI !== "true")(
     "copies A whole, then updates it to B fetching only what changed, ending byte-identical to a fresh copy of B",
     async () => {
-      const out = join(dir.path, `copy-${host.name}`);
+      const out = join(site.dir, `copy-${host.name}`);
       const a = await host.start(distA);
       try {
         const first = await updateMirror(`${a.origin}/v1`, out);
@@ -76,7 +73,7 @@ describe.each(selected)("npm run mirror against $name", (host) => {
         expect(update.shardsFetched).toBe(changed(treeA.shards, treeB.shards));
         expect(update.bodiesFetched).toBeGreaterThan(0);
         expect(update.bodiesFetched).toBeLessThan(10);
-        const fresh = join(dir.path, `fresh-${host.name}`);
+        const fresh = join(site.dir, `fresh-${host.name}`);
         await updateMirror(`${b.origin}/v1`, fresh);
         expect(await hashTree(out)).toEqual(await hashTree(fresh));
       } finally {
@@ -89,7 +86,7 @@ describe.each(selected)("npm run mirror against $name", (host) => {
 
 describe("npm run mirror refuses and resumes", () => {
   it("refuses a body whose hash is not the tree's, and keeps the previous copy as it was", async () => {
-    const out = join(dir.path, "copy-tampered");
+    const out = join(site.dir, "copy-tampered");
     const a = await startServer({ distDir: distA, port: 0, host: "127.0.0.1" });
     await updateMirror(`${a.url.replace(/\/$/, "")}/v1`, out);
     await a.close();
@@ -97,8 +94,8 @@ describe("npm run mirror refuses and resumes", () => {
     const link = await readlink(out);
     // B as a plain folder with one body changed after the build, to the size the build wrote (the server answers a
     // body of another size 503, as one it cannot read whole)
-    const tampered = join(dir.path, "tampered");
-    await cp(await readlink(distB).then((l) => join(dir.path, l)), tampered, { recursive: true });
+    const tampered = join(site.dir, "tampered");
+    await cp(await readlink(distB).then((l) => join(site.dir, l)), tampered, { recursive: true });
     const body = join(tampered, "v1/software/beta-mail.json");
     await writeFile(body, '{"data":{"tampered":true}}'.padEnd((await stat(body)).size));
     const b = await startServer({ distDir: tampered, port: 0, host: "127.0.0.1" });
@@ -116,7 +113,7 @@ describe("npm run mirror refuses and resumes", () => {
   it("a run killed at seeded moments leaves no copy or the previous one, and the next run completes it without refetching", async () => {
     const server = await startServer({ distDir: distA, port: 0, host: "127.0.0.1" });
     const from = `${server.url.replace(/\/$/, "")}/v1`;
-    const out = join(dir.path, "copy-killed");
+    const out = join(site.dir, "copy-killed");
     const random = seeded(20261125);
     const total = Object.keys((await treeOf(distA)).targets).length;
     try {
@@ -140,7 +137,7 @@ describe("npm run mirror refuses and resumes", () => {
         let gone = false;
         const exited = new Promise((done) => child.on("exit", done)).then(() => (gone = true));
         for (let i = 0; i < 2000; i++) {
-          const staged = await fg("copy-killed.copies/.staging-*/**", { cwd: dir.path, onlyFiles: true, dot: true });
+          const staged = await fg("copy-killed.copies/.staging-*/**", { cwd: site.dir, onlyFiles: true, dot: true });
           if (staged.length >= at || gone) break;
           await new Promise((r) => setTimeout(r, 10));
         }
@@ -148,12 +145,12 @@ describe("npm run mirror refuses and resumes", () => {
         child.kill("SIGKILL");
         await exited;
         // nothing was published: no link yet
-        expect(await readdir(dir.path)).not.toContain("copy-killed");
+        expect(await readdir(site.dir)).not.toContain("copy-killed");
       }
       const done = await updateMirror(from, out);
       expect(done.targets).toBe(total);
       expect(done.bodiesFetched).toBeLessThan(total);
-      const fresh = join(dir.path, "fresh-killed");
+      const fresh = join(site.dir, "fresh-killed");
       await updateMirror(from, fresh);
       expect(await hashTree(out)).toEqual(await hashTree(fresh));
     } finally {
@@ -169,7 +166,7 @@ describe("npm run mirror makes copies any system can hold", () => {
 
   it("names a query's file portably (%3F for ?), and every name reads back to its target", async () => {
     const server = await startServer({ distDir: distA, port: 0, host: "127.0.0.1" });
-    const out = join(dir.path, "copy-portable");
+    const out = join(site.dir, "copy-portable");
     try {
       await updateMirror(`${server.url.replace(/\/$/, "")}/v1`, out);
     } finally {
@@ -191,11 +188,11 @@ describe("npm run mirror makes copies any system can hold", () => {
   it("renames a copy made with query names in place on its next run, fetching nothing again", async () => {
     const server = await startServer({ distDir: distA, port: 0, host: "127.0.0.1" });
     const from = `${server.url.replace(/\/$/, "")}/v1`;
-    const out = join(dir.path, "copy-legacy");
+    const out = join(site.dir, "copy-legacy");
     try {
       await updateMirror(from, out);
       // The copy as an earlier version left it: the query as sent in each name, a state without "names".
-      const copy = join(dir.path, await readlink(out));
+      const copy = join(site.dir, await readlink(out));
       for (const f of await filesOf(copy))
         if (f.includes("%3F")) await rename(join(copy, f), join(copy, f.replace("%3F", "?")));
       const state = JSON.parse(await readFile(join(copy, ".mirror.json"), "utf8"));
@@ -206,7 +203,7 @@ describe("npm run mirror makes copies any system can hold", () => {
 
       const again = await updateMirror(from, out);
       expect(again).toMatchObject({ changed: false, bodiesFetched: 0, shardsFetched: 0 });
-      expect(join(dir.path, await readlink(out))).toBe(copy);
+      expect(join(site.dir, await readlink(out))).toBe(copy);
       expect((await filesOf(copy)).filter((f) => REFUSED.test(f))).toEqual([]);
       // The same file, renamed: not fetched and written again.
       expect((await stat(join(copy, legacy.replace("?", "%3F")))).ino).toBe(inode);

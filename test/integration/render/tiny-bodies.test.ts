@@ -3,20 +3,14 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import fg from "fast-glob";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { build } from "../../../scripts/build.ts";
-import { fixture, tempDir } from "../../helpers/fs/dirs.ts";
+import { describe, expect, it } from "vitest";
+import { builtSite } from "../../helpers/build/built-site.ts";
 
 describe("tiny fixture catalog", () => {
-  let out: Awaited<ReturnType<typeof tempDir>>;
-  beforeAll(async () => {
-    out = await tempDir();
-    await build({ contentDir: fixture("tiny"), outDir: join(out.path, "dist") });
-  });
-  afterAll(() => out.remove());
+  const site = builtSite();
 
   it("builds these bodies (every non-page body, and a few pages)", async () => {
-    const dist = join(out.path, "dist");
+    const dist = site.dist;
     const files = (
       await fg(["v1/**/*.json", "errors/**/*.json"], { cwd: dist, ignore: ["v1/software/pages/**", "v1/openapi.json"] })
     ).sort();
@@ -30,15 +24,15 @@ describe("tiny fixture catalog", () => {
   });
 
   it("writes a page for every limit 1–100 and every offset 0..total of every filter", async () => {
-    const pages = await fg("v1/software/pages/**/*.json", { cwd: join(out.path, "dist") });
+    const pages = await fg("v1/software/pages/**/*.json", { cwd: site.dist });
     // tiny: 4 tools; categories email 3, crm 2, seo 1, podcasts 0 → (4+1 + 3+1 + 2+1 + 1+1 + 0+1) offsets × 100 limits
     expect(pages.length).toBe((5 + 4 + 3 + 2 + 1) * 100);
   });
 
   it("H5 never publishes editorial-only fields", async () => {
-    const files = await fg("**/*.json", { cwd: join(out.path, "dist") });
+    const files = await fg("**/*.json", { cwd: site.dist });
     for (const f of files) {
-      const text = await readFile(join(out.path, "dist", f), "utf8");
+      const text = await readFile(join(site.dist, f), "utf8");
       expect(text, f).not.toMatch(/internalNotes|editorialNotes|never published|never in output/);
     }
   });

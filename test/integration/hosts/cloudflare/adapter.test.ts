@@ -9,13 +9,12 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import fg from "fast-glob";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { errorBodies } from "../../../../scripts/api/contract/error-bodies.ts";
 import { etagOf } from "../../../../scripts/api/etag-node.ts";
 import { etagFromSha256Hex } from "../../../../scripts/api/runtime/etag.ts";
 import type { RouteTable } from "../../../../scripts/api/runtime/route-table.ts";
 import { sha256Hex } from "../../../../scripts/api/sha256-node.ts";
-import { build } from "../../../../scripts/build.ts";
 import {
   assetsIgnore,
   bundleWorker,
@@ -29,26 +28,18 @@ import { describePlan, planFor } from "../../../../scripts/hosts/cloudflare/plan
 import { uploadToR2 } from "../../../../scripts/hosts/cloudflare/r2/upload.ts";
 import type { Env } from "../../../../scripts/hosts/cloudflare/worker/stores.ts";
 import { createWorker } from "../../../../scripts/hosts/cloudflare/worker/worker.ts";
-import { fixture, tempDir } from "../../../helpers/fs/dirs.ts";
+import { builtSite } from "../../../helpers/build/built-site.ts";
 import { memoryBucket } from "../../../helpers/r2/memory-bucket.ts";
 
-let dir: Awaited<ReturnType<typeof tempDir>>;
-let dist: string;
+const site = builtSite({ prefix: "cloudflare-adapter-" });
 let table: RouteTable;
 let bucket: ReturnType<typeof memoryBucket>;
 let buildId: string;
 
 beforeAll(async () => {
-  dir = await tempDir("cloudflare-adapter-");
-  dist = join(dir.path, "dist");
-  await build({ contentDir: fixture("tiny"), outDir: dist });
-  table = JSON.parse(readFileSync(join(dist, "routes.json"), "utf8")) as RouteTable;
+  table = JSON.parse(readFileSync(join(site.dist, "routes.json"), "utf8")) as RouteTable;
   bucket = memoryBucket();
-  buildId = (await uploadToR2(dist, bucket.target)).build;
-});
-
-afterAll(async () => {
-  await dir?.remove();
+  buildId = (await uploadToR2(site.dist, bucket.target)).build;
 });
 
 const jsonc = (text: string) => JSON.parse(text.replace(/^\/\/.*\n/, ""));
@@ -60,7 +51,7 @@ const assetsEnv = (reads: string[] = []): Env => ({
       const file = decodeURIComponent(new URL(input).pathname.slice(1));
       reads.push(file);
       try {
-        return new Response(await readFile(join(dist, file)));
+        return new Response(await readFile(join(site.dist, file)));
       } catch {
         return new Response("not found", { status: 404 });
       }
@@ -78,7 +69,7 @@ describe("cloudflare adapter files", () => {
     expect(a).not.toMatch(/^\s*import\s/m);
     expect(a).not.toContain("zod");
     expect(a).toContain("export {");
-    expect(readFileSync(join(dist, WORKER_FILE), "utf8")).toBe(a);
+    expect(readFileSync(join(site.dist, WORKER_FILE), "utf8")).toBe(a);
     // Small: the table and the error bodies, not the catalog.
     expect(Buffer.byteLength(a)).toBeLessThan(64 * 1024);
   });
@@ -100,7 +91,7 @@ describe("cloudflare adapter files", () => {
   });
 
   it("only what the resolver can answer with is published: no config, manifest, route table, dotfile or sibling", async () => {
-    const all = await fg("**", { cwd: dist, dot: true });
+    const all = await fg("**", { cwd: site.dist, dot: true });
     const isPublished = publishedPathFilter(table);
     const published = all.filter((f) => isPublished(f));
     const hidden = all.filter((f) => !isPublished(f));
@@ -162,7 +153,7 @@ describe("the Worker module over fake bindings", () => {
         const body = Buffer.from(await res.arrayBuffer());
         expect(res.status, target).toBe(200);
         expect(res.headers.get("content-encoding"), target).toBeNull();
-        expect(body.equals(readFileSync(join(dist, r))), target).toBe(true);
+        expect(body.equals(readFileSync(join(site.dist, r))), target).toBe(true);
         // The Node server's ETag on both: R2 derives it from the SHA-256 the build records, Static Assets from the body
         const etag = etagOf(body);
         expect(etag, target).toBe(etagFromSha256Hex(sha256Hex(body)));
@@ -183,7 +174,7 @@ describe("the Worker module over fake bindings", () => {
 
   it("R2: a list page is written around one ranged read of its list's run: the file's bytes and ETag to every client", async () => {
     const target = "/v1/software?limit=2&offset=1";
-    const file = readFileSync(join(dist, await createResolverFile(target)));
+    const file = readFileSync(join(site.dist, await createResolverFile(target)));
     for (const client of [{}, { "Accept-Encoding": "gzip, br" }] as Record<string, string>[]) {
       const res = await get(r2Env(), target, { headers: client });
       expect(res.headers.get("content-encoding")).toBeNull();
@@ -196,12 +187,12 @@ describe("the Worker module over fake bindings", () => {
     // past the list's end (its length is in the manifest): the offset_out_of_range body the build wrote for the list
     const beyond = await get(r2Env(), "/v1/software?offset=99");
     expect(beyond.status).toBe(400);
-    expect(await beyond.text()).toBe(readFileSync(join(dist, "errors/offset_out_of_range/all.json"), "utf8"));
+    expect(await beyond.text()).toBe(readFileSync(join(site.dist, "errors/offset_out_of_range/all.json"), "utf8"));
   });
 
   it("R2: a client accepting gzip gets the body as stored, its own ETag, Vary, 304 and HEAD; decoded it is the file", async () => {
     for (const target of storedTargets()) {
-      const file = readFileSync(join(dist, await createResolverFile(target)));
+      const file = readFileSync(join(site.dist, await createResolverFile(target)));
       const plain = await get(r2Env(), target);
       const res = await get(r2Env(), target, { headers: { "Accept-Encoding": "gzip, br" } });
       const stored = Buffer.from(await res.arrayBuffer());
@@ -234,7 +225,7 @@ describe("the Worker module over fake bindings", () => {
       return worker().fetch(Object.assign(request, { cf: { clientAcceptEncoding: client } }), r2Env());
     };
     for (const target of storedTargets()) {
-      const file = readFileSync(join(dist, await createResolverFile(target)));
+      const file = readFileSync(join(site.dist, await createResolverFile(target)));
       for (const client of ["", "identity", "gzip;q=0", "br"]) {
         const res = await asTheEdgeSends(target, client);
         expect(res.headers.get("content-encoding"), `${target} (${client})`).toBeNull();
@@ -277,7 +268,7 @@ describe("the Worker module over fake bindings", () => {
     const reads: string[] = [];
     const nope = await get(assetsEnv(reads), "/routes.json");
     expect(nope.status).toBe(404);
-    expect(await nope.text()).toBe(readFileSync(join(dist, table.errors.not_found.file), "utf8"));
+    expect(await nope.text()).toBe(readFileSync(join(site.dist, table.errors.not_found.file), "utf8"));
     const post = await get(assetsEnv(reads), "/v1/software", { method: "POST" });
     expect(post.status).toBe(405);
     expect(post.headers.get("allow")).toBe("GET, HEAD, OPTIONS");
@@ -313,7 +304,7 @@ describe("the Worker module over fake bindings", () => {
       "GET",
       target,
       async (f) =>
-        await readFile(join(dist, f)).then(
+        await readFile(join(site.dist, f)).then(
           () => true,
           () => null,
         ),

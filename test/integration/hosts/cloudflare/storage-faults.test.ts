@@ -5,11 +5,10 @@
 import { readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { build } from "../../../../scripts/build.ts";
 import { type LocalWorker, startLocalWorker } from "../../../../scripts/hosts/cloudflare/local/workerd.ts";
 import { uploadToR2 } from "../../../../scripts/hosts/cloudflare/r2/upload.ts";
 import { packKey } from "../../../../scripts/hosts/cloudflare/worker/r2-layout.ts";
-import { fixture, tempDir } from "../../../helpers/fs/dirs.ts";
+import { builtSite } from "../../../helpers/build/built-site.ts";
 
 /** A tool, two list pages, a ranking, a search answer and the export: each a body of its own kind. */
 const TARGETS = [
@@ -29,15 +28,7 @@ interface LocalBucket {
   delete(key: string): Promise<void>;
 }
 
-let dir: Awaited<ReturnType<typeof tempDir>>;
-let dist: string;
-
-beforeAll(async () => {
-  dir = await tempDir("worker-storage-faults-");
-  dist = join(dir.path, "dist");
-  await build({ contentDir: fixture("tiny"), outDir: dist });
-}, 60_000);
-afterAll(() => dir?.remove());
+const site = builtSite({ prefix: "worker-storage-faults-" });
 
 async function get(origin: string, target: string) {
   const res = await fetch(origin + target);
@@ -78,13 +69,13 @@ describe("H7 the Worker over R2 answers 503 when the live build's pack is gone o
 
   beforeAll(async () => {
     worker = await startLocalWorker({
-      distDir: dist,
+      distDir: site.dist,
       mode: "r2",
-      r2Persist: join(dir.path, "r2"),
+      r2Persist: join(site.dir, "r2"),
       port: 0,
       uploader: true,
     });
-    await uploadToR2(dist, await worker.uploadTarget());
+    await uploadToR2(site.dist, await worker.uploadTarget());
     const packs = await (await bucket()).list({ prefix: packKey("") });
     expect(packs.objects.length, "the tiny build is one pack").toBe(1);
     pack = packs.objects[0]!.key;
@@ -122,20 +113,20 @@ describe("H7 the Worker over R2 answers 503 when the live build's pack is gone o
 describe("H7 the Worker over Static Assets answers 503 when a file of the build is gone or cut", () => {
   let worker: LocalWorker;
   beforeAll(async () => {
-    worker = await startLocalWorker({ distDir: dist, mode: "assets", port: 0 });
+    worker = await startLocalWorker({ distDir: site.dist, mode: "assets", port: 0 });
   }, 60_000);
   afterAll(() => worker?.close());
 
   it("a removed tool, a cut list page: 503 twice each; restored: 200 with the right bytes", async () => {
     const files = ["v1/software/beta-mail.json", "v1/software/pages/all/2/0.json"];
     const targets = ["/v1/software/beta-mail", "/v1/software?limit=2"];
-    const originals = await Promise.all(files.map((f) => readFile(join(dist, f))));
-    await rm(join(dist, files[0]!));
-    await writeFile(join(dist, files[1]!), originals[1]!.subarray(0, 30));
+    const originals = await Promise.all(files.map((f) => readFile(join(site.dist, f))));
+    await rm(join(site.dist, files[0]!));
+    await writeFile(join(site.dist, files[1]!), originals[1]!.subarray(0, 30));
     try {
       await expectUnavailable(worker.url, targets);
     } finally {
-      await Promise.all(files.map((f, i) => writeFile(join(dist, f), originals[i]!)));
+      await Promise.all(files.map((f, i) => writeFile(join(site.dist, f), originals[i]!)));
     }
     await expectBack(
       worker.url,
@@ -158,5 +149,5 @@ async function readBody(target: string): Promise<string | undefined> {
     "/v1/search?q=mail": "v1/search/mail.json",
     "/v1/export/catalog.json": "v1/export/catalog.json",
   };
-  return file[target] && (await readFile(join(dist, file[target]!), "utf8"));
+  return file[target] && (await readFile(join(site.dist, file[target]!), "utf8"));
 }

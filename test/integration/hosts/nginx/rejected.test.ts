@@ -7,9 +7,8 @@ import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ErrorId, RouteTable } from "../../../../scripts/api/runtime/route-table.ts";
-import { build } from "../../../../scripts/build.ts";
 import { findNginx, type RunningNginx, startNginx } from "../../../../scripts/hosts/nginx/start.ts";
-import { fixture, tempDir } from "../../../helpers/fs/dirs.ts";
+import { builtSite } from "../../../helpers/build/built-site.ts";
 
 interface RawReply {
   /** undefined for an HTTP/0.9 answer (a body without status line) */
@@ -51,12 +50,11 @@ if (!nginx)
   );
 
 describe.skipIf(!nginx && process.env.CI !== "true")("real nginx on the generated config", () => {
-  let dir: Awaited<ReturnType<typeof tempDir>>;
-  let dist: string;
+  const site = builtSite({ prefix: "nginx-rejected-", compress: true });
   let table: RouteTable;
   let server: RunningNginx;
   let base: string;
-  const body = (file: string) => readFile(join(dist, file));
+  const body = (file: string) => readFile(join(site.dist, file));
 
   /** the error's status, its exact body file, and the headers every response has (H1, H2) */
   async function expectError(reply: RawReply, id: ErrorId, method = "GET") {
@@ -69,16 +67,12 @@ describe.skipIf(!nginx && process.env.CI !== "true")("real nginx on the generate
   }
 
   beforeAll(async () => {
-    dir = await tempDir("nginx-rejected-");
-    dist = join(dir.path, "dist");
-    await build({ contentDir: fixture("tiny"), outDir: dist, compress: true });
-    table = JSON.parse(await readFile(join(dist, "routes.json"), "utf8")) as RouteTable;
+    table = JSON.parse(await readFile(join(site.dist, "routes.json"), "utf8")) as RouteTable;
     base = table.basePath;
-    server = await startNginx({ distDir: dist, port: 0 });
+    server = await startNginx({ distDir: site.dist, port: 0 });
   });
   afterAll(async () => {
     await server?.close();
-    await dir.remove();
   });
 
   it("P3 an undecodable segment, which nginx refuses with its own 400, answers 404 not_found", async () => {

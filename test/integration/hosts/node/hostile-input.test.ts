@@ -1,138 +1,25 @@
-// Hostile input on the Node server and nginx, over real sockets: over-long names answer the route's own error, any
-// framing gets one response, and thousands of idle connections neither starve the host nor outlive its timeout.
+// Hostile input on the Node server, over real sockets: the cases every host answers the same way
+// (test/helpers/hosts/hostile-input.ts; nginx: test/integration/hosts/nginx/hostile-input.test.ts), and the Node
+// server's own: out of file descriptors, it never turns an existing file into a 404; unique long targets do not grow
+// its memory for good.
 
 import { readFile } from "node:fs/promises";
 import { connect, type Socket } from "node:net";
-import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { build } from "../../../../scripts/build.ts";
-import { startNginx } from "../../../../scripts/hosts/nginx/start.ts";
-import { rawRequest, rawSend } from "../../../helpers/conformance/raw-http.ts";
-import { fixture, tempDir } from "../../../helpers/fs/dirs.ts";
+import { describe, expect, it } from "vitest";
+import { builtSite } from "../../../helpers/build/built-site.ts";
+import { describeHostileInput, HEADER_TIMEOUT_S, IDLE_CONNECTIONS } from "../../../helpers/hosts/hostile-input.ts";
 import { spawnWithLimit } from "../../../helpers/hosts/node/children.ts";
 
-/** Header timeout for these runs (seconds): the idle test waits past it. */
-const HEADER_TIMEOUT_S = 3;
-const IDLE_CONNECTIONS = 3_000;
+const site = builtSite();
 
-interface Host {
-  origin: string;
-  stop(): Promise<void>;
-}
-
-const hosts: { name: string; start(dist: string): Promise<Host> }[] = [
-  {
-    name: "node",
-    async start(dist) {
-      const child = spawnWithLimit(
-        "test/helpers/hosts/node/serve-child.ts",
-        [dist, String(HEADER_TIMEOUT_S * 1000)],
-        4 * IDLE_CONNECTIONS,
-      );
-      const [, origin] = await child.line(/^listening (\S+)$/);
-      return { origin: origin!, stop: () => child.stop() };
-    },
-  },
-  {
-    name: "nginx",
-    async start(dist) {
-      const nginx = await startNginx({ distDir: dist, port: 0, headerTimeout: HEADER_TIMEOUT_S });
-      return { origin: nginx.url, stop: () => nginx.close() };
-    },
-  },
-];
-
-let dir: Awaited<ReturnType<typeof tempDir>>;
-let dist: string;
-beforeAll(async () => {
-  dir = await tempDir();
-  dist = join(dir.path, "dist");
-  await build({ contentDir: fixture("tiny"), outDir: dist });
-});
-afterAll(() => dir?.remove());
-
-const errorCode = (body: Buffer) => (JSON.parse(body.toString("utf8")) as { error: { code: string } }).error.code;
-const statusLines = (raw: Buffer) => raw.toString("latin1").match(/HTTP\/1\.[01] \d{3}/g) ?? [];
-
-describe.each(hosts)("hostile input: $name", ({ start }) => {
-  let host: Host;
-  beforeAll(async () => {
-    host = await start(dist);
-  });
-  afterAll(() => host?.stop());
-
-  it("a name too long for the file system is the route's own fallback, not a missing route", async () => {
-    const long = "a".repeat(251);
-    const cases: [string, number, string][] = [
-      [`/v1/software/${long}`, 404, "software_not_found"],
-      [`/v1/best/${long}`, 404, "category_not_found"],
-      [`/v1/software?category=${long}`, 404, "category_not_found"],
-      [`/v1/software?offset=${"1".repeat(251)}`, 400, "offset_out_of_range"],
-      [`/v1/software?category=email&offset=${"9".repeat(300)}`, 400, "offset_out_of_range"],
-    ];
-    for (const [target, status, code] of cases) {
-      const reply = await rawRequest(host.origin, target);
-      expect({ target: target.slice(0, 40), status: reply.status, code: errorCode(reply.body) }).toEqual({
-        target: target.slice(0, 40),
-        status,
-        code,
-      });
-    }
-  });
-
-  it("any framing gets exactly one response: unreadable framing is one JSON 400, and the connection closes", async () => {
-    const { host: authority } = new URL(host.origin);
-    const request = (headers: string, body = "") =>
-      Buffer.from(`GET /v1/categories HTTP/1.1\r\nHost: ${authority}\r\n${headers}\r\n${body}`, "latin1");
-    for (const [what, bytes] of [
-      ["Transfer-Encoding: xchunked", request("Transfer-Encoding: xchunked\r\n")],
-      ["a bad chunk size", request("Transfer-Encoding: chunked\r\n", "zz\r\nabc\r\n0\r\n\r\n")],
-      [
-        "Content-Length with Transfer-Encoding",
-        request("Content-Length: 3\r\nTransfer-Encoding: chunked\r\n", "3\r\nabc\r\n0\r\n\r\n"),
-      ],
-      ["a bad chunk after a good one", request("Transfer-Encoding: chunked\r\n", "1\r\na\r\nxyz\r\n0\r\n\r\n")],
-    ] as const) {
-      // no Connection: close: the host itself must end the connection after its one answer
-      const reply = await rawSend(host.origin, bytes, { timeoutMs: 5_000 });
-      expect(statusLines(reply.raw), what).toEqual(["HTTP/1.1 400"]);
-      expect(reply.headers["content-type"], what).toBe("application/json; charset=utf-8");
-      expect(reply.headers["access-control-allow-origin"], what).toBe("*");
-      expect(errorCode(reply.body), what).toBe("bad_request");
-    }
-  });
-
-  it(`${IDLE_CONNECTIONS} idle connections leave it answering within 100 ms, and are closed after the header timeout`, async () => {
-    const holder = spawnWithLimit(
-      "test/helpers/hosts/node/hold-idle.ts",
-      [host.origin, String(IDLE_CONNECTIONS)],
-      2 * IDLE_CONNECTIONS,
-    );
-    try {
-      const [, held] = await holder.line(/^held (\d+)$/);
-      expect(Number(held)).toBe(IDLE_CONNECTIONS);
-      const probe = async () => {
-        const started = performance.now();
-        const reply = await rawRequest(host.origin, "/v1/categories", { timeoutMs: 2_000 });
-        expect(reply.status).toBe(200);
-        return performance.now() - started;
-      };
-      const whileHeld = [];
-      for (let i = 0; i < 10; i++) whileHeld.push(await probe());
-      // the median, so that one scheduler hiccup of a shared machine does not decide; none may take a second
-      const times = `probe times ${whileHeld.map((t) => t.toFixed(1)).join(", ")} ms`;
-      expect([...whileHeld].sort((a, b) => a - b)[5], times).toBeLessThan(100);
-      expect(Math.max(...whileHeld), times).toBeLessThan(1_000);
-      // past the header timeout (and the time it takes to be noticed), no idle connection is left
-      await new Promise((r) => setTimeout(r, (HEADER_TIMEOUT_S + 2) * 1000));
-      holder.write("count\n");
-      const [, open] = await holder.line(/^open (\d+)$/);
-      expect(Number(open)).toBe(0);
-      expect(await probe()).toBeLessThan(1_000);
-    } finally {
-      await holder.stop();
-    }
-  });
+describeHostileInput("node", async () => {
+  const child = spawnWithLimit(
+    "test/helpers/hosts/node/serve-child.ts",
+    [site.dist, String(HEADER_TIMEOUT_S * 1000)],
+    4 * IDLE_CONNECTIONS,
+  );
+  const [, origin] = await child.line(/^listening (\S+)$/);
+  return { origin: origin!, stop: () => child.stop() };
 });
 
 describe("hostile input: node out of file descriptors", () => {
@@ -155,7 +42,7 @@ describe("hostile input: node out of file descriptors", () => {
     });
 
   it("never turns an existing file into a 404: it retries, then answers a JSON 503 with Retry-After", async () => {
-    const server = spawnWithLimit("test/helpers/hosts/node/serve-child.ts", [dist], 128);
+    const server = spawnWithLimit("test/helpers/hosts/node/serve-child.ts", [site.dist], 128);
     const sockets: Socket[] = [];
     try {
       const [, origin] = await server.line(/^listening (\S+)$/);
@@ -201,7 +88,7 @@ describe("hostile input: node memory under unique long targets", () => {
     Number(/VmRSS:\s+(\d+) kB/.exec(await readFile(`/proc/${pid}/status`, "utf8"))![1]) / 1024;
 
   it("12,000 requests with unique 15 KB targets (180 MB of URLs) do not grow its memory for good", async () => {
-    const server = spawnWithLimit("test/helpers/hosts/node/serve-child.ts", [dist], 1024);
+    const server = spawnWithLimit("test/helpers/hosts/node/serve-child.ts", [site.dist], 1024);
     try {
       const [, origin] = await server.line(/^listening (\S+)$/);
       const { hostname, port } = new URL(origin!);

@@ -4,9 +4,8 @@ import { readdirSync, readFileSync } from "node:fs";
 import { connect } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { build } from "../../../../scripts/build.ts";
 import { type RunningServer, startServer } from "../../../../scripts/hosts/node/server/start-server.ts";
-import { fixture, tempDir } from "../../../helpers/fs/dirs.ts";
+import { builtSite } from "../../../helpers/build/built-site.ts";
 
 /** Sends `targets` pipelined in one write; resolves with the raw bytes until the server closes. */
 function pipelined(origin: string, targets: string[]): Promise<string> {
@@ -28,20 +27,15 @@ function pipelined(origin: string, targets: string[]): Promise<string> {
 }
 
 describe("pooled bodies", () => {
-  let dir: Awaited<ReturnType<typeof tempDir>>;
+  const site = builtSite();
   let server: RunningServer;
   beforeAll(async () => {
-    dir = await tempDir();
-    await build({ contentDir: fixture("tiny"), outDir: join(dir.path, "dist") });
-    server = await startServer({ distDir: join(dir.path, "dist"), port: 0 });
+    server = await startServer({ distDir: site.dist, port: 0 });
   });
-  afterAll(async () => {
-    await server?.close();
-    await dir.remove();
-  });
+  afterAll(() => server?.close());
 
   it("pipelined requests for files not cached yet each get their own body, byte for byte", async () => {
-    const dist = join(dir.path, "dist");
+    const dist = site.dist;
     // every tool, each asked for twice in the same packet: the first read goes back to the pool, the second is kept
     const slugs = readdirSync(join(dist, "v1/software"))
       .filter((f) => f.endsWith(".json"))

@@ -3,27 +3,20 @@ import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { createServer, type Server } from "node:net";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { build } from "../../../../scripts/build.ts";
+import { describe, expect, it } from "vitest";
 import { freePort } from "../../../../scripts/hosts/free-port.ts";
-import { fixture, repoRoot, tempDir } from "../../../helpers/fs/dirs.ts";
+import { builtSite } from "../../../helpers/build/built-site.ts";
+import { repoRoot } from "../../../helpers/fs/dirs.ts";
 import { serveProcess, waitFor } from "../../../helpers/hosts/serve-process.ts";
 import { launchArgs } from "../../../helpers/process/launch.ts";
 
 const serve = (dist: string, env: Record<string, string>) => serveProcess(["--dist", dist], env);
 
 describe("npm run serve", () => {
-  let dir: Awaited<ReturnType<typeof tempDir>>;
-  let dist: string;
-  beforeAll(async () => {
-    dir = await tempDir();
-    dist = join(dir.path, "dist");
-    await build({ contentDir: fixture("tiny"), outDir: dist });
-  });
-  afterAll(() => dir.remove());
+  const site = builtSite();
 
   it("prints the API's URL when ready, answers on it, and exits 0 on SIGTERM", async () => {
-    const run = serve(dist, { PORT: "0", HOST: "127.0.0.1" });
+    const run = serve(site.dist, { PORT: "0", HOST: "127.0.0.1" });
     await waitFor(() => /http:\/\/\S+\/v1/.test(run.output().stdout));
     const url = /(http:\/\/\S+\/v1)/.exec(run.output().stdout)![1]!;
     const res = await fetch(`${url}/categories`);
@@ -40,7 +33,7 @@ describe("npm run serve", () => {
     await new Promise<void>((r) => blocker.listen(0, "127.0.0.1", r));
     const port = (blocker.address() as { port: number }).port;
     try {
-      const run = serve(dist, { PORT: String(port), HOST: "127.0.0.1" });
+      const run = serve(site.dist, { PORT: String(port), HOST: "127.0.0.1" });
       const [code] = await run.exited;
       expect(code).toBe(1);
       expect(run.output().stderr).toContain(`Port ${port} is already in use`);
@@ -57,7 +50,7 @@ describe("npm run serve", () => {
     const taken = (blocker.address() as { port: number }).port;
     try {
       const port = await freePort();
-      const run = serveProcess(["--dist", dist, "--port", String(port), "--workers", "1"], {
+      const run = serveProcess(["--dist", site.dist, "--port", String(port), "--workers", "1"], {
         PORT: String(taken),
         HOST: "127.0.0.1",
       });
@@ -72,7 +65,7 @@ describe("npm run serve", () => {
   });
 
   it("a --port that is no port number is one line and exit 2", async () => {
-    const run = serveProcess(["--dist", dist, "--port", "http"], { HOST: "127.0.0.1" });
+    const run = serveProcess(["--dist", site.dist, "--port", "http"], { HOST: "127.0.0.1" });
     const [code] = await run.exited;
     expect(code).toBe(2);
     expect(run.output().stderr.trim()).toBe('--port must be a whole number from 0 to 65535, got "http"');
@@ -91,7 +84,7 @@ describe("npm run serve", () => {
   });
 
   it("a missing dist/ says to build first, exit 1", async () => {
-    const run = serve(join(dir.path, "nothing-here"), { PORT: "0", HOST: "127.0.0.1" });
+    const run = serve(join(site.dir, "nothing-here"), { PORT: "0", HOST: "127.0.0.1" });
     const [code] = await run.exited;
     expect(code).toBe(1);
     expect(run.output().stderr).toContain("run `npm run build` first");

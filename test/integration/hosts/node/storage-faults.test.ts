@@ -2,32 +2,25 @@
 // under a running server) answers 503 service_unavailable with Retry-After and no-store, one log line naming it,
 // never a 404, a cut body or the search's "no match"; once the file is back, the next request answers it, with no
 // restart. What the build does not name stays a 404.
-import { chmod, mkdir, readFile, realpath, rename, rm, truncate, writeFile } from "node:fs/promises";
+import { chmod, mkdir, readFile, rename, rm, truncate, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { build } from "../../../../scripts/build.ts";
 import { type RunningServer, startServer } from "../../../../scripts/hosts/node/server/start-server.ts";
-import { fixture, tempDir } from "../../../helpers/fs/dirs.ts";
+import { builtSite } from "../../../helpers/build/built-site.ts";
 
-let dir: Awaited<ReturnType<typeof tempDir>>;
-let root: string;
+const site = builtSite({ prefix: "storage-faults-" });
 let server: RunningServer;
 let api: string;
 const logged: string[] = [];
 
 beforeAll(async () => {
-  dir = await tempDir("storage-faults-");
-  const dist = join(dir.path, "dist");
-  await build({ contentDir: fixture("tiny"), outDir: dist });
-  root = await realpath(dist);
   vi.spyOn(console, "error").mockImplementation((...args: unknown[]) => void logged.push(args.join(" ")));
-  server = await startServer({ distDir: dist, port: 0, host: "127.0.0.1" });
+  server = await startServer({ distDir: site.dist, port: 0, host: "127.0.0.1" });
   api = server.url + server.basePath;
 });
 afterAll(async () => {
   vi.restoreAllMocks();
   await server?.close();
-  await dir?.remove();
 });
 
 /** A request's status, the headers H7 names and its body. */
@@ -55,7 +48,7 @@ function expectUnavailable(answer: Awaited<ReturnType<typeof get>>, method = "GE
 /** Breaks one file of the served build with `fault`, checks every request in `paths` twice, then restores it and
  *  checks that the next request answers the original bytes. */
 async function underFault(file: string, fault: (path: string) => Promise<void>, paths: string[]) {
-  const path = join(root, file);
+  const path = join(site.root, file);
   const original = await readFile(path);
   // Read once, so not yet kept in memory (a file is kept from its second request): the fault is on the disk's side.
   const expected = await Promise.all(paths.map(async (p) => (await get(p)).text));

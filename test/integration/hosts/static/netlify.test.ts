@@ -9,7 +9,7 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import { parseAllRedirects } from "@netlify/redirect-parser";
 import fg from "fast-glob";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createResolver } from "../../../../scripts/api/runtime/resolve-request.ts";
 import {
   ALL_FILTER,
@@ -18,9 +18,8 @@ import {
   layout,
   type RouteTable,
 } from "../../../../scripts/api/runtime/route-table.ts";
-import { build } from "../../../../scripts/build.ts";
 import { NETLIFY_404_PAGE, NETLIFY_HEADERS, NETLIFY_REDIRECTS } from "../../../../scripts/hosts/static/netlify.ts";
-import { fixture, tempDir } from "../../../helpers/fs/dirs.ts";
+import { builtSite } from "../../../helpers/build/built-site.ts";
 
 interface Match {
   to: string;
@@ -42,18 +41,14 @@ const redirector = createRequire(import.meta.url)("netlify-redirector") as {
   parseJSON(rules: string, options: object): Promise<Matcher>;
 };
 
-let dir: Awaited<ReturnType<typeof tempDir>>;
-let dist: string;
+const site = builtSite({ prefix: "netlify-adapter-" });
 let table: RouteTable;
 let matcher: Matcher;
 
 beforeAll(async () => {
-  dir = await tempDir("netlify-adapter-");
-  dist = join(dir.path, "dist");
-  await build({ contentDir: fixture("tiny"), outDir: dist });
-  table = JSON.parse(readFileSync(join(dist, "routes.json"), "utf8")) as RouteTable;
+  table = JSON.parse(readFileSync(join(site.dist, "routes.json"), "utf8")) as RouteTable;
   const { redirects, errors } = await parseAllRedirects({
-    redirectsFiles: [join(dist, NETLIFY_REDIRECTS)],
+    redirectsFiles: [join(site.dist, NETLIFY_REDIRECTS)],
     configRedirects: [],
     minimal: false,
   });
@@ -62,9 +57,7 @@ beforeAll(async () => {
   matcher = await redirector.parseJSON(JSON.stringify(rules), {});
 });
 
-afterAll(() => dir?.remove());
-
-const bytes = (file: string) => readFileSync(join(dist, file));
+const bytes = (file: string) => readFileSync(join(site.dist, file));
 
 /** The dist/ file a URL path names, if it is one (the static lookup decodes the path). */
 function fileAt(urlPath: string): string | undefined {
@@ -74,7 +67,7 @@ function fileAt(urlPath: string): string | undefined {
   } catch {
     return undefined;
   }
-  const abs = join(dist, rel);
+  const abs = join(site.dist, rel);
   return rel !== "" && existsSync(abs) && statSync(abs).isFile() ? rel : undefined;
 }
 
@@ -99,7 +92,7 @@ function land(target: string): { status: number; file: string } {
 
 /** The table's answer to GET target. */
 async function expected(target: string): Promise<{ status: number; file: string }> {
-  const r = await createResolver(table).resolve("GET", target, (file) => existsSync(join(dist, file)) || null);
+  const r = await createResolver(table).resolve("GET", target, (file) => existsSync(join(site.dist, file)) || null);
   if (r.kind === "file") return { status: r.status, file: r.file };
   if (r.kind === "error") return { status: table.errors[r.id].status, file: table.errors[r.id].file };
   throw new Error(`GET ${target} resolved to ${r.kind}`);
@@ -113,7 +106,7 @@ const sameAnswer = (a: { status: number; file: string }, b: { status: number; fi
 const categories = () =>
   fg.sync("*", {
     cwd: join(
-      dist,
+      site.dist,
       fill(layout(table.basePath).page, { filter: categoryFilter("x"), limit: 1, offset: 0 }),
       "../../..",
     ),
@@ -127,7 +120,7 @@ const total = (filter: string) =>
   ).meta.total;
 const tools = () =>
   fg
-    .sync("*.json", { cwd: join(dist, fill(layout(table.basePath).tool, { slug: "x" }), "..") })
+    .sync("*.json", { cwd: join(site.dist, fill(layout(table.basePath).tool, { slug: "x" }), "..") })
     .map((f) => f.slice(0, -5));
 const withTools = () => categories().filter((c) => total(categoryFilter(c)) > 0);
 
@@ -205,7 +198,7 @@ describe("netlify _redirects: what Netlify answers as the table does", () => {
 
   it("P7 no file of dist/ outside the API answers by its own path", async () => {
     const files = fg
-      .sync("**/*", { cwd: dist, dot: true, onlyFiles: true })
+      .sync("**/*", { cwd: site.dist, dot: true, onlyFiles: true })
       .filter((f) => !f.startsWith(`${table.basePath.slice(1)}/`) && !table.assets.some((a) => a.path === `/${f}`));
     expect(files).toEqual(expect.arrayContaining(["routes.json", NETLIFY_REDIRECTS, NETLIFY_404_PAGE]));
     const notFound = { status: 404, file: table.errors.not_found.file };
@@ -338,7 +331,7 @@ describe("netlify _headers", () => {
       `${b}/openapi.json`,
     ];
     const files = fg
-      .sync(`${b.slice(1)}/**/*.json`, { cwd: dist })
+      .sync(`${b.slice(1)}/**/*.json`, { cwd: site.dist })
       .slice(0, 50)
       .map((f) => `/${f}`);
     for (const path of [...paths, ...files])

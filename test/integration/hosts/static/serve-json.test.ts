@@ -8,35 +8,27 @@ import fg from "fast-glob";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createResolver } from "../../../../scripts/api/runtime/resolve-request.ts";
 import { fill, layout, type RouteTable } from "../../../../scripts/api/runtime/route-table.ts";
-import { build } from "../../../../scripts/build.ts";
 import { SERVE_404_PAGE, serveConfig, servePublicDir } from "../../../../scripts/hosts/static/serve-json.ts";
-import { fixture, tempDir } from "../../../helpers/fs/dirs.ts";
+import { builtSite } from "../../../helpers/build/built-site.ts";
 import { type RunningServe, startServe } from "../../../helpers/hosts/serve-package.ts";
 
-let dir: Awaited<ReturnType<typeof tempDir>>;
-let dist: string;
+const site = builtSite({ prefix: "serve-adapter-" });
 let table: RouteTable;
 let serve: RunningServe;
 
 beforeAll(async () => {
-  dir = await tempDir("serve-adapter-");
-  dist = join(dir.path, "dist");
-  await build({ contentDir: fixture("tiny"), outDir: dist });
-  table = JSON.parse(readFileSync(join(dist, "routes.json"), "utf8")) as RouteTable;
-  serve = await startServe(dist);
+  table = JSON.parse(readFileSync(join(site.dist, "routes.json"), "utf8")) as RouteTable;
+  serve = await startServe(site.dist);
 });
 
-afterAll(async () => {
-  await serve?.stop();
-  await dir?.remove();
-});
+afterAll(() => serve?.stop());
 
-const bytes = (file: string) => readFileSync(join(dist, file));
+const bytes = (file: string) => readFileSync(join(site.dist, file));
 const notFoundBody = () => bytes(table.errors.not_found.file);
 
 /** What the table says a GET answers: the file and status (errors through table.errors). */
 async function expected(target: string): Promise<{ status: number; file: string }> {
-  const r = await createResolver(table).resolve("GET", target, (file) => existsSync(join(dist, file)) || null);
+  const r = await createResolver(table).resolve("GET", target, (file) => existsSync(join(site.dist, file)) || null);
   if (r.kind === "file") return { status: r.status, file: r.file };
   if (r.kind === "error") return { status: table.errors[r.id].status, file: table.errors[r.id].file };
   throw new Error(`GET ${target} resolved to ${r.kind}`);
@@ -63,11 +55,11 @@ async function expectAnswer(target: string) {
 
 const toolSlugs = () =>
   fg
-    .sync("*.json", { cwd: join(dist, fill(layout(table.basePath).tool, { slug: "x" }), "..") })
+    .sync("*.json", { cwd: join(site.dist, fill(layout(table.basePath).tool, { slug: "x" }), "..") })
     .map((f) => f.slice(0, -5));
 const bestSlugs = () =>
   fg
-    .sync("*.json", { cwd: join(dist, fill(layout(table.basePath).best, { categorySlug: "x" }), "..") })
+    .sync("*.json", { cwd: join(site.dist, fill(layout(table.basePath).best, { categorySlug: "x" }), "..") })
     .map((f) => f.slice(0, -5));
 
 describe("serve.json from the route table", () => {
@@ -141,7 +133,7 @@ describe("npx serve dist: nothing else in dist/ is served (P7)", () => {
   it("no file outside the base folder (routes.json, serve.json, errors/, host configs) answers by its own path", async () => {
     // /404.html names serve's own 404 page inside the served folder: a documented gap below.
     const outside = fg
-      .sync("**/*", { cwd: dist, dot: true, onlyFiles: true })
+      .sync("**/*", { cwd: site.dist, dot: true, onlyFiles: true })
       .filter((f) => !f.startsWith(`${servePublicDir(table)}/`) && f !== SERVE_404_PAGE)
       .filter((f) => !table.assets.some((a) => a.path === `/${f}`)); // the docs files: a documented gap below
     expect(outside).toEqual(expect.arrayContaining(["routes.json", "serve.json", table.errors.not_found.file]));
@@ -177,8 +169,8 @@ describe("npx serve dist: dotfiles (P7)", () => {
     const secret = "planted-by-serve-test";
     const planted = [".env", "software/.hidden.json", ".git/config"].map((f) => `${servePublicDir(table)}/${f}`);
     for (const file of planted) {
-      mkdirSync(dirname(join(dist, file)), { recursive: true });
-      writeFileSync(join(dist, file), secret);
+      mkdirSync(dirname(join(site.dist, file)), { recursive: true });
+      writeFileSync(join(site.dist, file), secret);
     }
     try {
       for (const file of planted) {
@@ -190,7 +182,7 @@ describe("npx serve dist: dotfiles (P7)", () => {
         }
       }
     } finally {
-      for (const file of planted) rmSync(join(dist, file));
+      for (const file of planted) rmSync(join(site.dist, file));
     }
   });
 

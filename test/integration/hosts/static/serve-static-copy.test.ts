@@ -4,35 +4,29 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RouteTable } from "../../../../scripts/api/runtime/route-table.ts";
-import { build } from "../../../../scripts/build.ts";
 import type { ServeConfig } from "../../../../scripts/hosts/static/serve-json.ts";
 import { makeStaticCopy } from "../../../../scripts/hosts/static/static-copy.ts";
-import { fixture, tempDir } from "../../../helpers/fs/dirs.ts";
+import { builtSite } from "../../../helpers/build/built-site.ts";
 import { type RunningServe, startServe } from "../../../helpers/hosts/serve-package.ts";
 
-let dir: Awaited<ReturnType<typeof tempDir>>;
-let dist: string;
+const site = builtSite({ prefix: "serve-static-copy-" });
 let table: RouteTable;
 const exports: Record<"full" | "aligned", { out: string; serve: RunningServe }> = {} as never;
 
 beforeAll(async () => {
-  dir = await tempDir("serve-static-copy-");
-  dist = join(dir.path, "dist");
-  await build({ contentDir: fixture("tiny"), outDir: dist });
-  table = JSON.parse(await readFile(join(dist, "routes.json"), "utf8")) as RouteTable;
+  table = JSON.parse(await readFile(join(site.dist, "routes.json"), "utf8")) as RouteTable;
   for (const [name, limits] of [
     ["full", undefined],
     ["aligned", [20, 100]],
   ] as const) {
-    const out = join(dir.path, name);
-    await makeStaticCopy(dist, out, "serve", limits);
+    const out = join(site.dir, name);
+    await makeStaticCopy(site.dist, out, "serve", limits);
     exports[name] = { out, serve: await startServe(out) };
   }
 }, 60_000);
 
 afterAll(async () => {
   await Promise.all(Object.values(exports).map((e) => e.serve.stop()));
-  await dir?.remove();
 });
 
 async function get(origin: string, target: string) {
@@ -40,11 +34,11 @@ async function get(origin: string, target: string) {
   return { status: res.status, type: res.headers.get("content-type"), body: await res.text() };
 }
 
-const file = (name: string) => readFile(join(dist, name), "utf8");
+const file = (name: string) => readFile(join(site.dist, name), "utf8");
 
 describe.each(["full", "aligned"] as const)("npx serve on a %s export", (name) => {
   it("carries every rewrite of dist/serve.json, onto the same files", async () => {
-    const own = JSON.parse(await readFile(join(dist, "serve.json"), "utf8")) as ServeConfig;
+    const own = JSON.parse(await readFile(join(site.dist, "serve.json"), "utf8")) as ServeConfig;
     const exported = JSON.parse(await readFile(join(exports[name].out, "serve.json"), "utf8")) as ServeConfig;
     // dist/serve.json serves the base-path folder: its destinations lie below it.
     const routes = own.rewrites.filter((r) => r.source.startsWith(`${table.basePath}/`));

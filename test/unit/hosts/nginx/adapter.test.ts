@@ -1,29 +1,9 @@
-// The generated nginx config for the tiny fixture, pinned; and the real nginx accepts it (`nginx -t`).
-import { mkdir, writeFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildRouteTable } from "../../../../scripts/api/contract/build-route-table.ts";
+// The generated nginx config for the tiny fixture, pinned (that the real nginx accepts it: the integration test of
+// the same name).
+import { beforeAll, describe, expect, it } from "vitest";
 import type { RouteTable } from "../../../../scripts/api/runtime/route-table.ts";
-import { loadContent } from "../../../../scripts/content/load.ts";
-import { validateContent } from "../../../../scripts/content/validate.ts";
-import { NGINX_SERVER_CONF, nginxAdapter, nginxServerConf } from "../../../../scripts/hosts/nginx/adapter.ts";
-import { findNginx, testNginxConfig } from "../../../../scripts/hosts/nginx/start.ts";
-import { deriveCatalog } from "../../../../scripts/model/derive.ts";
-import { fixture, tempDir } from "../../../helpers/fs/dirs.ts";
-
-async function tinyTable(): Promise<RouteTable> {
-  const result = validateContent(await loadContent(fixture("tiny")));
-  if (!result.ok) throw new Error("the tiny fixture no longer validates");
-  return buildRouteTable(deriveCatalog(result.content).site);
-}
-
-/** The adapter's files written into a folder that stands in for dist/. */
-async function writeAdapterOutput(dir: string, table: RouteTable, edit = (body: string) => body): Promise<void> {
-  for (const file of nginxAdapter(table)) {
-    await mkdir(dirname(join(dir, file.path)), { recursive: true });
-    await writeFile(join(dir, file.path), file.path === NGINX_SERVER_CONF ? edit(String(file.body)) : file.body);
-  }
-}
+import { nginxAdapter, nginxServerConf } from "../../../../scripts/hosts/nginx/adapter.ts";
+import { tinyTable } from "../../../helpers/hosts/nginx/adapter-output.ts";
 
 let table: RouteTable;
 beforeAll(async () => {
@@ -543,33 +523,5 @@ describe("nginx adapter output", () => {
       }
       "
     `);
-  });
-});
-
-const nginx = findNginx();
-if (!nginx)
-  console.warn("\n!!!!! nginx is NOT installed: the `nginx -t` tests are SKIPPED (they fail under CI=true) !!!!!\n");
-
-describe.skipIf(!nginx && process.env.CI !== "true")("nginx -t", () => {
-  let dir: Awaited<ReturnType<typeof tempDir>>;
-  beforeAll(async () => {
-    dir = await tempDir("nginx-adapter-");
-  });
-  afterAll(() => dir.remove());
-
-  it("accepts the generated nginx.conf + server.conf", async () => {
-    const dist = join(dir.path, "good");
-    await writeAdapterOutput(dist, table);
-    const result = await testNginxConfig(dist);
-    expect(result.output).toBe("");
-    expect(result.ok).toBe(true);
-  });
-
-  it("refuses a broken server.conf (the check is real)", async () => {
-    const dist = join(dir.path, "broken");
-    await writeAdapterOutput(dist, table, (body) => body.replace("try_files /. @api_$api_action;", "try_files;"));
-    const result = await testNginxConfig(dist);
-    expect(result.ok).toBe(false);
-    expect(result.output).toMatch(/invalid number of arguments in "try_files"/);
   });
 });

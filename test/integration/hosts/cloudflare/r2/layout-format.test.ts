@@ -2,7 +2,7 @@
 // layout wrote (one body per page, no format) is never read as this one: the Worker answers as if nothing were live
 // (and logs one line), an upload sends everything anew and switches, and a rollback to such a build is refused with
 // one line. Over the Worker module in Node and an in-memory bucket.
-import { afterAll, beforeAll, expect, it, vi } from "vitest";
+import { expect, it, vi } from "vitest";
 import { errorBodies } from "../../../../../scripts/api/contract/error-bodies.ts";
 import { loadRouteTable } from "../../../../../scripts/api/load-route-table.ts";
 import { build } from "../../../../../scripts/build.ts";
@@ -11,17 +11,11 @@ import { summaryLine } from "../../../../../scripts/hosts/cloudflare/r2/summary.
 import { uploadToR2 } from "../../../../../scripts/hosts/cloudflare/r2/upload.ts";
 import { buildRecordKey, LAYOUT_FORMAT, LIVE_KEY } from "../../../../../scripts/hosts/cloudflare/worker/r2-layout.ts";
 import { createWorker } from "../../../../../scripts/hosts/cloudflare/worker/worker.ts";
-import { fixture, tempDir } from "../../../../helpers/fs/dirs.ts";
+import { builtSite } from "../../../../helpers/build/built-site.ts";
+import { fixture } from "../../../../helpers/fs/dirs.ts";
 import { memoryBucket } from "../../../../helpers/r2/memory-bucket.ts";
 
-let dir: Awaited<ReturnType<typeof tempDir>>;
-let dist: string;
-beforeAll(async () => {
-  dir = await tempDir("r2-layout-format-");
-  dist = `${dir.path}/dist`;
-  await build({ contentDir: fixture("tiny"), outDir: dist });
-});
-afterAll(() => dir?.remove());
+const built = builtSite({ prefix: "r2-layout-format-" });
 
 /** The bucket as the first layout left it: the same keys, no format in the pointer or the record. */
 async function asFirstLayout(bucket: ReturnType<typeof memoryBucket>, id: string) {
@@ -36,9 +30,9 @@ async function asFirstLayout(bucket: ReturnType<typeof memoryBucket>, id: string
 
 it("a live build of another layout: the Worker answers 503 and says why once; an upload sends everything and switches", async () => {
   const bucket = memoryBucket();
-  const first = await uploadToR2(dist, bucket.target);
+  const first = await uploadToR2(built.dist, bucket.target);
   await asFirstLayout(bucket, first.build);
-  const worker = createWorker(await loadRouteTable(dist), errorBodies("/v1"));
+  const worker = createWorker(await loadRouteTable(built.dist), errorBodies("/v1"));
   const logged = vi.spyOn(console, "error").mockImplementation(() => {});
   try {
     for (const path of ["/v1/categories", "/v1/software?limit=2"]) {
@@ -51,7 +45,7 @@ it("a live build of another layout: the Worker answers 503 and says why once; an
   } finally {
     logged.mockRestore();
   }
-  const again = await uploadToR2(dist, bucket.target);
+  const again = await uploadToR2(built.dist, bucket.target);
   // the same content, so the same build id: switched to all the same, nothing of the old layout reused
   expect(again).toMatchObject({ build: first.build, otherLayout: true, present: 0, switched: true });
   expect(again.sent).toBe(again.objects);
@@ -66,11 +60,11 @@ it("a live build of another layout: the Worker answers 503 and says why once; an
 
 it("a rollback to a build of another layout is refused with one line, and nothing switches", async () => {
   const bucket = memoryBucket();
-  const first = await uploadToR2(dist, bucket.target);
+  const first = await uploadToR2(built.dist, bucket.target);
   await asFirstLayout(bucket, first.build);
   // another build of this layout goes live over it (its id differs: the content differs)
-  const other = `${dir.path}/other`;
-  const content = `${dir.path}/content`;
+  const other = `${built.dir}/other`;
+  const content = `${built.dir}/content`;
   const { cp, readFile, writeFile } = await import("node:fs/promises");
   await cp(fixture("tiny"), content, { recursive: true });
   const site = JSON.parse(await readFile(`${content}/site.json`, "utf8"));

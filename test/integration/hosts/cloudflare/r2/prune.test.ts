@@ -1,9 +1,9 @@
 // Prune over an in-memory bucket: after builds that leave packs mostly unused, a prune keeping the live build rewrites
 // those packs (bodies and lists' runs), and the live build still answers every file and page byte for byte through
 // the Worker module, the bucket holding at most 1.5× what the live build stores.
-import { cp, readFile, writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { beforeAll, expect, it } from "vitest";
 import { errorBodies } from "../../../../../scripts/api/contract/error-bodies.ts";
 import type { RouteTable } from "../../../../../scripts/api/runtime/route-table.ts";
 import { build } from "../../../../../scripts/build.ts";
@@ -11,22 +11,16 @@ import { readLive, readRecord, readShard } from "../../../../../scripts/hosts/cl
 import { prune } from "../../../../../scripts/hosts/cloudflare/r2/prune.ts";
 import { uploadToR2 } from "../../../../../scripts/hosts/cloudflare/r2/upload.ts";
 import { createWorker } from "../../../../../scripts/hosts/cloudflare/worker/worker.ts";
-import { fixture, tempDir } from "../../../../helpers/fs/dirs.ts";
+import { builtSite } from "../../../../helpers/build/built-site.ts";
 import { memoryBucket } from "../../../../helpers/r2/memory-bucket.ts";
 
-let dir: Awaited<ReturnType<typeof tempDir>>;
+const site = builtSite({ copyContent: true, prefix: "cloudflare-r2-prune-" });
 let content: string;
 let dist: string;
 
-beforeAll(async () => {
-  dir = await tempDir("cloudflare-r2-prune-");
-  content = join(dir.path, "content");
-  dist = join(dir.path, "dist");
-  await cp(fixture("tiny"), content, { recursive: true });
-  await build({ contentDir: content, outDir: dist });
-}, 120_000);
-
-afterAll(() => dir?.remove());
+beforeAll(() => {
+  ({ content, dist } = site);
+});
 
 const stored = (bucket: ReturnType<typeof memoryBucket>) =>
   [...bucket.objects].filter(([k]) => /^(packs|shards)\//.test(k)).reduce((sum, [, o]) => sum + o.bytes.byteLength, 0);

@@ -5,17 +5,17 @@
 // byte the build, or fails in one line within the bound the deadlines give; in both cases the live build is whole,
 // and a clean rerun completes sending no complete pack again.
 import { execFile } from "node:child_process";
-import { cp, readFile, writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { build } from "../../../../../scripts/build.ts";
 import { rollback } from "../../../../../scripts/hosts/cloudflare/r2/bucket.ts";
 import { prune } from "../../../../../scripts/hosts/cloudflare/r2/prune.ts";
 import { remoteR2Target } from "../../../../../scripts/hosts/cloudflare/r2/remote.ts";
 import { type UploadSummary, uploadToR2 } from "../../../../../scripts/hosts/cloudflare/r2/upload.ts";
 import { upperBounds } from "../../../../../scripts/net/retry.ts";
-import { fixture, tempDir } from "../../../../helpers/fs/dirs.ts";
+import { builtSite } from "../../../../helpers/build/built-site.ts";
 import { launchArgs } from "../../../../helpers/process/launch.ts";
 import { expectLiveBuildIs, liveBuild, packKeys } from "../../../../helpers/r2/expect-bucket.ts";
 import { BUCKET, KEY_ID, type S3Server, SECRET, s3Server } from "../../../../helpers/r2/s3-server.ts";
@@ -25,28 +25,24 @@ const deadlines = { connectMs: 1_000, answerMs: 500, stallMs: 500 };
 const retry = { tries: 6, budgetMs: 3_000, baseDelayMs: 20, maxDelayMs: 200 };
 const bounds = upperBounds(deadlines, retry);
 
-let dir: Awaited<ReturnType<typeof tempDir>>;
+const site = builtSite({ copyContent: true, prefix: "cloudflare-r2-faults-" });
 let distA: string;
 let distB: string;
 let r2: S3Server;
 
 beforeAll(async () => {
-  dir = await tempDir("cloudflare-r2-faults-");
-  const content = join(dir.path, "content");
-  await cp(fixture("tiny"), content, { recursive: true });
-  distA = join(dir.path, "a");
-  await build({ contentDir: content, outDir: distA });
+  const { content } = site;
+  distA = site.dist;
   // B: a new tool, so every list and total changes and B's new bodies fill several packs.
   const tool = JSON.parse(await readFile(join(content, "tools/beta-mail.json"), "utf8"));
   await writeFile(
     join(content, "tools/gamma-mail.json"),
     JSON.stringify({ ...tool, name: "Gamma Mail", slug: "gamma-mail" }),
   );
-  distB = join(dir.path, "b");
+  distB = join(site.dir, "b");
   await build({ contentDir: content, outDir: distB });
 }, 120_000);
 
-afterAll(() => dir?.remove());
 afterEach(async () => r2?.close());
 
 // Small packs in small parts: many requests, most packs multipart.

@@ -6,7 +6,7 @@
 // Cloudflare's own endpoint is not reachable offline: docs/hosts/cloudflare.md says what this does not prove.
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
-import { cp, readFile, writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { gunzipSync } from "node:zlib";
@@ -20,29 +20,24 @@ import { remoteOptionsFromEnv, remoteR2Target } from "../../../../../scripts/hos
 import type { UploadTarget } from "../../../../../scripts/hosts/cloudflare/r2/target.ts";
 import { publishedFiles, uploadToR2 } from "../../../../../scripts/hosts/cloudflare/r2/upload.ts";
 import { LIVE_KEY, listKey, packKey } from "../../../../../scripts/hosts/cloudflare/worker/r2-layout.ts";
-import { fixture, tempDir } from "../../../../helpers/fs/dirs.ts";
+import { builtSite } from "../../../../helpers/build/built-site.ts";
 import { launchArgs } from "../../../../helpers/process/launch.ts";
 import { BUCKET, KEY_ID, type S3Server, SECRET, s3Server } from "../../../../helpers/r2/s3-server.ts";
 
-let dir: Awaited<ReturnType<typeof tempDir>>;
+const site = builtSite({ copyContent: true, prefix: "cloudflare-r2-remote-" });
 let content: string;
 let dist: string;
 let r2: S3Server;
 let endpoint: string;
 
 beforeAll(async () => {
-  dir = await tempDir("cloudflare-r2-remote-");
-  content = join(dir.path, "content");
-  dist = join(dir.path, "dist");
-  await cp(fixture("tiny"), content, { recursive: true });
-  await build({ contentDir: content, outDir: dist });
+  ({ content, dist } = site);
   r2 = await s3Server();
   endpoint = r2.endpoint;
 }, 120_000);
 
 afterAll(async () => {
   await r2?.close();
-  await dir?.remove();
 });
 
 // Small packs in small parts, so the tiny fixture goes in several multipart uploads.

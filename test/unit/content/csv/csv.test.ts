@@ -3,14 +3,14 @@
 import { cp, mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { contentToCsv } from "../../../scripts/content/csv/content-to-csv.ts";
-import { csvToContent } from "../../../scripts/content/csv/csv-to-content.ts";
-import { importContentFromCsv, reportLines } from "../../../scripts/content/csv/import-sheets.ts";
-import { contentAsSheets } from "../../../scripts/content/csv/write-sheets.ts";
-import { ContentErrors, formatContentError } from "../../../scripts/content/errors.ts";
-import { schemaRef } from "../../../scripts/content/schema-ref.ts";
-import { fixture, sampleContent, tempDir } from "../../helpers/fs/dirs.ts";
-import { hashTree } from "../../helpers/fs/tree.ts";
+import { contentToCsv } from "../../../../scripts/content/csv/content-to-csv.ts";
+import { csvToContent } from "../../../../scripts/content/csv/csv-to-content.ts";
+import { importContentFromCsv, reportLines } from "../../../../scripts/content/csv/import-sheets.ts";
+import { contentAsSheets } from "../../../../scripts/content/csv/write-sheets.ts";
+import { ContentErrors, formatContentError } from "../../../../scripts/content/errors.ts";
+import { schemaRef } from "../../../../scripts/content/schema-ref.ts";
+import { fixture, sampleContent, tempDir } from "../../../helpers/fs/dirs.ts";
+import { hashTree } from "../../../helpers/fs/tree.ts";
 
 const tinyCsv = fixture("csv/tiny");
 const badCsv = fixture("csv/bad");

@@ -15,7 +15,7 @@ import { OPERATIONS } from "../../../scripts/render/openapi-text.ts";
 import { bruteForceSearch } from "../../helpers/conformance/search-oracle.ts";
 import { repoRoot, tempDir } from "../../helpers/fs/dirs.ts";
 import { startServe } from "../../helpers/hosts/serve-package.ts";
-import { type BuiltSite, buildSite } from "../../helpers/openapi/built-site.ts";
+import { buildOpenapiSite, type OpenapiSite } from "../../helpers/openapi/openapi-site.ts";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const hasChromium = existsSync(CHROMIUM);
@@ -24,11 +24,11 @@ const SCREENSHOTS = join(repoRoot, "tmp/docs-page");
 const shot = (name: string) => join(SCREENSHOTS, `${name}.png`);
 
 describe("docs page (dist/index.html + Redoc bundle)", () => {
-  let site: BuiltSite;
+  let site: OpenapiSite;
   let html: string;
   beforeAll(async () => {
-    site = await buildSite();
-    html = await readFile(join(site.distDir, DOCS_FILES.page.file), "utf8");
+    site = await buildOpenapiSite();
+    html = await readFile(join(site.dist, DOCS_FILES.page.file), "utf8");
   });
   afterAll(() => site?.remove());
 
@@ -48,14 +48,14 @@ describe("docs page (dist/index.html + Redoc bundle)", () => {
       JSON.stringify(REDOC_CDN_LOGO),
     );
     expect(published.length).toBe(2);
-    const shipped = await readFile(join(site.distDir, DOCS_FILES.redoc.file), "utf8");
+    const shipped = await readFile(join(site.dist, DOCS_FILES.redoc.file), "utf8");
     expect(shipped).toBe(published.join(JSON.stringify(BLANK_IMAGE)));
     expect(shipped).not.toContain("cdn.");
-    expect(await readFile(join(site.distDir, DOCS_FILES.redocLicense.file), "utf8")).toContain("ReDoc");
+    expect(await readFile(join(site.dist, DOCS_FILES.redocLicense.file), "utf8")).toContain("ReDoc");
   });
 
   it("every 'try it' request answers its documented status on the live API", async () => {
-    const server = await startServer({ distDir: site.distDir, port: 0 });
+    const server = await startServer({ distDir: site.dist, port: 0 });
     try {
       const requests = tryRequests(site.catalog, site.table);
       for (const r of requests) {
@@ -74,7 +74,7 @@ describe("docs page (dist/index.html + Redoc bundle)", () => {
     let server: Awaited<ReturnType<typeof startServer>>;
     // biome-ignore lint/suspicious/noDuplicateTestHooks: this block's own hooks (a nested, conditional describe)
     beforeAll(async () => {
-      server = await startServer({ distDir: site.distDir, port: 0 });
+      server = await startServer({ distDir: site.dist, port: 0 });
       browser = await chromium.launch({
         executablePath: CHROMIUM,
         args: [
@@ -189,7 +189,7 @@ describe("docs page (dist/index.html + Redoc bundle)", () => {
       "on an export served %s, every try-it card opens the file that answers its request",
       async (_, host) => {
         const exported = await tempDir("msapi-docs-export-");
-        const files = await host(exported.path, site.distDir);
+        const files = await host(exported.path, site.dist);
         const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
         try {
           await page.goto(`${files.url}/`, { waitUntil: "load", timeout: 30_000 });
@@ -209,7 +209,7 @@ describe("docs page (dist/index.html + Redoc bundle)", () => {
             // Followed as a click follows it: the browser's own request for the card's address.
             const res = await page.goto(new URL(`./${r.file}`, `${files.url}/`).href, { timeout: 10_000 });
             expect(res?.status(), r.target).toBe(200);
-            expect(await res!.text(), r.target).toBe(await readFile(join(site.distDir, r.file), "utf8"));
+            expect(await res!.text(), r.target).toBe(await readFile(join(site.dist, r.file), "utf8"));
           }
         } finally {
           await page.close();
@@ -233,7 +233,7 @@ describe("docs page (dist/index.html + Redoc bundle)", () => {
 
     it("the search box lists what search answers, on the API and on an export served as plain files", async () => {
       const exported = await tempDir("msapi-docs-search-");
-      const files = await servePlainFiles(exported.path, site.distDir);
+      const files = await servePlainFiles(exported.path, site.dist);
       const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
       try {
         for (const [origin, suffix] of [
@@ -278,7 +278,7 @@ describe("docs page (dist/index.html + Redoc bundle)", () => {
     it("on an aligned export (--pages aligned), every card and search result opens a file that is there", async () => {
       const exported = await tempDir("msapi-docs-aligned-");
       // Limits 3 and 50: the first card's limit=5 page and the category card's limit=20 page are not exported.
-      const files = await servePlainFiles(exported.path, site.distDir, [3, 50]);
+      const files = await servePlainFiles(exported.path, site.dist, [3, 50]);
       const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
       try {
         await page.goto(`${files.url}/`, { waitUntil: "load", timeout: 30_000 });
@@ -302,7 +302,7 @@ describe("docs page (dist/index.html + Redoc bundle)", () => {
         for (const href of hrefs) {
           const res = await page.goto(new URL(href, `${files.url}/`).href, { timeout: 10_000 });
           expect(res?.status(), href).toBe(200);
-          expect(await res!.text(), href).toBe(await readFile(join(site.distDir, href), "utf8"));
+          expect(await res!.text(), href).toBe(await readFile(join(site.dist, href), "utf8"));
         }
         await page.goto(`${files.url}/`, { waitUntil: "load", timeout: 30_000 });
         await searchMail(page);

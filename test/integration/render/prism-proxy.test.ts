@@ -3,8 +3,8 @@
 import { readFile } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer } from "../../../scripts/hosts/node/server/start-server.ts";
-import { type BuiltSite, buildSite } from "../../helpers/openapi/built-site.ts";
 import { crawlCases } from "../../helpers/openapi/crawl-cases.ts";
+import { buildOpenapiSite, type OpenapiSite } from "../../helpers/openapi/openapi-site.ts";
 import { type Prism, startPrism } from "../../helpers/openapi/processes.ts";
 
 interface Violation {
@@ -19,7 +19,7 @@ const violationsOf = (res: Response): Violation[] =>
 const where = (v: Violation) => v.location.slice(1).join(".");
 
 describe("live: the Node server behind prism proxy (OpenAPI request and response validation)", () => {
-  let site: BuiltSite;
+  let site: OpenapiSite;
   let api: Awaited<ReturnType<typeof startServer>>;
   let prism: Prism;
   let doc: {
@@ -37,9 +37,9 @@ describe("live: the Node server behind prism proxy (OpenAPI request and response
   };
 
   beforeAll(async () => {
-    site = await buildSite();
+    site = await buildOpenapiSite();
     doc = JSON.parse(await readFile(site.openapiPath, "utf8")) as typeof doc;
-    api = await startServer({ distDir: site.distDir, port: 0, host: "127.0.0.1" });
+    api = await startServer({ distDir: site.dist, port: 0, host: "127.0.0.1" });
     // Prism routes by the description's paths (no base path), so the upstream carries the base path.
     prism = await startPrism(site.openapiPath, `${api.url}${site.table.basePath}`);
   });

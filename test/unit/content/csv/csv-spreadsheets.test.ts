@@ -3,13 +3,13 @@
 import { cp, readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { readCell } from "../../../scripts/content/csv/cells.ts";
-import { importContentFromCsv } from "../../../scripts/content/csv/import-sheets.ts";
-import { readSheet, sniffSeparator } from "../../../scripts/content/csv/read-sheet.ts";
-import { CATEGORIES, PLANS } from "../../../scripts/content/csv/sheets.ts";
-import { formatContentError } from "../../../scripts/content/errors.ts";
-import { fixture, tempDir } from "../../helpers/fs/dirs.ts";
-import { hashTree } from "../../helpers/fs/tree.ts";
+import { readCell } from "../../../../scripts/content/csv/cells.ts";
+import { importContentFromCsv } from "../../../../scripts/content/csv/import-sheets.ts";
+import { readSheet, sniffSeparator } from "../../../../scripts/content/csv/read-sheet.ts";
+import { CATEGORIES, PLANS } from "../../../../scripts/content/csv/sheets.ts";
+import { formatContentError } from "../../../../scripts/content/errors.ts";
+import { fixture, tempDir } from "../../../helpers/fs/dirs.ts";
+import { hashTree } from "../../../helpers/fs/tree.ts";
 
 let tmp: Awaited<ReturnType<typeof tempDir>>;
 beforeEach(async () => {

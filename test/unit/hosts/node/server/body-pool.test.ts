@@ -1,10 +1,10 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { StorageFault } from "../../../../scripts/api/runtime/build-index.ts";
-import { BodyPool, SLAB_BYTES } from "../../../../scripts/hosts/node/server/body-pool.ts";
-import { FileCache } from "../../../../scripts/hosts/node/server/file-cache.ts";
-import { tempDir } from "../../../helpers/fs/dirs.ts";
+import { StorageFault } from "../../../../../scripts/api/runtime/build-index.ts";
+import { BodyPool, SLAB_BYTES } from "../../../../../scripts/hosts/node/server/body-pool.ts";
+import { FileCache } from "../../../../../scripts/hosts/node/server/file-cache.ts";
+import { tempDir } from "../../../../helpers/fs/dirs.ts";
 
 describe("BodyPool: buffers for bodies read once", () => {
   let dir: Awaited<ReturnType<typeof tempDir>>;

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../../helpers/fs/dirs.ts";
-import { type BuiltSite, buildSite } from "../../helpers/openapi/built-site.ts";
+import { buildOpenapiSite, type OpenapiSite } from "../../helpers/openapi/openapi-site.ts";
 
 interface LintReport {
   totals: { errors: number; warnings: number; ignored: number };
@@ -13,9 +13,9 @@ interface LintReport {
 }
 
 describe("redocly lint of the built openapi.json", () => {
-  let site: BuiltSite;
+  let site: OpenapiSite;
   beforeAll(async () => {
-    site = await buildSite();
+    site = await buildOpenapiSite();
   });
   afterAll(() => site?.remove());
 

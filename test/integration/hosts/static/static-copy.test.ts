@@ -5,10 +5,10 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import fg from "fast-glob";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { build } from "../../../scripts/build.ts";
-import { fixture, repoRoot, tempDir } from "../../helpers/fs/dirs.ts";
-import { launchArgs } from "../../helpers/process/launch.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { builtSite } from "../../../helpers/build/built-site.ts";
+import { fixture, repoRoot } from "../../../helpers/fs/dirs.ts";
+import { launchArgs } from "../../../helpers/process/launch.ts";
 
 const run = promisify(execFile);
 
@@ -26,23 +26,17 @@ async function exportCli(args: string[]): Promise<{ code: number; stdout: string
 
 const filesOf = async (dir: string) => (await fg("**", { cwd: dir, dot: true, onlyFiles: true })).sort();
 
-let tmp: Awaited<ReturnType<typeof tempDir>>;
-let dist: string;
+// --compress: the .br/.gz siblings must stay behind too.
+const site = builtSite({ prefix: "msapi-export-", compress: true });
 let distFiles: string[];
 
 beforeAll(async () => {
-  tmp = await tempDir("msapi-export-");
-  dist = join(tmp.path, "dist");
-  // --compress: the .br/.gz siblings must stay behind too.
-  await build({ contentDir: fixture("tiny"), outDir: dist, compress: true });
   // A dotfile planted in the build (as an editor or a sync tool might leave): never published.
-  await mkdir(join(dist, "v1/.cache"), { recursive: true });
-  await writeFile(join(dist, "v1/.cache/secret.json"), "{}");
-  await writeFile(join(dist, ".env"), "TOKEN=canary");
-  distFiles = await filesOf(dist);
-}, 120_000);
-
-afterAll(() => tmp?.remove());
+  await mkdir(join(site.dist, "v1/.cache"), { recursive: true });
+  await writeFile(join(site.dist, "v1/.cache/secret.json"), "{}");
+  await writeFile(join(site.dist, ".env"), "TOKEN=canary");
+  distFiles = await filesOf(site.dist);
+});
 
 /** What a file-only host must serve, listed from the build by kind (not by the code under test). */
 const expectedBodies = () =>
@@ -69,8 +63,8 @@ describe.each([
   let files: string[];
 
   beforeAll(async () => {
-    out = join(tmp.path, `public-${host}`);
-    const result = await exportCli(["--dist", dist, "--out", out, "--host", host, "--json"]);
+    out = join(site.dir, `public-${host}`);
+    const result = await exportCli(["--dist", site.dist, "--out", out, "--host", host, "--json"]);
     expect(result.code, result.stderr).toBe(0);
     const summary = JSON.parse(result.stdout);
     expect(summary).toMatchObject({ ok: true, host, out });
@@ -94,37 +88,37 @@ describe.each([
 
   it("copies each file byte for byte", async () => {
     for (const f of files.filter((f, i) => (i % 7 === 0 || f.startsWith("_")) && f !== "serve.json")) {
-      expect((await readFile(join(out, f))).equals(await readFile(join(dist, f))), f).toBe(true);
+      expect((await readFile(join(out, f))).equals(await readFile(join(site.dist, f))), f).toBe(true);
     }
   });
 });
 
 describe("npm run export refuses, in one line", () => {
   it("an out folder that is not empty (exit 1), and writes nothing into it", async () => {
-    const out = join(tmp.path, "busy");
+    const out = join(site.dir, "busy");
     await mkdir(out);
     await writeFile(join(out, "keep.txt"), "mine");
-    const result = await exportCli(["--dist", dist, "--out", out]);
+    const result = await exportCli(["--dist", site.dist, "--out", out]);
     expect(result).toMatchObject({ code: 1, stdout: "" });
     expect(result.stderr.trim().split("\n")).toEqual([expect.stringMatching(/is not empty/)]);
     expect(await filesOf(out)).toEqual(["keep.txt"]);
   });
 
   it("an out folder inside the build (exit 1)", async () => {
-    const result = await exportCli(["--dist", dist, "--out", join(dist, "public")]);
+    const result = await exportCli(["--dist", site.dist, "--out", join(site.dist, "public")]);
     expect(result.code).toBe(1);
     expect(result.stderr.trim().split("\n")).toEqual([expect.stringMatching(/overlaps the build/)]);
-    expect(await filesOf(dist)).toEqual(distFiles);
+    expect(await filesOf(site.dist)).toEqual(distFiles);
   });
 
   it("a folder that is not a build (exit 1), an unknown host and a missing --out (exit 2)", async () => {
-    const notBuild = await exportCli(["--dist", fixture("tiny"), "--out", join(tmp.path, "x")]);
+    const notBuild = await exportCli(["--dist", fixture("tiny"), "--out", join(site.dir, "x")]);
     expect(notBuild.code).toBe(1);
     expect(notBuild.stderr.trim().split("\n")).toEqual([expect.stringMatching(/not a build/)]);
-    const badHost = await exportCli(["--dist", dist, "--out", join(tmp.path, "y"), "--host", "ftp"]);
+    const badHost = await exportCli(["--dist", site.dist, "--out", join(site.dir, "y"), "--host", "ftp"]);
     expect(badHost.code).toBe(2);
     expect(badHost.stderr.trim()).toMatch(/^unknown --host ftp/);
-    const noOut = await exportCli(["--dist", dist]);
+    const noOut = await exportCli(["--dist", site.dist]);
     expect(noOut.code).toBe(2);
     expect(noOut.stderr.trim().split("\n")).toHaveLength(1);
   });

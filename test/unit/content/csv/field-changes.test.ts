@@ -1,6 +1,6 @@
 // What an import changes, field by field, as `content:import --dry-run` prints it: `slug: field: old → new`.
 import { describe, expect, it } from "vitest";
-import { describeFieldChange, fieldChanges } from "../../../scripts/content/csv/field-changes.ts";
+import { describeFieldChange, fieldChanges } from "../../../../scripts/content/csv/field-changes.ts";
 
 describe("the changed fields of a content file", () => {
   const before = {

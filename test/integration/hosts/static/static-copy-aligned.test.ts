@@ -7,43 +7,38 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import fg from "fast-glob";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { alignedLimitsFile } from "../../../scripts/api/runtime/route-table.ts";
-import { build } from "../../../scripts/build.ts";
-import { startServer } from "../../../scripts/hosts/node/server/start-server.ts";
-import { makeStaticCopy } from "../../../scripts/hosts/static/static-copy.ts";
-import { repoRoot, sampleContent, tempDir } from "../../helpers/fs/dirs.ts";
-import { hashTree } from "../../helpers/fs/tree.ts";
-import { type RunningServe, startServe } from "../../helpers/hosts/serve-package.ts";
-import { allToolsOf, createCatalogClient } from "../../helpers/openapi/client/catalog-client.ts";
-import { createFileHostClient } from "../../helpers/openapi/client/file-host.ts";
-import { launchArgs } from "../../helpers/process/launch.ts";
+import { alignedLimitsFile } from "../../../../scripts/api/runtime/route-table.ts";
+import { startServer } from "../../../../scripts/hosts/node/server/start-server.ts";
+import { makeStaticCopy } from "../../../../scripts/hosts/static/static-copy.ts";
+import { builtSite } from "../../../helpers/build/built-site.ts";
+import { repoRoot } from "../../../helpers/fs/dirs.ts";
+import { hashTree } from "../../../helpers/fs/tree.ts";
+import { type RunningServe, startServe } from "../../../helpers/hosts/serve-package.ts";
+import { allToolsOf, createCatalogClient } from "../../../helpers/openapi/client/catalog-client.ts";
+import { createFileHostClient } from "../../../helpers/openapi/client/file-host.ts";
+import { launchArgs } from "../../../helpers/process/launch.ts";
 
 const run = promisify(execFile);
 const exportCommand = (args: string[]) =>
   run(process.execPath, launchArgs("scripts/commands/export.ts", ...args), { cwd: repoRoot });
 
-let tmp: Awaited<ReturnType<typeof tempDir>>;
-let dist: string;
+const site = builtSite({ prefix: "msapi-aligned-", content: "sample" });
 let categories: string[];
 
 beforeAll(async () => {
-  tmp = await tempDir("msapi-aligned-");
-  dist = join(tmp.path, "dist");
-  await build({ contentDir: sampleContent, outDir: dist });
-  const body = JSON.parse(await readFile(join(dist, "v1/export/catalog.json"), "utf8"));
+  const body = JSON.parse(await readFile(join(site.dist, "v1/export/catalog.json"), "utf8"));
   categories = body.data.categories.map((c: { slug: string }) => c.slug);
-}, 300_000);
-afterAll(() => tmp?.remove(), 120_000);
+});
 
 /** The full static export's files, made once: both limit sets compare with the same one. */
 let fullExport: Promise<string[]> | undefined;
 const fullExportFiles = () =>
-  (fullExport ??= makeStaticCopy(dist, join(tmp.path, "full"), "static").then(async () =>
-    (await fg("**", { cwd: join(tmp.path, "full"), dot: true, onlyFiles: true })).sort(),
+  (fullExport ??= makeStaticCopy(site.dist, join(site.dir, "full"), "static").then(async () =>
+    (await fg("**", { cwd: join(site.dir, "full"), dot: true, onlyFiles: true })).sort(),
   ));
 /** The build's files and their hashes, read once for both limit sets. */
 let builtTree: Promise<Map<string, string>> | undefined;
-const builtHashes = () => (builtTree ??= hashTree(dist));
+const builtHashes = () => (builtTree ??= hashTree(site.dist));
 
 /** A list page of the build: v1/software/pages/{all|category/slug}/{limit}/{offset}.json */
 const PAGE = /^v1\/software\/pages\/(?:all|category\/[^/]+)\/(\d+)\/(\d+)\.json$/;
@@ -56,8 +51,8 @@ describe.each([
   let files: string[];
 
   beforeAll(async () => {
-    out = join(tmp.path, `aligned-${kept.join("-")}`);
-    const args = ["--dist", dist, "--out", out, "--pages", "aligned", "--json"];
+    out = join(site.dir, `aligned-${kept.join("-")}`);
+    const args = ["--dist", site.dist, "--out", out, "--pages", "aligned", "--json"];
     if (limits) args.push("--limits", limits.join(","));
     const { stdout } = await exportCommand(args);
     const summary = JSON.parse(stdout);
@@ -93,7 +88,7 @@ describe.each([
     let api: Awaited<ReturnType<typeof startServer>>;
     beforeAll(async () => {
       serve = await startServe(out);
-      api = await startServer({ distDir: dist, port: 0 });
+      api = await startServer({ distDir: site.dist, port: 0 });
     });
     afterAll(async () => {
       await serve?.stop();
@@ -127,7 +122,7 @@ describe.each([
 describe("npm run export flags of aligned pages", () => {
   const refused = async (args: string[]) => {
     try {
-      await exportCommand(["--dist", dist, "--out", join(tmp.path, "never"), ...args]);
+      await exportCommand(["--dist", site.dist, "--out", join(site.dir, "never"), ...args]);
     } catch (e) {
       const err = e as { code: number; stderr: string };
       return { code: err.code, stderr: err.stderr };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { Doorkeeper } from "../../../../scripts/hosts/node/server/admission.ts";
-import { ResolutionCache } from "../../../../scripts/hosts/node/server/resolution-cache.ts";
+import { Doorkeeper } from "../../../../../scripts/hosts/node/server/admission.ts";
+import { ResolutionCache } from "../../../../../scripts/hosts/node/server/resolution-cache.ts";
 
 describe("Doorkeeper: a key is cached from its second recent request on", () => {
   it("refuses a key the first time and admits it the second", () => {

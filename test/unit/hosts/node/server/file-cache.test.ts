@@ -1,10 +1,10 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { etagOf } from "../../../../scripts/api/etag-node.ts";
-import { StorageFault } from "../../../../scripts/api/runtime/build-index.ts";
-import { FileCache, FilesUnavailable } from "../../../../scripts/hosts/node/server/file-cache.ts";
-import { tempDir } from "../../../helpers/fs/dirs.ts";
+import { etagOf } from "../../../../../scripts/api/etag-node.ts";
+import { StorageFault } from "../../../../../scripts/api/runtime/build-index.ts";
+import { FileCache, FilesUnavailable } from "../../../../../scripts/hosts/node/server/file-cache.ts";
+import { tempDir } from "../../../../helpers/fs/dirs.ts";
 
 describe("FileCache: dist/ files in memory, bounded", () => {
   let dir: Awaited<ReturnType<typeof tempDir>>;

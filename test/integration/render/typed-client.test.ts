@@ -7,8 +7,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from "vitest";
 import { startServer } from "../../../scripts/hosts/node/server/start-server.ts";
 import { generateClientTypes } from "../../../scripts/write-client-types.ts";
-import { fixture, repoRoot } from "../../helpers/fs/dirs.ts";
-import { type BuiltSite, buildSite } from "../../helpers/openapi/built-site.ts";
+import { repoRoot } from "../../helpers/fs/dirs.ts";
 import type { components } from "../../helpers/openapi/client/api.ts";
 import {
   allToolsOf,
@@ -17,11 +16,12 @@ import {
   createCatalogClient,
   toolDetail,
 } from "../../helpers/openapi/client/catalog-client.ts";
+import { buildOpenapiSite, type OpenapiSite } from "../../helpers/openapi/openapi-site.ts";
 
 const clientDir = join(repoRoot, "test/helpers/openapi/client");
 
 describe("typed client (openapi-typescript + openapi-fetch) against the live server", () => {
-  let site: BuiltSite;
+  let site: OpenapiSite;
   let api: Awaited<ReturnType<typeof startServer>>;
   let client: CatalogClient;
   let work: string;
@@ -29,8 +29,8 @@ describe("typed client (openapi-typescript + openapi-fetch) against the live ser
 
   beforeAll(async () => {
     // The tiny fixture: the committed types in client/api.ts are generated from it.
-    site = await buildSite(fixture("tiny"));
-    api = await startServer({ distDir: site.distDir, port: 0, host: "127.0.0.1" });
+    site = await buildOpenapiSite("tiny");
+    api = await startServer({ distDir: site.dist, port: 0, host: "127.0.0.1" });
     client = createCatalogClient(`${api.url}${site.table.basePath}`);
     // Under the repository, so the temporary project resolves openapi-fetch and @types/node from node_modules/.
     await mkdir(join(repoRoot, "tmp"), { recursive: true });

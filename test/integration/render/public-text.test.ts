@@ -7,7 +7,7 @@ import fg from "fast-glob";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ERROR_STATUS, layout } from "../../../scripts/api/runtime/route-table.ts";
 import { DOCS_FILES } from "../../../scripts/render/docs-page.ts";
-import { type BuiltSite, buildSite } from "../../helpers/openapi/built-site.ts";
+import { buildOpenapiSite, type OpenapiSite } from "../../helpers/openapi/openapi-site.ts";
 
 /** A rule id of the decisions: one of their letters and a number, as a word ("(Q8)", "H1, H2", "D5"). */
 const RULE_ID = /\b[PQODHCBM]\d+\b/;
@@ -24,9 +24,9 @@ const withRuleIds = (found: Iterable<[string, string]>) =>
   [...found].filter(([, text]) => RULE_ID.test(text)).map(([at, text]) => `${at}: ${text}`);
 
 describe("no rule ids in what a user of the API reads", () => {
-  let site: BuiltSite;
+  let site: OpenapiSite;
   beforeAll(async () => {
-    site = await buildSite();
+    site = await buildOpenapiSite();
   });
   afterAll(() => site?.remove());
 
@@ -51,19 +51,19 @@ describe("no rule ids in what a user of the API reads", () => {
   });
 
   it("the docs page HTML names no rule id", async () => {
-    const html = await readFile(join(site.distDir, DOCS_FILES.page.file), "utf8");
+    const html = await readFile(join(site.dist, DOCS_FILES.page.file), "utf8");
     expect(html).toContain("Try it");
     expect(html.split("\n").filter((line) => RULE_ID.test(line))).toEqual([]);
   });
 
   it("every error body in dist/ (fixed errors and each list's offset_out_of_range): message and hint in words", async () => {
     const files = await fg("**/*.json", {
-      cwd: site.distDir,
+      cwd: site.dist,
       ignore: [layout(site.table.basePath).openapi.replace(/^\//, "")],
     });
     const bodies: [string, unknown][] = [];
     for (const file of files) {
-      const body: unknown = JSON.parse(await readFile(join(site.distDir, file), "utf8"));
+      const body: unknown = JSON.parse(await readFile(join(site.dist, file), "utf8"));
       if (body !== null && typeof body === "object" && "error" in body) bodies.push([file, body]);
     }
     const codes = new Set(bodies.map(([, b]) => (b as { error: { code: string } }).error.code));

@@ -10,16 +10,16 @@ import fg from "fast-glob";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_LIMIT, type ErrorId, fill, layout, MAX_LIMIT } from "../../../scripts/api/runtime/route-table.ts";
 import { repoRoot } from "../../helpers/fs/dirs.ts";
-import { type BuiltSite, buildSite } from "../../helpers/openapi/built-site.ts";
+import { buildOpenapiSite, type OpenapiSite } from "../../helpers/openapi/openapi-site.ts";
 import { derefIn, type Json } from "../../helpers/openapi/refs.ts";
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 
 describe("OpenAPI description of the built catalog", () => {
-  let site: BuiltSite;
+  let site: OpenapiSite;
   let text: string;
   let doc: Json;
-  const readDist = async (path: string) => JSON.parse(await readFile(join(site.distDir, path), "utf8")) as Json;
+  const readDist = async (path: string) => JSON.parse(await readFile(join(site.dist, path), "utf8")) as Json;
   const deref = (node: Json): Json => derefIn(doc)(node);
   const operations = (): [string, string, Json][] =>
     Object.entries(doc.paths as Record<string, Json>).map(([path, item]) => [
@@ -29,7 +29,7 @@ describe("OpenAPI description of the built catalog", () => {
     ]);
 
   beforeAll(async () => {
-    site = await buildSite();
+    site = await buildOpenapiSite();
     text = await readFile(site.openapiPath, "utf8");
     doc = JSON.parse(text) as Json;
   });

@@ -1,11 +1,11 @@
 // A list page in R2 is the Worker's envelope around one range of its list's run: byte for byte the page file a full
 // build writes, for every limit and offset, from the run file the build writes and the upload reads.
 import { describe, expect, it } from "vitest";
-import { PAGE_PREFIX, pageOfFile, pageSlice, pageSuffix } from "../../../../scripts/api/runtime/page-envelope.ts";
-import { layout } from "../../../../scripts/api/runtime/route-table.ts";
-import { listKey } from "../../../../scripts/hosts/cloudflare/worker/r2-layout.ts";
-import { parseListRun, renderListRun } from "../../../../scripts/render/list-runs.ts";
-import { PageRenderer } from "../../../../scripts/render/software-pages.ts";
+import { PAGE_PREFIX, pageOfFile, pageSlice, pageSuffix } from "../../../../../scripts/api/runtime/page-envelope.ts";
+import { layout } from "../../../../../scripts/api/runtime/route-table.ts";
+import { listKey } from "../../../../../scripts/hosts/cloudflare/worker/r2-layout.ts";
+import { parseListRun, renderListRun } from "../../../../../scripts/render/list-runs.ts";
+import { PageRenderer } from "../../../../../scripts/render/software-pages.ts";
 
 // Items as the build makes them: compact JSON, some non-ASCII (byte lengths differ from string lengths), a comma
 // and a bracket inside a string.
