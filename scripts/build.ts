@@ -4,6 +4,7 @@ import { createHash } from "node:crypto";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { buildRouteTable } from "./api/contract/build-route-table.ts";
+import type { BuildLayout } from "./api/runtime/build-index.ts";
 import { layout, MAX_LIMIT, type RouteTable } from "./api/runtime/route-table.ts";
 import { servedFileFilter } from "./api/served-files.ts";
 import { formatCount } from "./cli/command.ts";
@@ -26,7 +27,7 @@ import { renderCatalogBody } from "./render/catalog-body.ts";
 import { renderCategories } from "./render/categories.ts";
 import { renderDocsPage } from "./render/docs-page.ts";
 import { renderErrors } from "./render/errors.ts";
-import { edgeOnlyFile, listRunFiles } from "./render/list-runs.ts";
+import { listRunFiles } from "./render/list-runs.ts";
 import { renderOpenApi } from "./render/openapi.ts";
 import { lazyFile, type OutputFile, routeTableKey } from "./render/output.ts";
 import { renderRankings } from "./render/rankings.ts";
@@ -54,8 +55,8 @@ export interface BuildOptions {
    * (--json)
    */
   printsWarnings?: boolean;
-  /** write no list page (the R2 upload needs only each list's run): a build only the edge can publish */
-  edgeOnly?: boolean;
+  /** how the build holds its lists: a file per page (`pages`, the default) or each list once as a run (`runs`), L2 */
+  layout?: BuildLayout;
 }
 
 export interface BuildResult extends WriteSummary {
@@ -71,22 +72,21 @@ export interface BuildResult extends WriteSummary {
   contentWarnings: ContentWarning[];
   /** which of them (and of `warnings`) are about files changed since the last good build, and which it printed */
   warningHistory: WarningHistory;
-  /** no list page was written (--edge-only) */
-  edgeOnly: boolean;
+  /** how the build holds its lists: `runs` wrote no list page (--layout runs) */
+  layout: BuildLayout;
   /** precompressed siblings were written (--compress) */
   compressed: boolean;
 }
 
 /** Every file of dist/: the small ones whole, the list pages as lists of pre-serialized, validated items. */
-export function renderSite(catalog: Catalog, table: RouteTable, { edgeOnly = false } = {}): SiteOutput {
+export function renderSite(catalog: Catalog, table: RouteTable): SiteOutput {
   const summaries = serializeSummaries(catalog);
   const software = renderSoftwareDetails(catalog);
   const search = renderSearch(catalog, summaries);
   const lists = pageLists(catalog, summaries);
   const files: OutputFile[] = [
-    // each list once, for publishers that store pages as windows on it (the R2 upload)
-    ...listRunFiles(lists),
-    ...(edgeOnly ? [edgeOnlyFile()] : []),
+    // each list once, in both layouts: hosts of a runs build answer pages from these (L2), the R2 upload stores them
+    ...listRunFiles(lists, (i) => sha1(lists[i]!.items.join("\n"))),
     // before the catalog body, whose check asks which details were rendered
     ...software.files,
     renderCategories(catalog),
@@ -154,7 +154,7 @@ export async function build({
   backgroundCleanup = false,
   strict = false,
   printsWarnings = true,
-  edgeOnly = false,
+  layout: listLayout = "pages",
 }: BuildOptions): Promise<BuildResult> {
   // process.hrtime, not performance: the performance global loads ten of Node's modules, which a cold start pays.
   const started = process.hrtime.bigint();
@@ -166,7 +166,7 @@ export async function build({
   const contentFiles = 1 + raw.categories.length + raw.tools.length;
   // Another number of files than the last good build's (or none before): the lists change length and are written
   // whole, by a thread started now so that its start-up overlaps validation and rendering.
-  const pageWriters = contentFiles !== remembered.count && !edgeOnly ? startPageWriters() : undefined;
+  const pageWriters = contentFiles !== remembered.count && listLayout === "pages" ? startPageWriters() : undefined;
   try {
     const validation = validateContent(raw);
     if (!validation.ok) throw new ContentErrors(validation.errors);
@@ -179,14 +179,14 @@ export async function build({
     }
     const catalog = deriveCatalog(validation.content);
     const table = buildRouteTable(catalog.site);
-    const site = renderSite(catalog, table, { edgeOnly });
+    const site = renderSite(catalog, table);
     // What codeHash and the renderers hashed (package files: renderDocsPage), remembered for the next build.
     saveFileHashes();
     const written = await writeOutput(outDir, site, {
       // Options that change output: another value means a full build.
-      fingerprint: sha1(JSON.stringify({ code, compress, edgeOnly })),
+      fingerprint: sha1(JSON.stringify({ code, compress, layout: listLayout })),
       compress,
-      edgeOnly,
+      layout: listLayout,
       full,
       contentDir,
       wait,
@@ -222,7 +222,7 @@ export async function build({
       contentWarnings,
       warnings,
       warningHistory: shown.history,
-      edgeOnly,
+      layout: listLayout,
       compressed: compress,
     };
   } finally {
@@ -246,6 +246,6 @@ export function builtLine(result: BuildResult, out: string): string {
       ? `no served file changed against the build it replaced; ${tree} in all`
       : `${formatCount(changes.changed)} served files changed, ${formatCount(changes.added)} added, ` +
         `${formatCount(changes.removed)} removed against the build it replaced; ${tree} in all`;
-  const kind = result.edgeOnly ? "edge-only: no list pages, for npm run upload:r2; " : "";
+  const kind = result.layout === "runs" ? "runs layout: no list pages; " : "";
   return `built ${out}/ in ${result.seconds.toFixed(2)} s (${kind}${changes ? "" : `${result.mode}, `}${result.generation}): ${what}`;
 }

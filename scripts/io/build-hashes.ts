@@ -18,7 +18,7 @@ export interface BuildHash {
 
 /**
  * dist/ path (with `/`) → SHA-256 and size, for every file the build wrote but its list pages (whose items the run
- * files under edge/lists/ hold once): what a publisher that writes pages as windows on their lists needs, without
+ * files under runs/ hold once): what a publisher that writes pages as windows on their lists needs, without
  * reading the hash tree.
  */
 export function readBuildFiles(distDir: string): Map<string, BuildHash> {

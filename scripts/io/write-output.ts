@@ -6,6 +6,7 @@
 
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import type { BuildLayout } from "../api/runtime/build-index.ts";
 import { fill } from "../api/runtime/route-table.ts";
 import { type HashTreeLayout, hashTreeRootFile, hashTreeShardFiles } from "../render/hash-tree-files.ts";
 import type { OutputFile, OutputGroup } from "../render/output.ts";
@@ -44,8 +45,8 @@ export interface SiteOutput {
 
 export interface WriteOptions extends GenerationOptions {
   compress: boolean;
-  /** no list page is written (their hashes still go into the hash tree, E2): a tree only the R2 upload publishes */
-  edgeOnly?: boolean;
+  /** `runs`: no list page is written, each list is held once as its run (L2); default `pages` */
+  layout?: BuildLayout;
   /** page writer threads started ahead (the caller stops those left unused) */
   pageWriters?: PageWriters;
   onProgress?: (written: number) => void;
@@ -91,7 +92,7 @@ export async function writeOutput(outDir: string, site: SiteOutput, options: Wri
 
 async function writeFull(work: string, site: SiteOutput, options: WriteOptions, from: Base): Promise<Written> {
   for (const list of site.lists.keys()) site.checkList?.(list, "all");
-  const units: PageUnit[] = options.edgeOnly
+  const units: PageUnit[] = !writesPages(options)
     ? []
     : site.lists.flatMap((_, list) =>
         Array.from({ length: site.maxLimit }, (_, i) => ({
@@ -162,10 +163,10 @@ async function writeIncremental(
     if (plan.fresh) {
       fresh.add(list.filter);
       // Out of the way at once, deleted by another process meanwhile.
-      if (previous.lists[list.filter] && !options.edgeOnly) await trash.discard(listDir(list.filter));
+      if (previous.lists[list.filter] && writesPages(options)) await trash.discard(listDir(list.filter));
     }
-    // An edge-only build hashes the pages (the hash tree names them) but writes none.
-    if (options.edgeOnly) continue;
+    // A runs build hashes the pages (the hash tree names them) but writes none.
+    if (!writesPages(options)) continue;
     plan.offsets.forEach((offsets, i) => {
       if (offsets === "all" || offsets.length > 0)
         units.push({ list: index, limit: i + 1, offsets, replace: !plan.fresh });
@@ -173,7 +174,7 @@ async function writeIncremental(
   }
   // Lists that no longer exist (a category was removed): their whole folder goes.
   for (const filter of Object.keys(previous.lists))
-    if (!nextLists[filter] && !options.edgeOnly) await trash.discard(listDir(filter));
+    if (!nextLists[filter] && writesPages(options)) await trash.discard(listDir(filter));
 
   const inHashTree = hashTreeFolder(site);
   // The hash tree needs the pages' hashes, not their files: it is written while the page writer threads still write pages.
@@ -236,8 +237,9 @@ interface Written {
   changes: TreeChanges;
 }
 
-/** An edge-only build holds each list once, as a run, and no page file. */
-const layoutOf = (options: WriteOptions) => (options.edgeOnly ? "runs" : "pages");
+/** The build's layout: a runs build holds each list once, as a run, and no page file. */
+const layoutOf = (options: WriteOptions): BuildLayout => options.layout ?? "pages";
+const writesPages = (options: WriteOptions) => layoutOf(options) === "pages";
 
 /** Without a route table to ask, every file counts as served. */
 const served = () => true;

@@ -88,8 +88,8 @@ describe("incremental builds", () => {
     // quill is 3rd of 4 in "all" and 1st of 1 in "seo". In a list, item i is on pages o = i-limit+1 … i:
     // "all": sum over limit 1..100 of min(limit, 3) = 1+2+3*98 = 297; "seo": 100 (offset 0, every limit); + detail;
     // + the export; + the search answers of quill's prefixes (q…quill, s…seo: 8); + the hash tree's shards of those
-    // (list-0, category-seo-0, software-0, search-0, catalog) and its root; the two lists' runs (edge/lists/).
-    expect(result).toMatchObject({ mode: "incremental", written: 297 + 100 + 1 + 1 + 8 + 6 + 2, deleted: 0 });
+    // (list-0, category-seo-0, software-0, search-0, catalog) and its root; the two lists' runs and offsets (runs/).
+    expect(result).toMatchObject({ mode: "incremental", written: 297 + 100 + 1 + 1 + 8 + 6 + 4, deleted: 0 });
     await expectSameAsFullBuild();
   });
 
@@ -104,8 +104,8 @@ describe("incremental builds", () => {
     // /categories (seo is now listed), the two offset_out_of_range bodies whose totals changed, and openapi.json
     // (its example page carries meta.total); the export; the search answers of b (Beta's too) and br…bravo (5); the
     // hash tree's shards of those (list-0, category-seo-0, software-0, best-0, search-0, catalog) and its root; the two
-    // lists' runs (edge/lists/).
-    expect(result).toMatchObject({ mode: "incremental", written: 600 + 300 + 6 + 1 + 5 + 7 + 2, deleted: 0 });
+    // lists' runs and offsets (runs/).
+    expect(result).toMatchObject({ mode: "incremental", written: 600 + 300 + 6 + 1 + 5 + 7 + 4, deleted: 0 });
     await expectSameAsFullBuild();
   });
 
@@ -117,8 +117,8 @@ describe("incremental builds", () => {
     expect(result.mode).toBe("incremental");
     // quill's detail, /best/seo (now empty), offset 4 of "all" and offset 1 of "seo" per limit, all of "podcasts"
     // (100 pages) and its offset_out_of_range body; the search answers only quill had (q…quill, s…seo: 8) and the
-    // hash tree's shard of the podcasts list; its run (edge/lists/).
-    expect(result.deleted).toBe(1 + 1 + 100 + 100 + 100 + 1 + 8 + 1 + 1);
+    // hash tree's shard of the podcasts list; its run and offsets (runs/).
+    expect(result.deleted).toBe(1 + 1 + 100 + 100 + 100 + 1 + 8 + 1 + 2);
     expect((await hashTree(dist)).size).toBe(before - result.deleted);
     await expectSameAsFullBuild();
   });

@@ -1,6 +1,7 @@
-// `npm run build -- --edge-only`: every body but the list pages, each list once (its run file); the hash tree as a
-// full build writes it (E2); the same build for the R2 upload as the full tree; refused with one line by what serves
-// or checks the tree itself, and never switched to by a running server (B5).
+// `npm run build -- --layout runs` (alias `--edge-only`): every body but the list pages, each list once (its run and
+// offsets files, as a pages build writes them too); the hash tree as a pages build writes it (E2); the same build for
+// the R2 upload as the pages tree; for now refused with one line by what serves or checks the tree itself, and never
+// switched to by a running server (B5).
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { cp, readFile, writeFile } from "node:fs/promises";
@@ -17,7 +18,7 @@ import { memoryBucket } from "../../helpers/r2/memory-bucket.ts";
 let dir: Awaited<ReturnType<typeof tempDir>>;
 let content: string;
 beforeAll(async () => {
-  dir = await tempDir("edge-only-");
+  dir = await tempDir("runs-layout-");
   content = join(dir.path, "content");
   await cp(fixture("tiny"), content, { recursive: true });
 });
@@ -27,11 +28,11 @@ it("writes no list page, the hash tree of a full build, and the same R2 build as
   const full = join(dir.path, "full");
   const edge = join(dir.path, "edge");
   await build({ contentDir: content, outDir: full });
-  const result = await build({ contentDir: content, outDir: edge, edgeOnly: true });
-  expect(result.edgeOnly).toBe(true);
+  const result = await build({ contentDir: content, outDir: edge, layout: "runs" });
+  expect(result.layout).toBe("runs");
   expect(existsSync(join(full, "v1/software/pages/all/20/0.json"))).toBe(true);
   expect(existsSync(join(edge, "v1/software/pages"))).toBe(false);
-  for (const file of ["v1/sync/index.json", "v1/software/alpha-mail.json", "edge/lists/all.run"])
+  for (const file of ["v1/sync/index.json", "v1/software/alpha-mail.json", "runs/all.run", "runs/all.offsets"])
     expect((await readFile(join(edge, file))).equals(await readFile(join(full, file))), file).toBe(true);
   const fromFull = await uploadToR2(full, memoryBucket().target);
   const fromEdge = await uploadToR2(edge, memoryBucket().target);
@@ -50,7 +51,7 @@ it("serve, validate, nginx and export refuse it with one line; a running server 
     // a new name for a tool, so a switch would show
     const file = join(content, "tools/alpha-mail.json");
     await writeFile(file, JSON.stringify({ ...JSON.parse(await readFile(file, "utf8")), name: "Aardvark Mail" }));
-    await build({ contentDir: content, outDir: dist, edgeOnly: true });
+    await build({ contentDir: content, outDir: dist, layout: "runs" });
     await new Promise((r) => setTimeout(r, 1500)); // past B5's second
     const after = await fetch(page);
     expect(after.status).toBe(200);
@@ -72,7 +73,7 @@ it("serve, validate, nginx and export refuse it with one line; a running server 
     );
     expect(run.code, entry).toBe(1);
     expect(run.stderr.trim().split("\n"), entry).toEqual([
-      expect.stringMatching(/is an edge-only build \(no list pages\)/),
+      expect.stringMatching(/is a runs-layout build \(no list pages\)/),
     ]);
   }
 }, 60_000);
