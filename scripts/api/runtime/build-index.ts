@@ -94,6 +94,11 @@ export class BuildIndex {
     return this.lists.get(filter);
   }
 
+  /** Every list the build names, by filter. */
+  allLists(): ListIndex[] {
+    return [...this.lists.values()];
+  }
+
   /** A page file the build names (its list holds its offset), or undefined for any other file. */
   page(file: string): NamedPage | undefined {
     const at = pageOfFile(this.pageTemplate, file);
