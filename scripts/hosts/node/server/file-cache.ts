@@ -12,6 +12,7 @@ import { etagOf } from "../../../api/etag-node.ts";
 import { type BuildIndex, type NamedPage, StorageFault } from "../../../api/runtime/build-index.ts";
 import { CODINGS, type Coding, MIN_COMPRESS_BYTES } from "../../../api/runtime/route-table.ts";
 import { encodeBody } from "../../../io/encodings.ts";
+import { runFile } from "../../../render/list-runs.ts";
 import { DEFAULT_RECENT_BYTES, Doorkeeper } from "./admission.ts";
 import { BodyPool, type PooledBody, SLAB_BYTES } from "./body-pool.ts";
 import { readRunPage, readRunPageSync } from "./run-pages.ts";
@@ -176,13 +177,15 @@ export class FileCache {
   private async loadPage(file: string, size: number, page: NamedPage, pooled: boolean): Promise<CachedFile> {
     const slab = pooled && size <= SLAB_BYTES ? this.pool.lend() : undefined;
     const into = slab?.body ?? Buffer.allocUnsafeSlow(size);
+    // A fault names the page and the run it is read from.
+    const named = `${file} (from ${runFile(page.list.filter)})`;
     let body: Buffer;
     try {
       body = (await this.attempt(
-        file,
+        named,
         false,
-        () => readRunPageSync(this.root, file, page, into),
-        () => readRunPage(this.root, file, page, into),
+        () => readRunPageSync(this.root, named, page, into),
+        () => readRunPage(this.root, named, page, into),
       ))!;
     } catch (e) {
       slab?.release();

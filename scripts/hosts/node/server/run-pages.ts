@@ -16,6 +16,8 @@ const PREFIX = Buffer.from(PAGE_PREFIX);
 /** The run file a page is read from, relative to the build. */
 const runOfPage = (page: NamedPage): string => runFile(page.list.filter);
 
+// `file` below names the page (and its run) in a storage fault.
+
 /** Where the page's items lie in its run, once the run's size is the index's (else a storage fault). */
 function sliceOf(file: string, page: NamedPage, runSize: number): { start: number; length: number } {
   if (runSize !== page.list.runLength)
