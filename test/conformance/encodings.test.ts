@@ -49,7 +49,7 @@ describe.each(hosts.filter((h) => h.encodings && (!selected || selected.includes
     beforeAll(async () => {
       if (unavailable) return;
       dir = await tempDir();
-      await build({ contentDir: fixture("tiny"), outDir: join(dir.path, "dist"), compress: true });
+      await build({ contentDir: fixture("tiny"), outDir: join(dir.path, "dist"), compress: true, layout: host.layout });
       running = await host.start(join(dir.path, "dist"));
     });
     afterAll(async () => {

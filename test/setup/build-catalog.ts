@@ -14,6 +14,8 @@ declare module "vitest" {
     distDir: string;
     /** the catalog it was built from: the suite's oracle reads facts from here, never from hard-coded numbers */
     contentDir: string;
+    /** the same catalog built with --layout runs (each list once, no page file), for the hosts that take that layout */
+    runsDistDir?: string;
   }
 }
 
@@ -30,17 +32,22 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const contentDir = chooseContentDir();
   const workDir = await mkdtemp(join(tmpdir(), "conformance-"));
   const distDir = join(workDir, "dist");
+  const runsDistDir = join(workDir, "dist-runs");
   const result = await build({ contentDir, outDir: distDir });
+  const runs = await build({ contentDir, outDir: runsDistDir, layout: "runs" });
   // dotfiles a careless host would serve: P7 checks none of them ever is
-  for (const file of CANARY_FILES) {
-    await mkdir(dirname(join(distDir, file)), { recursive: true });
-    await writeFile(join(distDir, file), JSON.stringify({ canary: CANARY }));
-  }
+  for (const dist of [distDir, runsDistDir])
+    for (const file of CANARY_FILES) {
+      await mkdir(dirname(join(dist, file)), { recursive: true });
+      await writeFile(join(dist, file), JSON.stringify({ canary: CANARY }));
+    }
   console.log(
-    `conformance: built ${result.files} files from ${contentDir} (${result.tools} tools) in ${result.seconds.toFixed(1)} s`,
+    `conformance: built ${result.files} files from ${contentDir} (${result.tools} tools) in ${result.seconds.toFixed(1)} s, ` +
+      `its runs layout in ${runs.seconds.toFixed(1)} s`,
   );
   project.provide("distDir", distDir);
+  project.provide("runsDistDir", runsDistDir);
   project.provide("contentDir", contentDir);
-  const stopHosts = await startSharedHosts(project, distDir);
+  const stopHosts = await startSharedHosts(project, { pages: distDir, runs: runsDistDir });
   return () => stopHosts().finally(() => rm(workDir, { recursive: true, force: true }));
 }

@@ -34,6 +34,6 @@ export default async function setup(project: TestProject): Promise<() => Promise
   }
   project.provide("distDir", distDir);
   project.provide("contentDir", contentDir);
-  const stopHosts = await startSharedHosts(project, distDir);
+  const stopHosts = await startSharedHosts(project, { pages: distDir });
   return () => stopHosts().finally(() => rm(workDir, { recursive: true, force: true }));
 }
