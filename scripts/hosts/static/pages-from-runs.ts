@@ -49,14 +49,12 @@ export function pageUnitsOf(lists: PageList[], aligned?: readonly number[]): Pag
   );
 }
 
-/** Writes the list pages of the runs build at `root` into `out` (which holds none yet). */
-export function writePagesFromRuns(
-  root: string,
-  index: BuildIndex,
+/** Writes the pages of `lists` (listsOfRuns) into `out`, which holds none yet. */
+export function writePagesOf(
+  lists: PageList[],
   out: string,
   pageTemplate: string,
   aligned?: readonly number[],
 ): Promise<PageStats> {
-  const lists = listsOfRuns(root, index);
   return writePages({ root: out, pageTemplate, lists, units: pageUnitsOf(lists, aligned), compress: false });
 }

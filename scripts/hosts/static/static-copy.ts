@@ -13,7 +13,7 @@ import { servedFileFilter } from "../../api/served-files.ts";
 import { UserError } from "../../cli/command.ts";
 import { readBuildIndex } from "../../io/read-build-index.ts";
 import { alignedLimitsBody, alignedLimitsFile, alignedPageFilter } from "./aligned-pages.ts";
-import { writePagesFromRuns } from "./pages-from-runs.ts";
+import { listsOfRuns, writePagesOf } from "./pages-from-runs.ts";
 import { type PublishHost, publishedFileFilter } from "./published-files.ts";
 import { SERVE_CONFIG_FILE, staticCopyServeConfig } from "./serve-json.ts";
 
@@ -77,6 +77,8 @@ export async function makeStaticCopy(
     }),
   ) as RouteTable;
   const index = readBuildIndex(from, table);
+  // A runs build's lists, read (and checked against its index) before anything is written.
+  const lists = index.layout === "runs" ? listsOfRuns(from, index) : undefined;
   await checkOut(out, from);
   const published = publishedFileFilter(table, host);
   const aligned = alignedLimits ? alignedPageFilter(table.basePath, alignedLimits) : () => true;
@@ -113,10 +115,9 @@ export async function makeStaticCopy(
     bytes += Buffer.byteLength(body);
   }
   // A runs build's pages, written from its runs (every one, or the aligned ones).
-  const pages =
-    index.layout === "runs"
-      ? await writePagesFromRuns(from, index, out, layout(table.basePath).page, alignedLimits)
-      : { written: 0, writtenBytes: 0 };
+  const pages = lists
+    ? await writePagesOf(lists, out, layout(table.basePath).page, alignedLimits)
+    : { written: 0, writtenBytes: 0 };
   bytes += pages.writtenBytes;
   servedBytes += pages.writtenBytes;
   const served = files.length - hostFiles.length + pages.written;

@@ -2,6 +2,7 @@
 import { cp, readFile, realpath, rm, writeFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { build } from "../../../scripts/build.ts";
 import { buildSchemaMap, SCHEMA_MAP_FILE } from "../../../scripts/render/schema-table.ts";
 import { builtDist, run, TAMPERED_PROBLEMS, tamperPage } from "../../helpers/check-dist/validators.ts";
 import { fixture, repoRoot, tempDir } from "../../helpers/fs/dirs.ts";
@@ -107,5 +108,70 @@ describe("npm run validate", () => {
     const noneJson = validate("--dist", "/nonexistent-msapi", "--json");
     expect(noneJson.status).toBe(1);
     expect(JSON.parse(noneJson.stdout)).toEqual({ ok: false, error: expect.stringContaining("not found") });
+  });
+});
+
+describe("npm run validate on a runs build (each list once, no page file)", () => {
+  let dir: Awaited<ReturnType<typeof tempDir>>;
+  let runs: string;
+  beforeAll(async () => {
+    dir = await tempDir("msapi-validate-runs-");
+    await build({ contentDir: fixture("tiny"), outDir: join(dir.path, "built"), layout: "runs" });
+    runs = await realpath(join(dir.path, "built"));
+  });
+  afterAll(() => dir?.remove());
+
+  /** A copy of the runs build with `tamper` applied, validated: its problems as paths relative to it. */
+  async function tampered(tamper: (copy: string) => Promise<void>) {
+    const copy = join(dir.path, `copy-${Math.random().toString(36).slice(2)}`);
+    await cp(runs, copy, { recursive: true });
+    await tamper(copy);
+    const { status, stderr } = validate("--dist", copy);
+    return {
+      status,
+      problems: stderr
+        .trim()
+        .split("\n")
+        .map((l) => l.slice(copy.length + 1)),
+    };
+  }
+
+  it("passes it, and says it checked its lists' pages from their runs", () => {
+    const { status, stdout, stderr } = validate("--dist", runs);
+    expect(stderr).toBe("");
+    expect(status).toBe(0);
+    expect(stdout).toMatch(/ and the 1,500 list pages of its 5 runs \(4 distinct items\) are valid \(/);
+    const json = JSON.parse(validate("--dist", runs, "--json").stdout);
+    expect(json).toMatchObject({ ok: true, runs: { lists: 5, items: 10, distinct: 4, pages: 1_500 } });
+  });
+
+  it("names an item of a run against the summary schema, by its place in the run", async () => {
+    const { status, problems } = await tampered(async (copy) => {
+      const file = join(copy, "runs/all.run");
+      // the same length (the index's), a rating out of range in the first item
+      const run = await readFile(file, "utf8");
+      await writeFile(
+        file,
+        run.replace(/"rating":[0-9.]+/, (m) => `"rating":${"9".repeat(m.length - 9)}`),
+      );
+    });
+    expect(status).toBe(1);
+    expect(problems).toEqual(["runs/all.run: /0/rating: must be <= 5"]);
+  });
+
+  it("names a run of another length, a missing run, and offsets that are not the index's", async () => {
+    const { status, problems } = await tampered(async (copy) => {
+      await writeFile(join(copy, "runs/all.run"), `${await readFile(join(copy, "runs/all.run"), "utf8")} `);
+      await rm(join(copy, "runs/category/seo.run"));
+      const offsets = await readFile(join(copy, "runs/category/email.offsets"));
+      offsets.writeUInt32LE(offsets.readUInt32LE(4) + 1, 4);
+      await writeFile(join(copy, "runs/category/email.offsets"), offsets);
+    });
+    expect(status).toBe(1);
+    expect(problems).toEqual([
+      expect.stringMatching(/^runs\/all\.run: \d+ bytes where the build's index says \d+$/),
+      expect.stringMatching(/^runs\/category\/email\.offsets: entry 1 is \d+ where the index says \d+$/),
+      "runs/category/seo.run: missing or unreadable (ENOENT): the index names it",
+    ]);
   });
 });
