@@ -8,8 +8,10 @@ import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { BuildLayout } from "../api/runtime/build-index.ts";
 import { fill } from "../api/runtime/route-table.ts";
+import type { BodyPart } from "../render/catalog-body.ts";
 import { type HashTreeLayout, hashTreeRootFile, hashTreeShardFiles } from "../render/hash-tree-files.ts";
 import type { OutputFile, OutputGroup } from "../render/output.ts";
+import type { Piece } from "../render/pieces.ts";
 import { hashPages, type PageDigests, type PageList } from "../render/software-pages.ts";
 import { writeBuildIndex } from "./build-index.ts";
 import { type Base, type GenerationOptions, writeGeneration } from "./generation.ts";
@@ -34,6 +36,8 @@ export interface SiteOutput {
   maxLimit: number;
   /** where the hash tree over the bodies goes (E2) */
   hashTree: HashTreeLayout;
+  /** the pieces (E2): each list's and those of the bodies made of pieces (the catalog body), and their files */
+  pieces: SitePieces;
   /**
    * Validates list `list`'s page envelopes and the items at `items` (throws when one breaks its schema). Called for
    * each list whose pages are written: an item equal to one the previous build of the same code wrote was checked then.
@@ -41,6 +45,15 @@ export interface SiteOutput {
   checkList?: (list: number, items: "all" | number[]) => void;
   /** whether a file is a served file (api/served-files.ts), for the counts a build reports; default: all are */
   isServed?: (path: string) => boolean;
+}
+
+export interface SitePieces {
+  /** each list's pieces, in `lists` order */
+  lists: Piece[][];
+  /** the bodies made of pieces: their request target and their parts, asked once they are written */
+  bodies: { target: string; parts: () => BodyPart[] }[];
+  /** every piece's file, once each, asked once the bodies are written */
+  files: () => OutputFile[];
 }
 
 export interface WriteOptions extends GenerationOptions {
@@ -117,7 +130,7 @@ async function writeFull(work: string, site: SiteOutput, options: WriteOptions, 
   const lists = manifestLists(site.lists);
   countWrittenLists(site.lists, lists, pages.perList);
   const tree = { files: small.written + pages.written, bytes: small.writtenBytes + pages.writtenBytes };
-  writeBuildIndex(work, layoutOf(options), small.sizes, site.isServed ?? served, site.lists);
+  writeBuildIndex(work, layoutOf(options), small.sizes, site.isServed ?? served, site.lists, site.pieces.lists);
   writeManifest(work, options.fingerprint, small, lists, tree);
   const report = reportTree({
     base: from,
@@ -204,7 +217,7 @@ async function writeIncremental(
     files: previous.tree.files + small.created - small.deleted + lists.files,
     bytes: previous.tree.bytes + small.writtenBytes - small.removedBytes + lists.bytes,
   };
-  writeBuildIndex(work, layoutOf(options), small.sizes, site.isServed ?? served, site.lists);
+  writeBuildIndex(work, layoutOf(options), small.sizes, site.isServed ?? served, site.lists, site.pieces.lists);
   writeManifest(work, options.fingerprint, small, nextLists, tree);
   const report = reportTree({
     base: from,
@@ -255,6 +268,8 @@ const workCounts = (small: SmallStats, pages: PageStats) => ({
 /** The folder of the hash tree's files (`v1/sync/`). */
 const hashTreeFolder = (site: SiteOutput) =>
   site.hashTree.rootFile.slice(0, site.hashTree.rootFile.lastIndexOf("/") + 1);
+/** The folder of the pieces (`v1/sync/pieces/`), inside the hash tree's. */
+const piecesFolder = (site: SiteOutput) => site.hashTree.pieceFile.slice(0, site.hashTree.pieceFile.indexOf("{"));
 
 /**
  * The hash tree (E2), once the small files are written and every page hashed (pages need not be written yet): its
@@ -270,7 +285,15 @@ async function writeHashTree(
   previous: Manifest | undefined,
 ): Promise<SmallStats> {
   const inHashTree = hashTreeFolder(site);
+  const inPieces = piecesFolder(site);
   const compress = options.compress && site.bodyDir;
+  // The pieces, once the bodies made of them are written (a piece of the catalog body is made with it).
+  const pieceStats = await writeSmallFiles(
+    work,
+    site.pieces.files(),
+    manifestPart(previous, (path) => path.startsWith(inPieces)),
+    compress,
+  );
   const shards = hashTreeShardFiles({
     layout: site.hashTree,
     readPrevious: (path) => readFileSync(join(work, path), "utf8"),
@@ -288,7 +311,10 @@ async function writeHashTree(
   const shardStats = await writeSmallFiles(
     work,
     shards.files.map((s) => s.file),
-    manifestPart(previous, (path) => path.startsWith(inHashTree) && path !== site.hashTree.rootFile),
+    manifestPart(
+      previous,
+      (path) => path.startsWith(inHashTree) && path !== site.hashTree.rootFile && !path.startsWith(inPieces),
+    ),
     compress,
   );
   const rootStats = await writeSmallFiles(
@@ -297,7 +323,7 @@ async function writeHashTree(
     manifestPart(previous, (path) => path === site.hashTree.rootFile),
     compress,
   );
-  const stats = addSmallStats(bodies, shardStats, rootStats);
+  const stats = addSmallStats(bodies, pieceStats, shardStats, rootStats);
   // the pages' hashing is counted with the small files' (their files are the page writers')
   for (const digests of pages) {
     stats.hashed += digests?.hashed ?? 0;

@@ -27,6 +27,8 @@ export interface HashTreeLayout {
   rootFile: string;
   /** a shard's file, `v1/sync/{shard}` where shard is `name.json` */
   shardFile: string;
+  /** a piece's file, `v1/sync/pieces/{piece}` where piece is `<id>.json` */
+  pieceFile: string;
 }
 
 /** What the small files' writer knows of each body with a target. */

@@ -33,6 +33,9 @@ export function pageLists(catalog: Catalog, summaries: Summaries): PageList[] {
   }));
 }
 
+/** Each list's keys in `pageLists` order: its tools' slugs, where its pieces are cut (render/pieces.ts). */
+export const listKeys = (catalog: Catalog): string[][] => listFilters(catalog).map((l) => l.tools.map((t) => t.slug));
+
 /**
  * The check the writer runs for each list it writes (SiteOutput.checkList): the items it names, one by one (each
  * summary once however many lists hold it), and the list's envelope for every limit, at both ends.

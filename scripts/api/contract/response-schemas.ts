@@ -165,6 +165,15 @@ export const SyncShard = z
   })
   .meta({ id: "SyncShard" });
 
+export const SyncPiece = z
+  .array(z.union([SoftwareSummary, ExportedSoftware]))
+  .min(1)
+  .describe(
+    "consecutive items of one list (SoftwareSummary, as list pages hold them) or of the export's software array " +
+      "(ExportedSoftware), in their order",
+  )
+  .meta({ id: "SyncPiece" });
+
 export type SoftwareSummary = z.infer<typeof SoftwareSummary>;
 export type SoftwareDetail = z.infer<typeof SoftwareDetail>;
 export type Category = z.infer<typeof Category>;
@@ -174,6 +183,7 @@ export type SearchResponse = z.infer<typeof SearchResponse>;
 export type ExportResponse = z.infer<typeof ExportResponse>;
 export type SyncRoot = z.infer<typeof SyncRoot>;
 export type SyncShard = z.infer<typeof SyncShard>;
+export type SyncPiece = z.infer<typeof SyncPiece>;
 export type SoftwareListResponse = z.infer<typeof SoftwareListResponse>;
 export type CategoryListResponse = z.infer<typeof CategoryListResponse>;
 export type BestInCategoryResponse = z.infer<typeof BestInCategoryResponse>;
@@ -195,4 +205,5 @@ export const RESPONSE_SCHEMAS = {
   "responses/export-response.schema.json": ExportResponse,
   "responses/sync-root.schema.json": SyncRoot,
   "responses/sync-shard.schema.json": SyncShard,
+  "responses/sync-piece.schema.json": SyncPiece,
 } as const;

@@ -2,6 +2,7 @@ import { lstat, mkdir, readdir, readFile, readlink, writeFile } from "node:fs/pr
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type SiteOutput, writeOutput } from "../../../scripts/io/write-output.ts";
+import { cutPieces, LIST_PIECES, piecesOf } from "../../../scripts/render/pieces.ts";
 import { tempDir } from "../../helpers/fs/dirs.ts";
 import { hashTree } from "../../helpers/fs/tree.ts";
 
@@ -16,7 +17,14 @@ const site = (
   pageTemplate: "pages/{filter}/{limit}/{offset}.json",
   bodyDir: "pages/",
   maxLimit: 2,
-  hashTree: { basePath: "/pages", rootFile: "pages/sync/index.json", shardFile: "pages/sync/{shard}" },
+  hashTree: {
+    basePath: "/pages",
+    rootFile: "pages/sync/index.json",
+    shardFile: "pages/sync/{shard}",
+    pieceFile: "pages/sync/pieces/{piece}",
+  },
+  // one piece a list here (a list this short is never cut); no piece file: the writer's passes are what is tested
+  pieces: { lists: [piecesOf(items, cutPieces(items, LIST_PIECES))], bodies: [], files: () => [] },
 });
 const options = { fingerprint: "test", compress: false };
 /** A previous build of the old design: a real folder with a manifest, migrated into the store. */

@@ -161,6 +161,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sync/pieces/{piece}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get one piece of a list or of the export
+         * @description A run of consecutive items of one list (as `GET /software` pages hold them) or of the export's `software` array, as one JSON array. Each list and the export are cut into pieces where the content says (the cut after an item depends only on that item's slug and the distance from the cut before), so one edited or inserted tool changes one piece or two of each list it is in, never the pieces after it. The hash tree names each list's pieces and the export's parts in order; a piece's id is the SHA-256 of its body, so a copy checks what it fetched by its name and fetches only the pieces it does not hold. Joining a list's pieces without their brackets, by `,`, gives the list's items.
+         */
+        get: operations["getSyncPiece"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/openapi.json": {
         parameters: {
             query?: never;
@@ -354,6 +374,8 @@ export interface components {
             /** @description category slugs, ordered by category name */
             categories: string[];
         };
+        /** @description consecutive items of one list (SoftwareSummary, as list pages hold them) or of the export's software array (ExportedSoftware), in their order */
+        SyncPiece: (components["schemas"]["SoftwareSummary"] | components["schemas"]["ExportedSoftware"])[];
         SyncRoot: {
             /** @description each shard by name (its file is sync/{name}.json), with the hash and size of its body */
             data: {
@@ -783,6 +805,55 @@ export interface operations {
             };
             304: components["responses"]["NotModified"];
             /** @description No shard has this name. */
+            404: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
+                            message: string;
+                            hint?: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getSyncPiece: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An `ETag` from an earlier response (or a comma-separated list, or `*`): when it matches, the answer is `304 Not Modified`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /** @description A piece's id from a shard of the hash tree (the SHA-256 of its body, lower-case hex), followed by `.json`. */
+                piece: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The piece's items, in list order. */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SyncPiece"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            /** @description No piece has this id. */
             404: {
                 headers: {
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
