@@ -11,6 +11,7 @@ import { patternRegex, SCHEMA_MAP_FILE, type SchemaMap, type SchemaMapEntry } fr
 import { describeAjvErrors } from "../schemas/describe-errors.ts";
 import { SCHEMA_FILE_NAMES, type SchemaFile } from "../schemas/schema-files.ts";
 import { validatorFor } from "../schemas/validators.ts";
+import { checkPieces } from "./check-pieces.ts";
 import { checkRuns, type RunsReport } from "./check-runs.ts";
 import { checkOpenApi } from "./openapi-check.ts";
 
@@ -22,6 +23,8 @@ export interface DistReport {
   /** `v1/software/pages/all/20/40.json: /data/3/rating: must be <= 5`, paths relative to dist/ */
   problems: string[];
   notes: string[];
+  /** the pieces the lists and the catalog body are made of, checked as such (check-pieces.ts) */
+  pieces: number;
   /** a runs build: its lists, checked from their runs (check-runs.ts) */
   runs?: RunsReport;
 }
@@ -68,14 +71,17 @@ export async function checkDist(realDir: string): Promise<DistReport> {
   for (const item of todo) problems.push(...(await checkOne(item)));
   const index = readIndex(realDir, problems);
   const runs = index?.layout === "runs" ? checkRuns(realDir, index, checkValue, problems) : undefined;
-  return { checked: todo.length, served, problems, notes, ...(runs ? { runs } : {}) };
+  const pieces = index ? checkPieces(realDir, basePathOf(realDir), index, problems) : 0;
+  return { checked: todo.length, served, problems, notes, pieces, ...(runs ? { runs } : {}) };
 }
+
+const basePathOf = (realDir: string): string =>
+  (JSON.parse(readFileSync(join(realDir, layout("/").routeTable), "utf8")) as RouteTable).basePath;
 
 /** The build's index (what a runs build's pages are cut by), or undefined with a problem when it cannot be read. */
 function readIndex(realDir: string, problems: string[]): BuildIndex | undefined {
   try {
-    const table = JSON.parse(readFileSync(join(realDir, layout("/").routeTable), "utf8")) as RouteTable;
-    return BuildIndex.parse(readFileSync(join(realDir, BUILD_INDEX_FILE), "utf8"), layout(table.basePath).page);
+    return BuildIndex.parse(readFileSync(join(realDir, BUILD_INDEX_FILE), "utf8"), layout(basePathOf(realDir)).page);
   } catch (e) {
     problems.push(`${BUILD_INDEX_FILE}: cannot be read with routes.json (${(e as Error).message.slice(0, 120)})`);
     return undefined;

@@ -16,7 +16,7 @@ const options = {
     type: "boolean",
     default: false,
     description:
-      "print one JSON object: { ok, dist, checked, served, runs (a runs build: lists, items, distinct, pages), problems, notes, seconds }",
+      "print one JSON object: { ok, dist, checked, served, pieces, runs (a runs build: lists, items, distinct, pages), problems, notes, seconds }",
   },
 } as const;
 
@@ -24,8 +24,9 @@ export const VALIDATE: CommandSpec<typeof options> = {
   usage: "npm run validate --",
   summary:
     "Checks every file of dist/ that a host serves against its JSON Schema: response bodies, error bodies, and " +
-    "openapi.json as OpenAPI 3.1; for a build made with --layout runs, each list's run (its items once each, the page " +
-    "envelope at every limit). Which schema checks which path is published in dist/schema-map.json. Prints every " +
+    "openapi.json as OpenAPI 3.1; the pieces the hash tree names, as what the lists and the catalog body are made of; " +
+    "for a build made with --layout runs, each list's run (its items once each, the page envelope at every limit). " +
+    "Which schema checks which path is published in dist/schema-map.json. Prints every " +
     "problem at once, as `dist/<file>: <JSON pointer>: <message>`, and exits 1 when there is any.",
   options,
   notes: [
@@ -54,6 +55,7 @@ async function main(): Promise<number> {
         dist: values.dist,
         checked: report.checked,
         served: report.served,
+        pieces: report.pieces,
         ...(report.runs ? { runs: report.runs } : {}),
         problems,
         notes: report.notes,
@@ -70,7 +72,7 @@ async function main(): Promise<number> {
     const of = `the ${formatCount(report.checked)} JSON bodies of its ${formatCount(report.served)} served files${runs}`;
     console.log(
       problems.length === 0
-        ? `${shown}/: ${of} are valid (${seconds} s)`
+        ? `${shown}/: ${of} are valid, and its ${formatCount(report.pieces)} pieces are what its lists and catalog body are made of (${seconds} s)`
         : `${shown}/: ${formatCount(problems.length)} problem${problems.length === 1 ? "" : "s"} in ${formatCount(files)} of ${of} (${seconds} s)`,
     );
   }
