@@ -12,7 +12,7 @@ import type { BodyPart } from "../render/catalog-body.ts";
 import { type HashTreeLayout, hashTreeRootFile, hashTreeShardFiles } from "../render/hash-tree-files.ts";
 import { runFile } from "../render/list-runs.ts";
 import type { OutputFile, OutputGroup } from "../render/output.ts";
-import type { Piece } from "../render/pieces.ts";
+import type { Piece, RecallPieces } from "../render/pieces.ts";
 import type { PageList } from "../render/software-pages.ts";
 import { writeBuildIndex } from "./build-index.ts";
 import { type Base, type GenerationOptions, writeGeneration } from "./generation.ts";
@@ -55,6 +55,8 @@ export interface SitePieces {
   bodies: { target: string; parts: () => BodyPart[] }[];
   /** every piece's file, once each, asked once the bodies are written */
   files: () => OutputFile[];
+  /** hands the renderers the pieces the build before made, by key (a rebuild, before any body is written) */
+  recall?: (previous: RecallPieces) => void;
 }
 
 export interface WriteOptions extends GenerationOptions {
@@ -190,6 +192,7 @@ async function writeIncremental(
     if (!nextLists[filter] && writesPages(options)) await trash.discard(listDir(filter));
 
   const inHashTree = hashTreeFolder(site);
+  site.pieces.recall?.(recallPieces(work, previous, piecesFolder(site)));
   // The hash tree names no page: it is written while the page writer threads still write pages.
   const [small, pages] = await both(
     writeSmallFiles(
@@ -327,6 +330,26 @@ async function writeHashTree(
     compress,
   );
   return addSmallStats(bodies, pieceStats, shardStats, rootStats);
+}
+
+/**
+ * The pieces of the working copy, by the key its manifest records for them: a renderer reads such a piece instead of
+ * making it again (its id is its file's name).
+ */
+function recallPieces(work: string, previous: Manifest, inPieces: string): RecallPieces {
+  const byKey = new Map<string, string>();
+  previous.keys.forEach((key, path) => {
+    if (path.startsWith(inPieces)) byKey.set(key, path);
+  });
+  return (key) => {
+    const path = byKey.get(key);
+    if (path === undefined) return undefined;
+    return {
+      id: path.slice(inPieces.length, -".json".length),
+      size: previous.sizes.get(path)!,
+      body: () => readFileSync(join(work, path), "utf8"),
+    };
+  };
 }
 
 /** Both results, or the first error once both have stopped: the working folder is removed only when nobody writes in it. */
