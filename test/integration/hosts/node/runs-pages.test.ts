@@ -1,18 +1,18 @@
 // L2 on the Node server: every list page of a runs build is answered exactly as the page tree of the same catalog
 // holds it. The tiny fixture, built with --compress in both layouts: every page and a page past each list's end, as
-// GET in each coding (the coded bytes decoded to the page file, and equal to the page tree's siblings), as HEAD and
-// with If-None-Match, status and headers as the pages build's server answers them. The sample catalog: every page
-// file of its page tree, byte for byte and with its ETag, answered from runs.
+// GET in each coding (the coded bytes decoded to the page file), and as HEAD, status and headers as the pages build's
+// server answers them; with If-None-Match, a seeded eighth of them. The sample catalog's every page file is compared
+// in the conformance project, which builds it in both layouts (test/conformance/runs-pages.test.ts).
 import { readFile, realpath } from "node:fs/promises";
 import { join } from "node:path";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import fg from "fast-glob";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { etagOf } from "../../../../scripts/api/etag-node.ts";
 import { build } from "../../../../scripts/build.ts";
 import { type RunningServer, startServer } from "../../../../scripts/hosts/node/server/start-server.ts";
-import { fixture, repoRoot, tempDir } from "../../../helpers/fs/dirs.ts";
+import { fixture, tempDir } from "../../../helpers/fs/dirs.ts";
 import { askPipelined, type PipelinedRequest } from "../../../helpers/hosts/pipelined.ts";
+import { seeded } from "../../../helpers/random/seeded.ts";
 
 /** Every page file of a page tree, as its path and the target a client asks it with. */
 async function pagesOf(root: string): Promise<{ file: string; target: string }[]> {
@@ -77,41 +77,18 @@ describe("the Node server answers a runs build's list pages as the page tree hol
       if (encoding) coded++;
     }
     expect(coded, "pages of 1 KB and more are offered in br and gzip").toBeGreaterThan(150);
-    // If-None-Match with each answer's ETag, in its coding: 304 from runs with the page tree's headers
-    const conditional = requests.map((r, i) => ({
-      ...r,
-      headers: { ...r.headers, "if-none-match": a[i]!.headers.etag ?? "" },
-    }));
+    // If-None-Match with an answer's ETag, in its coding: 304 from runs with the page tree's headers (a seeded eighth)
+    const random = seeded(48);
+    const conditional = requests
+      .map((r, i) => ({ ...r, headers: { ...r.headers, "if-none-match": a[i]!.headers.etag ?? "" } }))
+      .filter((_, i) => i < pages.length * variants.length && random() < 0.125);
     const [a304, b304] = await Promise.all([askPipelined(fromPages, conditional), askPipelined(fromRuns, conditional)]);
     for (const [i, r] of conditional.entries()) {
       expect(b304[i]!.status, r.target).toBe(a304[i]!.status);
       expect(b304[i]!.headers, r.target).toEqual(a304[i]!.headers);
     }
-    expect(b304.filter((r) => r.status === 304).length).toBe(pages.length * variants.length);
+    expect(b304.every((r) => r.status === 304)).toBe(true);
+    expect(b304.length).toBeGreaterThan(600);
     expect(pages.length).toBe(1_500);
-  }, 120_000);
-
-  it("the sample catalog: every page file of its page tree, byte for byte, with its ETag and length", async () => {
-    const content = join(repoRoot, "content");
-    const pagesDist = join(dir.path, "sample-pages");
-    const runsDist = join(dir.path, "sample-runs");
-    await build({ contentDir: content, outDir: pagesDist });
-    await build({ contentDir: content, outDir: runsDist, layout: "runs" });
-    const tree = await realpath(pagesDist);
-    const fromRuns = await serve(runsDist);
-    const pages = await pagesOf(tree);
-    expect(pages.length).toBeGreaterThan(20_000);
-    const answers = await askPipelined(
-      fromRuns,
-      pages.map(({ target }) => ({ target })),
-    );
-    for (const [i, { file, target }] of pages.entries()) {
-      const body = await readFile(join(tree, file));
-      const answer = answers[i]!;
-      expect(answer.status, target).toBe(200);
-      expect(answer.body.equals(body), target).toBe(true);
-      expect(answer.headers.etag, target).toBe(etagOf(body));
-      expect(answer.headers["content-length"], target).toBe(String(body.byteLength));
-    }
   }, 120_000);
 });
