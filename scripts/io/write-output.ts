@@ -140,7 +140,7 @@ async function writeFull(work: string, site: SiteOutput, options: WriteOptions, 
     small,
     lists,
     listsChanged: [],
-    maxLimit: site.maxLimit,
+    maxLimit: pageLimits(site, options),
   });
   const summary: Omit<WriteSummary, "generation"> = {
     counts: report.counts,
@@ -232,7 +232,7 @@ async function writeIncremental(
       ...site.lists.flatMap((list, i) => (plans[i] === undefined ? [] : [list.filter])),
       ...Object.keys(previous.lists).filter((filter) => !nextLists[filter]),
     ],
-    maxLimit: site.maxLimit,
+    maxLimit: pageLimits(site, options),
   });
   const summary: Omit<WriteSummary, "generation"> = {
     counts: report.counts,
@@ -256,6 +256,8 @@ interface Written {
 /** The build's layout: a runs build holds each list once, as a run, and no page file. */
 const layoutOf = (options: WriteOptions): BuildLayout => options.layout ?? "pages";
 const writesPages = (options: WriteOptions) => layoutOf(options) === "pages";
+/** The limits of the page files a list has on disk: none in a runs build (no page file to count or compare). */
+const pageLimits = (site: SiteOutput, options: WriteOptions) => (writesPages(options) ? site.maxLimit : 0);
 
 /** Without a route table to ask, every file counts as served. */
 const served = () => true;
