@@ -180,7 +180,7 @@ async function writeIncremental(
       // Out of the way at once, deleted by another process meanwhile.
       if (previous.lists[list.filter] && writesPages(options)) await trash.discard(listDir(list.filter));
     }
-    // A runs build hashes the pages (the hash tree names them) but writes none.
+    // A runs build writes no page: each follows from its list's run (written with the small files).
     if (!writesPages(options)) continue;
     plan.offsets.forEach((offsets, i) => {
       if (offsets === "all" || offsets.length > 0)
