@@ -140,7 +140,7 @@ async function writeFull(work: string, site: SiteOutput, options: WriteOptions, 
     small,
     lists,
     listsChanged: [],
-    maxLimit: site.maxLimit,
+    maxLimit: pageLimits(site, options),
   });
   const summary: Omit<WriteSummary, "generation"> = {
     counts: report.counts,
@@ -180,7 +180,7 @@ async function writeIncremental(
       // Out of the way at once, deleted by another process meanwhile.
       if (previous.lists[list.filter] && writesPages(options)) await trash.discard(listDir(list.filter));
     }
-    // A runs build hashes the pages (the hash tree names them) but writes none.
+    // A runs build writes no page: each follows from its list's run (written with the small files).
     if (!writesPages(options)) continue;
     plan.offsets.forEach((offsets, i) => {
       if (offsets === "all" || offsets.length > 0)
@@ -232,7 +232,7 @@ async function writeIncremental(
       ...site.lists.flatMap((list, i) => (plans[i] === undefined ? [] : [list.filter])),
       ...Object.keys(previous.lists).filter((filter) => !nextLists[filter]),
     ],
-    maxLimit: site.maxLimit,
+    maxLimit: pageLimits(site, options),
   });
   const summary: Omit<WriteSummary, "generation"> = {
     counts: report.counts,
@@ -256,6 +256,8 @@ interface Written {
 /** The build's layout: a runs build holds each list once, as a run, and no page file. */
 const layoutOf = (options: WriteOptions): BuildLayout => options.layout ?? "pages";
 const writesPages = (options: WriteOptions) => layoutOf(options) === "pages";
+/** The limits of the page files a list has on disk: none in a runs build (no page file to count or compare). */
+const pageLimits = (site: SiteOutput, options: WriteOptions) => (writesPages(options) ? site.maxLimit : 0);
 
 /** Without a route table to ask, every file counts as served. */
 const served = () => true;
@@ -307,12 +309,9 @@ async function writeHashTree(
     }),
     parts: new Map(site.pieces.bodies.map((b) => [b.target, b.parts])),
     small: bodies,
-    // No body served by URL created or removed: the same targets in the same bins, so unchanged shards are kept.
-    previous: previous && {
-      files: previous.files,
-      keys: previous.keys,
-      samePaths: bodies.created === 0 && bodies.deleted === 0,
-    },
+    // No body served by URL removed: unchanged shards are kept, the others patched (bodies.deleted counts the files
+    // this build's bodies pass removed; pieces, which come and go, have a pass of their own).
+    previous: previous && { files: previous.files, keys: previous.keys, noneRemoved: bodies.deleted === 0 },
   });
   const shardStats = await writeSmallFiles(
     work,

@@ -2,9 +2,9 @@
 // of their bodies, one shard per list naming its pieces, and a root that names the shards. No list page is named: a
 // page is a window of its list (L1), and the list is its pieces. Pure: the writer hands in what it hashed.
 //
-// Shards group targets by what changes together, so a small edit changes few of them (E3): tool details and rankings
-// by a hash of the target into bins of about 32 (a price edit touches one tool and its rankings), search answers
-// into bins of about 128 (an inserted tool changes the answers of its names' prefixes, spread over a few bins), the
+// Shards group targets by what changes together, so a small edit changes few of them (E3): tool details by a hash of
+// the target into bins of about 128, rankings of about 32 (a price edit touches one tool and its rankings), search
+// answers into bins of about 32 (an inserted tool changes the answers of its names' prefixes, spread over bins), the
 // catalog-wide bodies in one (`catalog`, the catalog body's entry naming its parts), and each list in its own
 // (`list`, `category-<slug>`): its run's hash and size, its category and total, and its pieces.
 
@@ -22,8 +22,13 @@ export interface BodyHash {
   size: number;
 }
 
-/** Targets to a bin, by kind: a bin holds about this many. */
-export const PER_BIN = { software: 32, best: 32, search: 128 } as const;
+/**
+ * Targets to a bin, by kind: a bin holds about this many. A change costs a mirror the root (an entry a bin) and each bin
+ * it touches: details, touched one at a time, are cheapest in bins of about the square root of their number (at
+ * 15,384 tools: 128 bins of 120, a root of 27 kB and a bin of 15 kB, against a root of 61 kB with bins of 32); an
+ * inserted tool changes about 20 search answers at once, spread over the bins, so theirs are small (64 bins of 25).
+ */
+export const PER_BIN = { software: 128, best: 32, search: 32 } as const;
 
 /** The shard of one list, by its filter (`all`, `category/seo`): `list`, `category-seo`. */
 export const listShardName = (filter: string): string =>
@@ -50,12 +55,20 @@ export function kindOf(basePath: string, target: string): BinnedKind | "catalog"
   return "catalog";
 }
 
+/** How many bins the targets of `kind` go in, given how many there are. */
+export const binCount = (kind: BinnedKind, targets: number): number =>
+  powerOfTwoAtLeast(Math.ceil(targets / PER_BIN[kind]));
+
 /** The shard of a body served by URL, by its target; `counts` holds how many targets each kind has. */
 export function shardOf(basePath: string, target: string, counts: Record<string, number>): string {
   const kind = kindOf(basePath, target);
   if (kind === "catalog") return kind;
-  return `${kind}-${binOf(target, powerOfTwoAtLeast(Math.ceil((counts[kind] ?? 0) / PER_BIN[kind])))}`;
+  return `${kind}-${binOf(target, binCount(kind, counts[kind] ?? 0))}`;
 }
+
+/** The kind of a bin by its shard's name (`search-3` → search), or undefined for any other shard. */
+export const binKindOf = (name: string): BinnedKind | undefined =>
+  (/^(software|best|search)-\d+$/.exec(name)?.[1] as BinnedKind | undefined) ?? undefined;
 
 /** A piece as the tree names it: `[id, items, size]`. */
 type PieceRow = [id: string, items: number, size: number];
@@ -63,8 +76,10 @@ const pieceRows = (pieces: readonly Piece[]): PieceRow[] => pieces.map((p) => [p
 
 /** The entry of a body served by URL: `{"sha256","size"}`, and `parts` for a body made of pieces. */
 export function bodyEntry(body: BodyHash, parts?: readonly BodyPart[]): string {
+  // JSON.stringify's bytes, made without an object: a tree names every body, 17,000 at 15,384 tools
+  if (!parts) return `{"sha256":"${body.sha256}","size":${body.size}}`;
   const entry: Record<string, unknown> = { sha256: body.sha256, size: body.size };
-  if (parts) entry.parts = parts.map((p) => ("text" in p ? { text: p.text } : { pieces: pieceRows(p.pieces) }));
+  entry.parts = parts.map((p) => ("text" in p ? { text: p.text } : { pieces: pieceRows(p.pieces) }));
   return JSON.stringify(entry);
 }
 
