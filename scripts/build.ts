@@ -4,6 +4,7 @@ import { createHash } from "node:crypto";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { buildRouteTable } from "./api/contract/build-route-table.ts";
+import type { BuildLayout } from "./api/runtime/build-index.ts";
 import { layout, MAX_LIMIT, type RouteLayout, type RouteTable } from "./api/runtime/route-table.ts";
 import { servedFileFilter } from "./api/served-files.ts";
 import { formatCount } from "./cli/command.ts";
@@ -26,14 +27,15 @@ import { renderCatalogBody } from "./render/catalog-body.ts";
 import { renderCategories } from "./render/categories.ts";
 import { renderDocsPage } from "./render/docs-page.ts";
 import { renderErrors } from "./render/errors.ts";
-import { edgeOnlyFile, listRunFiles } from "./render/list-runs.ts";
+import { listRunFiles } from "./render/list-runs.ts";
 import { renderOpenApi } from "./render/openapi.ts";
 import { lazyFile, type OutputFile, routeTableKey } from "./render/output.ts";
+import { cutPieces, LIST_PIECES, pieceBody, pieceFiles, piecesOf, rememberingKeyHash } from "./render/pieces.ts";
 import { renderRankings } from "./render/rankings.ts";
 import { renderSchemaTable } from "./render/schema-table.ts";
 import { renderSearch } from "./render/search.ts";
 import { renderSoftwareDetails, serializeSummaries } from "./render/software.ts";
-import { listChecker, pageLists } from "./render/software-pages.ts";
+import { listChecker, listKeys, pageLists } from "./render/software-pages.ts";
 
 export interface BuildOptions {
   contentDir: string;
@@ -54,8 +56,8 @@ export interface BuildOptions {
    * (--json)
    */
   printsWarnings?: boolean;
-  /** write no list page (the R2 upload needs only each list's run): a build only the edge can publish */
-  edgeOnly?: boolean;
+  /** how the build holds its lists: a file per page (`pages`, the default) or each list once as a run (`runs`), L2 */
+  layout?: BuildLayout;
 }
 
 export interface BuildResult extends WriteSummary {
@@ -71,8 +73,8 @@ export interface BuildResult extends WriteSummary {
   contentWarnings: ContentWarning[];
   /** which of them (and of `warnings`) are about files changed since the last good build, and which it printed */
   warningHistory: WarningHistory;
-  /** no list page was written (--edge-only) */
-  edgeOnly: boolean;
+  /** how the build holds its lists: `runs` wrote no list page (--layout runs) */
+  layout: BuildLayout;
   /** precompressed siblings were written (--compress) */
   compressed: boolean;
 }
@@ -81,26 +83,27 @@ export interface BuildResult extends WriteSummary {
  * Every file of dist/: the small ones whole, the list pages as lists of pre-serialized, validated items. `paths`: the
  * layout the route table was built with, handed to every renderer that names a file.
  */
-export function renderSite(
-  catalog: Catalog,
-  table: RouteTable,
-  paths: RouteLayout,
-  { edgeOnly = false } = {},
-): SiteOutput {
+export function renderSite(catalog: Catalog, table: RouteTable, paths: RouteLayout): SiteOutput {
   const summaries = serializeSummaries(catalog);
   const software = renderSoftwareDetails(catalog, paths);
   const search = renderSearch(catalog, summaries, paths);
   const lists = pageLists(catalog, summaries);
+  // Each list and the catalog body cut into pieces where their tools' slugs say (E2): one hash per slug.
+  const keyHash = rememberingKeyHash();
+  const keys = listKeys(catalog);
+  const listPieces = lists.map((list, i) => piecesOf(list.items, cutPieces(keys[i]!, LIST_PIECES, keyHash)));
+  const catalogBody = renderCatalogBody(catalog, software.details, paths, keyHash);
+  // A list's pieces name its items' bytes: the same ids, the same run.
+  const listKey = (i: number) => sha1(listPieces[i]!.map((p) => p.id).join(","));
   const files: OutputFile[] = [
-    // each list once, for publishers that store pages as windows on it (the R2 upload)
-    ...listRunFiles(lists),
-    ...(edgeOnly ? [edgeOnlyFile()] : []),
+    // each list once, in both layouts: hosts of a runs build answer pages from these (L2), the R2 upload stores them
+    ...listRunFiles(lists, listKey),
     // before the catalog body, whose check asks which details were rendered
     ...software.files,
     renderCategories(catalog, paths),
     ...renderRankings(catalog, paths),
     search.none,
-    renderCatalogBody(catalog, software.details, paths),
+    catalogBody,
     ...renderErrors(catalog, paths),
     renderOpenApi(catalog, table, paths),
     ...renderDocsPage(catalog, table, paths),
@@ -121,6 +124,34 @@ export function renderSite(
       basePath: table.basePath,
       rootFile: paths.syncRoot,
       shardFile: paths.syncShard,
+      pieceFile: paths.syncPiece,
+    },
+    pieces: {
+      lists: listPieces,
+      bodies: [{ target: catalogBody.target!, parts: catalogBody.parts }],
+      files: () => {
+        // Where each list piece starts, to render its body when a writer needs it (a kept piece is never rendered).
+        const starts = new Map<string, [list: number, start: number, items: number]>();
+        listPieces.forEach((pieces, list) => {
+          let at = 0;
+          for (const piece of pieces) {
+            if (!starts.has(piece.id)) starts.set(piece.id, [list, at, piece.items]);
+            at += piece.items;
+          }
+        });
+        const catalogPieces = catalogBody.parts().flatMap((part) => ("pieces" in part ? part.pieces : []));
+        return pieceFiles(
+          paths.syncPiece,
+          [...listPieces.flat(), ...catalogPieces],
+          (id) => {
+            const at = starts.get(id);
+            if (at) return pieceBody(lists[at[0]]!.items.slice(at[1], at[1] + at[2]));
+            return catalogBody.pieceBody(id)!;
+          },
+          (id) => (starts.has(id) ? undefined : catalogBody.pieceKey(id)),
+        );
+      },
+      recall: catalogBody.recallFrom,
     },
   };
 }
@@ -162,7 +193,7 @@ export async function build({
   backgroundCleanup = false,
   strict = false,
   printsWarnings = true,
-  edgeOnly = false,
+  layout: listLayout = "pages",
 }: BuildOptions): Promise<BuildResult> {
   // process.hrtime, not performance: the performance global loads ten of Node's modules, which a cold start pays.
   const started = process.hrtime.bigint();
@@ -174,7 +205,7 @@ export async function build({
   const contentFiles = 1 + raw.categories.length + raw.tools.length;
   // Another number of files than the last good build's (or none before): the lists change length and are written
   // whole, by a thread started now so that its start-up overlaps validation and rendering.
-  const pageWriters = contentFiles !== remembered.count && !edgeOnly ? startPageWriters() : undefined;
+  const pageWriters = contentFiles !== remembered.count && listLayout === "pages" ? startPageWriters() : undefined;
   try {
     const validation = validateContent(raw);
     if (!validation.ok) throw new ContentErrors(validation.errors);
@@ -189,14 +220,14 @@ export async function build({
     // The one layout of this build: the route table and every renderer name their files with it.
     const paths = layout(catalog.site.basePath);
     const table = buildRouteTable(catalog.site, paths);
-    const site = renderSite(catalog, table, paths, { edgeOnly });
+    const site = renderSite(catalog, table, paths);
     // What codeHash and the renderers hashed (package files: renderDocsPage), remembered for the next build.
     saveFileHashes();
     const written = await writeOutput(outDir, site, {
       // Options that change output: another value means a full build.
-      fingerprint: sha1(JSON.stringify({ code, compress, edgeOnly })),
+      fingerprint: sha1(JSON.stringify({ code, compress, layout: listLayout })),
       compress,
-      edgeOnly,
+      layout: listLayout,
       full,
       contentDir,
       wait,
@@ -232,7 +263,7 @@ export async function build({
       contentWarnings,
       warnings,
       warningHistory: shown.history,
-      edgeOnly,
+      layout: listLayout,
       compressed: compress,
     };
   } finally {
@@ -256,6 +287,6 @@ export function builtLine(result: BuildResult, out: string): string {
       ? `no served file changed against the build it replaced; ${tree} in all`
       : `${formatCount(changes.changed)} served files changed, ${formatCount(changes.added)} added, ` +
         `${formatCount(changes.removed)} removed against the build it replaced; ${tree} in all`;
-  const kind = result.edgeOnly ? "edge-only: no list pages, for npm run upload:r2; " : "";
+  const kind = result.layout === "runs" ? "runs layout: no list pages; " : "";
   return `built ${out}/ in ${result.seconds.toFixed(2)} s (${kind}${changes ? "" : `${result.mode}, `}${result.generation}): ${what}`;
 }

@@ -4,10 +4,15 @@ import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import fg from "fast-glob";
+import { BUILD_INDEX_FILE, BuildIndex } from "../api/runtime/build-index.ts";
+import { layout, type RouteTable } from "../api/runtime/route-table.ts";
+import { isSibling } from "../api/served-files.ts";
 import { patternRegex, SCHEMA_MAP_FILE, type SchemaMap, type SchemaMapEntry } from "../render/schema-table.ts";
 import { describeAjvErrors } from "../schemas/describe-errors.ts";
 import { SCHEMA_FILE_NAMES, type SchemaFile } from "../schemas/schema-files.ts";
 import { validatorFor } from "../schemas/validators.ts";
+import { checkPieces } from "./check-pieces.ts";
+import { checkRuns, type RunsReport } from "./check-runs.ts";
 import { checkOpenApi } from "./openapi-check.ts";
 
 export interface DistReport {
@@ -18,6 +23,10 @@ export interface DistReport {
   /** `v1/software/pages/all/20/40.json: /data/3/rating: must be <= 5`, paths relative to dist/ */
   problems: string[];
   notes: string[];
+  /** the pieces the lists and the catalog body are made of, checked as such (check-pieces.ts) */
+  pieces: number;
+  /** a runs build: its lists, checked from their runs (check-runs.ts) */
+  runs?: RunsReport;
 }
 
 /** `realDir`: dist/ with its symlink already resolved, so every file comes from one generation. */
@@ -32,6 +41,8 @@ export async function checkDist(realDir: string): Promise<DistReport> {
   const todo: [string, SchemaMapEntry][] = [];
   let served = 0;
   for (const file of files) {
+    // A precompressed sibling (build --compress) is its body's coding, not a body: `v1/sync/*` would take a shard's.
+    if (isSibling(file)) continue;
     const match = matchers.find((m) => m.regex.test(file));
     if (match) served++;
     if (match?.entry.schema) todo.push([file, match.entry]);
@@ -58,7 +69,23 @@ export async function checkDist(realDir: string): Promise<DistReport> {
     return checkValue(entry.schema!, value).map((p) => `${file}: ${p}`);
   }
   for (const item of todo) problems.push(...(await checkOne(item)));
-  return { checked: todo.length, served, problems, notes };
+  const index = readIndex(realDir, problems);
+  const runs = index?.layout === "runs" ? checkRuns(realDir, index, checkValue, problems) : undefined;
+  const pieces = index ? checkPieces(realDir, basePathOf(realDir), index, problems) : 0;
+  return { checked: todo.length, served, problems, notes, pieces, ...(runs ? { runs } : {}) };
+}
+
+const basePathOf = (realDir: string): string =>
+  (JSON.parse(readFileSync(join(realDir, layout("/").routeTable), "utf8")) as RouteTable).basePath;
+
+/** The build's index (what a runs build's pages are cut by), or undefined with a problem when it cannot be read. */
+function readIndex(realDir: string, problems: string[]): BuildIndex | undefined {
+  try {
+    return BuildIndex.parse(readFileSync(join(realDir, BUILD_INDEX_FILE), "utf8"), layout(basePathOf(realDir)).page);
+  } catch (e) {
+    problems.push(`${BUILD_INDEX_FILE}: cannot be read with routes.json (${(e as Error).message.slice(0, 120)})`);
+    return undefined;
+  }
 }
 
 /** `pointer: message` for each problem of `value` against a schema of the map (`schemas/responses/…`). */

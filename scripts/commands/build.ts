@@ -1,7 +1,7 @@
 // npm run build: the flags, then the build (scripts/build.ts orchestrates it), reported in one line or one JSON object.
 import { resolve } from "node:path";
 import { build, builtLine } from "../build.ts";
-import { type CommandSpec, isMain, parseCommandArgs, runCommand } from "../cli/command.ts";
+import { type CommandSpec, isMain, parseCommandArgs, runCommand, UserError } from "../cli/command.ts";
 import { ContentErrors, formatContentError } from "../content/errors.ts";
 import { warningReport } from "../content/warning-report.ts";
 
@@ -27,11 +27,18 @@ const options = {
     default: false,
     description: "if another build of --out is running, stop instead of waiting for it",
   },
+  layout: {
+    type: "string",
+    default: "pages",
+    valueName: "pages|runs",
+    description:
+      "how the build holds the lists of GET /software: pages, a file per page (every body on disk, what file hosts take); " +
+      "runs, each list once (runs/), no page file: a far smaller build for large catalogs",
+  },
   "edge-only": {
     type: "boolean",
     default: false,
-    description:
-      "write no list page, only each list once: for publishing to R2 alone (npm run upload:r2); serve, nginx, validate and export refuse such a build",
+    description: "the same as --layout runs (its former name)",
   },
   verbose: {
     type: "boolean",
@@ -57,6 +64,15 @@ let jsonOutput = process.argv.includes("--json");
 async function main(): Promise<number> {
   const values = parseCommandArgs(BUILD);
   jsonOutput = values.json === true;
+  if (values.layout !== "pages" && values.layout !== "runs")
+    throw new UserError(`unknown --layout ${values.layout}: pages or runs`, 2);
+  if (
+    values["edge-only"] &&
+    process.argv.some((a) => a === "--layout" || a.startsWith("--layout=")) &&
+    values.layout !== "runs"
+  )
+    throw new UserError("--edge-only is --layout runs: it goes with no other --layout", 2);
+  const layout = values["edge-only"] ? "runs" : values.layout;
   const contentDir = resolve(values.content!);
   const outDir = resolve(values.out!);
   const progress = values.json || !process.stderr.isTTY ? undefined : (m: string) => process.stderr.write(`\r${m}`);
@@ -73,7 +89,7 @@ async function main(): Promise<number> {
       backgroundCleanup: true,
       strict: values.strict,
       printsWarnings: !values.json,
-      edgeOnly: values["edge-only"],
+      layout,
     });
     if (progress) process.stderr.write("\r\x1b[K");
     if (values.json) console.log(JSON.stringify({ ok: true, outDir: values.out, ...result }));

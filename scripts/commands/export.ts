@@ -65,7 +65,9 @@ async function main(): Promise<void> {
   else
     console.log(
       `exported ${formatCount(result.served)} served files (${formatBytes(result.servedBytes)}) and ` +
-        `${result.hostFiles.length} host file${result.hostFiles.length === 1 ? "" : "s"} (${result.hostFiles.join(", ")}) ` +
+        (result.hostFiles.length === 0
+          ? "no host file "
+          : `${result.hostFiles.length} host file${result.hostFiles.length === 1 ? "" : "s"} (${result.hostFiles.join(", ")}) `) +
         `for ${values.host} from ${values.dist}/ to ${values.out}/` +
         (limits ? `, list pages aligned to limits ${limits.join(", ")}` : ""),
     );

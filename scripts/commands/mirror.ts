@@ -24,10 +24,12 @@ const options = {
 export const MIRROR: CommandSpec<typeof options> = {
   usage: "npm run mirror --",
   summary:
-    "Copies every body of a deployed API into a local folder, then keeps it in step: each run fetches the hash tree's " +
-    "root (with If-None-Match), the shards whose hash changed and the bodies whose hash changed, checks every body's " +
-    "SHA-256, and switches the copy in one step. A run that fails or is killed leaves the previous copy whole; the next " +
-    "run keeps what it had fetched. See docs/guide/search-export-sync.md.",
+    "Copies a deployed API into a local folder, then keeps it in step: each run fetches the hash tree's root (with " +
+    "If-None-Match), the shards whose hash changed, the bodies whose hash changed and the pieces the copy does not " +
+    "hold, checks every one by its SHA-256, and switches the copy in one step. The copy is a runs build: each list " +
+    "once, joined from its pieces; `npm run serve -- --dist DIR` answers from it and `npm run export -- --dist DIR` " +
+    "turns it into a page tree. A run that fails or is killed leaves the previous copy whole; the next run keeps what " +
+    "it had fetched. See docs/guide/search-export-sync.md.",
   options,
   notes: [
     "Retries 429 and 5xx answers, dropped connections, cut answers and passed deadlines with backoff and jitter (Retry-After honoured): 8 attempts a request, none after 40 s.",

@@ -28,3 +28,6 @@ export function siblingsOf(path: string, body: Buffer): { write: { path: string;
   if (body.byteLength < MIN_COMPRESS_BYTES) return { write: [], remove: siblingPaths(path) };
   return { write: CODINGS.map((c) => ({ path: path + c.suffix, body: ENCODE[c.name](body) })), remove: [] };
 }
+
+/** One body in one coding, exactly as the build writes its sibling (the Node server compresses pages from runs). */
+export const encodeBody = (coding: Coding, body: Buffer): Buffer => ENCODE[coding](body);

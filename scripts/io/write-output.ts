@@ -6,10 +6,14 @@
 
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import type { BuildLayout } from "../api/runtime/build-index.ts";
 import { fill } from "../api/runtime/route-table.ts";
+import type { BodyPart } from "../render/catalog-body.ts";
 import { type HashTreeLayout, hashTreeRootFile, hashTreeShardFiles } from "../render/hash-tree-files.ts";
+import { runFile } from "../render/list-runs.ts";
 import type { OutputFile, OutputGroup } from "../render/output.ts";
-import { hashPages, type PageDigests, type PageList } from "../render/software-pages.ts";
+import type { Piece, RecallPieces } from "../render/pieces.ts";
+import type { PageList } from "../render/software-pages.ts";
 import { writeBuildIndex } from "./build-index.ts";
 import { type Base, type GenerationOptions, writeGeneration } from "./generation.ts";
 import { countChangedLists, countWrittenLists } from "./list-accounting.ts";
@@ -33,6 +37,8 @@ export interface SiteOutput {
   maxLimit: number;
   /** where the hash tree over the bodies goes (E2) */
   hashTree: HashTreeLayout;
+  /** the pieces (E2): each list's and those of the bodies made of pieces (the catalog body), and their files */
+  pieces: SitePieces;
   /**
    * Validates list `list`'s page envelopes and the items at `items` (throws when one breaks its schema). Called for
    * each list whose pages are written: an item equal to one the previous build of the same code wrote was checked then.
@@ -42,10 +48,21 @@ export interface SiteOutput {
   isServed?: (path: string) => boolean;
 }
 
+export interface SitePieces {
+  /** each list's pieces, in `lists` order */
+  lists: Piece[][];
+  /** the bodies made of pieces: their request target and their parts, asked once they are written */
+  bodies: { target: string; parts: () => BodyPart[] }[];
+  /** every piece's file, once each, asked once the bodies are written */
+  files: () => OutputFile[];
+  /** hands the renderers the pieces the build before made, by key (a rebuild, before any body is written) */
+  recall?: (previous: RecallPieces) => void;
+}
+
 export interface WriteOptions extends GenerationOptions {
   compress: boolean;
-  /** no list page is written (their hashes still go into the hash tree, E2): a tree only the R2 upload publishes */
-  edgeOnly?: boolean;
+  /** `runs`: no list page is written, each list is held once as its run (L2); default `pages` */
+  layout?: BuildLayout;
   /** page writer threads started ahead (the caller stops those left unused) */
   pageWriters?: PageWriters;
   onProgress?: (written: number) => void;
@@ -91,7 +108,7 @@ export async function writeOutput(outDir: string, site: SiteOutput, options: Wri
 
 async function writeFull(work: string, site: SiteOutput, options: WriteOptions, from: Base): Promise<Written> {
   for (const list of site.lists.keys()) site.checkList?.(list, "all");
-  const units: PageUnit[] = options.edgeOnly
+  const units: PageUnit[] = !writesPages(options)
     ? []
     : site.lists.flatMap((_, list) =>
         Array.from({ length: site.maxLimit }, (_, i) => ({
@@ -101,11 +118,10 @@ async function writeFull(work: string, site: SiteOutput, options: WriteOptions, 
           replace: false,
         })),
       );
-  const everyPage = site.lists.map(() => Array.from({ length: site.maxLimit }, () => "all" as const));
-  // Small files, the pages' hashes and the hash tree from the main thread while the page writer threads write pages.
+  // Small files, the pieces and the hash tree from the main thread while the page writer threads write pages.
   const [small, pages] = await both(
     writeSmallFiles(work, site.files, undefined, options.compress && site.bodyDir, site.groups).then(async (bodies) =>
-      writeHashTree(work, site, options, bodies, await hashPagePlans(site, everyPage), undefined),
+      writeHashTree(work, site, options, bodies, undefined),
     ),
     writePages(
       { root: work, pageTemplate: site.pageTemplate, lists: site.lists, units, compress: options.compress },
@@ -116,7 +132,7 @@ async function writeFull(work: string, site: SiteOutput, options: WriteOptions, 
   const lists = manifestLists(site.lists);
   countWrittenLists(site.lists, lists, pages.perList);
   const tree = { files: small.written + pages.written, bytes: small.writtenBytes + pages.writtenBytes };
-  writeBuildIndex(work, layoutOf(options), small.sizes, site.isServed ?? served, site.lists);
+  writeBuildIndex(work, layoutOf(options), small.sizes, site.isServed ?? served, site.lists, site.pieces.lists);
   writeManifest(work, options.fingerprint, small, lists, tree);
   const report = reportTree({
     base: from,
@@ -124,7 +140,7 @@ async function writeFull(work: string, site: SiteOutput, options: WriteOptions, 
     small,
     lists,
     listsChanged: [],
-    maxLimit: site.maxLimit,
+    maxLimit: pageLimits(site, options),
   });
   const summary: Omit<WriteSummary, "generation"> = {
     counts: report.counts,
@@ -162,10 +178,10 @@ async function writeIncremental(
     if (plan.fresh) {
       fresh.add(list.filter);
       // Out of the way at once, deleted by another process meanwhile.
-      if (previous.lists[list.filter] && !options.edgeOnly) await trash.discard(listDir(list.filter));
+      if (previous.lists[list.filter] && writesPages(options)) await trash.discard(listDir(list.filter));
     }
-    // An edge-only build hashes the pages (the hash tree names them) but writes none.
-    if (options.edgeOnly) continue;
+    // A runs build writes no page: each follows from its list's run (written with the small files).
+    if (!writesPages(options)) continue;
     plan.offsets.forEach((offsets, i) => {
       if (offsets === "all" || offsets.length > 0)
         units.push({ list: index, limit: i + 1, offsets, replace: !plan.fresh });
@@ -173,10 +189,11 @@ async function writeIncremental(
   }
   // Lists that no longer exist (a category was removed): their whole folder goes.
   for (const filter of Object.keys(previous.lists))
-    if (!nextLists[filter] && !options.edgeOnly) await trash.discard(listDir(filter));
+    if (!nextLists[filter] && writesPages(options)) await trash.discard(listDir(filter));
 
   const inHashTree = hashTreeFolder(site);
-  // The hash tree needs the pages' hashes, not their files: it is written while the page writer threads still write pages.
+  site.pieces.recall?.(recallPieces(work, previous, piecesFolder(site)));
+  // The hash tree names no page: it is written while the page writer threads still write pages.
   const [small, pages] = await both(
     writeSmallFiles(
       work,
@@ -185,7 +202,7 @@ async function writeIncremental(
       options.compress && site.bodyDir,
       site.groups,
     )
-      .then(async (bodies) => writeHashTree(work, site, options, bodies, await hashPagePlans(site, plans), previous))
+      .then(async (bodies) => writeHashTree(work, site, options, bodies, previous))
       // The main thread has nothing left to do while pages are written: the deleting processes start now.
       .then(async (stats) => {
         await trash.standby();
@@ -203,7 +220,7 @@ async function writeIncremental(
     files: previous.tree.files + small.created - small.deleted + lists.files,
     bytes: previous.tree.bytes + small.writtenBytes - small.removedBytes + lists.bytes,
   };
-  writeBuildIndex(work, layoutOf(options), small.sizes, site.isServed ?? served, site.lists);
+  writeBuildIndex(work, layoutOf(options), small.sizes, site.isServed ?? served, site.lists, site.pieces.lists);
   writeManifest(work, options.fingerprint, small, nextLists, tree);
   const report = reportTree({
     base: from,
@@ -215,7 +232,7 @@ async function writeIncremental(
       ...site.lists.flatMap((list, i) => (plans[i] === undefined ? [] : [list.filter])),
       ...Object.keys(previous.lists).filter((filter) => !nextLists[filter]),
     ],
-    maxLimit: site.maxLimit,
+    maxLimit: pageLimits(site, options),
   });
   const summary: Omit<WriteSummary, "generation"> = {
     counts: report.counts,
@@ -236,8 +253,11 @@ interface Written {
   changes: TreeChanges;
 }
 
-/** An edge-only build holds each list once, as a run, and no page file. */
-const layoutOf = (options: WriteOptions) => (options.edgeOnly ? "runs" : "pages");
+/** The build's layout: a runs build holds each list once, as a run, and no page file. */
+const layoutOf = (options: WriteOptions): BuildLayout => options.layout ?? "pages";
+const writesPages = (options: WriteOptions) => layoutOf(options) === "pages";
+/** The limits of the page files a list has on disk: none in a runs build (no page file to count or compare). */
+const pageLimits = (site: SiteOutput, options: WriteOptions) => (writesPages(options) ? site.maxLimit : 0);
 
 /** Without a route table to ask, every file counts as served. */
 const served = () => true;
@@ -253,10 +273,12 @@ const workCounts = (small: SmallStats, pages: PageStats) => ({
 /** The folder of the hash tree's files (`v1/sync/`). */
 const hashTreeFolder = (site: SiteOutput) =>
   site.hashTree.rootFile.slice(0, site.hashTree.rootFile.lastIndexOf("/") + 1);
+/** The folder of the pieces (`v1/sync/pieces/`), inside the hash tree's. */
+const piecesFolder = (site: SiteOutput) => site.hashTree.pieceFile.slice(0, site.hashTree.pieceFile.indexOf("{"));
 
 /**
- * The hash tree (E2), once the small files are written and every page hashed (pages need not be written yet): its
- * shards, then its root from their hashes. Returns the small files' stats with both passes added, as the manifest
+ * The pieces, then the hash tree (E2), once the small files are written (pages need not be: the tree names none): its
+ * shards, then its root from their hashes. Returns the small files' stats with these passes added, as the manifest
  * records them.
  */
 async function writeHashTree(
@@ -264,29 +286,40 @@ async function writeHashTree(
   site: SiteOutput,
   options: WriteOptions,
   bodies: SmallStats,
-  pages: (PageDigests | undefined)[],
   previous: Manifest | undefined,
 ): Promise<SmallStats> {
   const inHashTree = hashTreeFolder(site);
+  const inPieces = piecesFolder(site);
   const compress = options.compress && site.bodyDir;
+  // The pieces, once the bodies made of them are written (a piece of the catalog body is made with it).
+  const pieceStats = await writeSmallFiles(
+    work,
+    site.pieces.files(),
+    manifestPart(previous, (path) => path.startsWith(inPieces)),
+    compress,
+  );
   const shards = hashTreeShardFiles({
     layout: site.hashTree,
     readPrevious: (path) => readFileSync(join(work, path), "utf8"),
     lists: site.lists,
-    maxLimit: site.maxLimit,
-    pages,
+    listPieces: site.pieces.lists,
+    runs: site.lists.map((list) => {
+      const path = runFile(list.filter);
+      return { sha256: bodies.hashes.get(path)!, size: bodies.sizes.get(path)! };
+    }),
+    parts: new Map(site.pieces.bodies.map((b) => [b.target, b.parts])),
     small: bodies,
-    // No small body created or removed: the same targets in the same buckets, so unchanged shards are kept.
-    previous: previous && {
-      files: previous.files,
-      keys: previous.keys,
-      samePaths: bodies.created === 0 && bodies.deleted === 0,
-    },
+    // No body served by URL removed: unchanged shards are kept, the others patched (bodies.deleted counts the files
+    // this build's bodies pass removed; pieces, which come and go, have a pass of their own).
+    previous: previous && { files: previous.files, keys: previous.keys, noneRemoved: bodies.deleted === 0 },
   });
   const shardStats = await writeSmallFiles(
     work,
     shards.files.map((s) => s.file),
-    manifestPart(previous, (path) => path.startsWith(inHashTree) && path !== site.hashTree.rootFile),
+    manifestPart(
+      previous,
+      (path) => path.startsWith(inHashTree) && path !== site.hashTree.rootFile && !path.startsWith(inPieces),
+    ),
     compress,
   );
   const rootStats = await writeSmallFiles(
@@ -295,27 +328,27 @@ async function writeHashTree(
     manifestPart(previous, (path) => path === site.hashTree.rootFile),
     compress,
   );
-  const stats = addSmallStats(bodies, shardStats, rootStats);
-  // the pages' hashing is counted with the small files' (their files are the page writers')
-  for (const digests of pages) {
-    stats.hashed += digests?.hashed ?? 0;
-    stats.hashedBytes += digests?.hashedBytes ?? 0;
-  }
-  return stats;
+  return addSmallStats(bodies, pieceStats, shardStats, rootStats);
 }
 
 /**
- * The hashes of the pages each list writes (`plans[list]`, none when undefined), list by list so the page writers'
- * messages get through between them.
+ * The pieces of the working copy, by the key its manifest records for them: a renderer reads such a piece instead of
+ * making it again (its id is its file's name).
  */
-async function hashPagePlans(site: SiteOutput, plans: (OffsetPlan[] | undefined)[]) {
-  const digests: (PageDigests | undefined)[] = [];
-  for (const [i, list] of site.lists.entries()) {
-    const plan = plans[i];
-    digests.push(plan && hashPages(list, plan, site.maxLimit));
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-  return digests;
+function recallPieces(work: string, previous: Manifest, inPieces: string): RecallPieces {
+  const byKey = new Map<string, string>();
+  previous.keys.forEach((key, path) => {
+    if (path.startsWith(inPieces)) byKey.set(key, path);
+  });
+  return (key) => {
+    const path = byKey.get(key);
+    if (path === undefined) return undefined;
+    return {
+      id: path.slice(inPieces.length, -".json".length),
+      size: previous.sizes.get(path)!,
+      body: () => readFileSync(join(work, path), "utf8"),
+    };
+  };
 }
 
 /** Both results, or the first error once both have stopped: the working folder is removed only when nobody writes in it. */

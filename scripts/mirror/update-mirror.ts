@@ -1,103 +1,67 @@
-// Keeps a local copy of a deployed API in step with it through its hash tree (E2, E3): the root with If-None-Match,
-// then only the shards and bodies whose SHA-256 changed, each verified, written into a staging folder that becomes
-// the copy in one step (a link switched by rename). A killed or failed run leaves the previous copy whole, and the
-// next run keeps what the staging folder already holds.
+// Keeps a local copy of a deployed API in step with it through its hash tree (E2, E3, format 2): the root with
+// If-None-Match, then only the shards whose SHA-256 changed, the bodies whose SHA-256 changed and the pieces the copy
+// does not hold, each verified, written into a staging folder that becomes the copy in one step (a link switched by
+// rename). A killed or failed run leaves the previous copy whole, and the next run keeps what the staging folder
+// already holds.
+//
+// The copy is a runs build of this project (design 48 section 7): bodies at their build paths (the route table says
+// where), the shards and pieces as served, each list's run joined from its pieces with its offsets, the catalog body
+// joined from its parts, and what the copy makes from this project's code (copy-build.ts). `npm run serve -- --dist
+// COPY` answers from it; `npm run export -- --dist COPY` turns it into a page tree. A copy made by an earlier version
+// (a file per target, list pages included) is replaced whole on its next run.
 import { link, lstat, mkdir, readdir, readFile, readlink, rename, rm, symlink, writeFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
+import { createResolver } from "../api/runtime/resolve-request.ts";
+import { fill, layout, type RouteTable } from "../api/runtime/route-table.ts";
 import { sha256Hex } from "../api/sha256-node.ts";
 import { UserError } from "../cli/command.ts";
+import { offsetsFile, runFile } from "../render/list-runs.ts";
+import { buildSchemaMap, SCHEMA_MAP_FILE } from "../render/schema-table.ts";
+import { copyIndexText, copyRouteTable, filterOfListTarget, itemLengths, madeFiles, offsetsOf } from "./copy-build.ts";
 import { DEFAULT_FETCH, type FetchOptions, politeFetcher } from "./fetch-retry.ts";
-
-interface Hashed {
-  sha256: string;
-  size: number;
-}
-type Listing = Record<string, Hashed>;
+import {
+  type BodyEntry,
+  type Hashed,
+  type ListEntry,
+  type Part,
+  type PieceRow,
+  readRoot,
+  readShard,
+  type Shard,
+  TREE_FORMAT,
+} from "./tree.ts";
 
 /** What a copy remembers of where it came from. */
 interface CopyState {
+  /** the hash tree's format the copy follows; absent in a copy of an earlier version (a file per target) */
+  format?: number;
   from: string;
   rootEtag: string | null;
   rootSha256: string;
   targets: number;
-  /** "portable": its file names are portableName's; absent in a copy made before, whose names hold the query as sent */
-  names?: "portable";
 }
 
 export interface MirrorResult {
   /** false: the root answered 304, nothing changed */
   changed: boolean;
   copy: string;
+  /** bodies served by URL, as the tree names them (lists and pieces aside) */
   targets: number;
+  lists: number;
+  pieces: number;
   requests: number;
   retries: number;
   shardsFetched: number;
   bodiesFetched: number;
+  piecesFetched: number;
   /** root and fetched shards */
   indexBytes: number;
   bodyBytes: number;
+  pieceBytes: number;
   seconds: number;
 }
 
 const STATE_FILE = ".mirror.json";
-
-/**
- * Characters a file name cannot hold on some system a copy may be moved to: Windows refuses `<>:"\|?*` and control
- * characters (and so do zip tools and git on Windows). Each is written as `%` and two hex digits, as in a URL, and so
- * is `%` itself, so the name reads back to exactly one target.
- */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are among those Windows refuses
-const NOT_PORTABLE = /[%<>:"\\|?*\u0000-\u001f\u007f]/g;
-
-/** `v1/software?limit=20&offset=40.json` → `v1/software%3Flimit=20&offset=40.json`; `/` stays the folder separator. */
-export const portableName = (path: string): string =>
-  path.replace(NOT_PORTABLE, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`);
-
-/** The name portableName made, read back: `%3F` → `?`. */
-export const targetOfPortableName = (name: string): string =>
-  name.replace(/%([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
-
-/** The file of a target in a copy: its path without the leading slash, `.json` added when it has none, made portable. */
-export function fileOfTarget(basePath: string, target: string): string {
-  const segments = target.slice(1).split("/");
-  const safe =
-    target.startsWith(`${basePath}/`) &&
-    !/[\\\0]/.test(target) &&
-    segments.every((s) => s !== "" && s !== "." && s !== "..");
-  if (!safe)
-    throw new UserError(
-      `the hash tree lists ${JSON.stringify(target.slice(0, 200))}, which is no target below ${basePath}`,
-    );
-  const path = target.slice(1);
-  return portableName(path.endsWith(".json") ? path : `${path}.json`);
-}
-
-/**
- * A copy made before portable names, renamed in place: each file whose name holds a character portableName writes
- * otherwise gets that name (in the live copy and in any staging folder of an unfinished run), then the copy's state
- * says so. A rename that was already done is not redone, so a run killed meanwhile is finished by the next.
- */
-async function renameToPortable(copies: string, copy: string): Promise<void> {
-  // A target as sent carries no control character (a URL escapes them): only these could be in a name.
-  const LEGACY = /[<>:"\\|?*]/;
-  const staging = (await readdir(copies)).filter((name) => name.startsWith(".staging-"));
-  for (const folder of [copy, ...staging.map((name) => join(copies, name))]) {
-    for (const entry of await readdir(folder, { recursive: true, withFileTypes: true })) {
-      if (!entry.isFile() || !LEGACY.test(entry.name)) continue;
-      await rename(join(entry.parentPath, entry.name), join(entry.parentPath, portableName(entry.name)));
-    }
-  }
-  const state = await readState(copy);
-  if (state) await writeFile(join(copy, STATE_FILE), `${JSON.stringify({ ...state, names: "portable" })}\n`);
-}
-
-function parseListing(bytes: Uint8Array, what: string): Listing {
-  try {
-    const body = JSON.parse(new TextDecoder().decode(bytes)) as { data?: unknown };
-    if (body.data && typeof body.data === "object") return body.data as Listing;
-  } catch {}
-  throw new UserError(`${what} is not a hash tree listing ({ "data": { name: { sha256, size } } })`);
-}
 
 async function readState(copy: string): Promise<CopyState | undefined> {
   try {
@@ -125,6 +89,16 @@ const isFile = (path: string) =>
     () => false,
   );
 
+/** Writes `bytes` at `path` whole or not at all (a name is given only to complete bytes). */
+async function writeWhole(path: string, bytes: Uint8Array | string): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  await writeFile(`${path}.part`, bytes);
+  await rename(`${path}.part`, path);
+}
+
+/** A piece's items without its brackets: how a run and a body made of parts join them. */
+const innerOf = (piece: Buffer): Buffer => piece.subarray(1, piece.length - 1);
+
 export async function updateMirror(
   from: string,
   out: string,
@@ -135,16 +109,21 @@ export async function updateMirror(
   const basePath = baseUrl.pathname.replace(/\/$/, "");
   const fetcher = politeFetcher(options.fetch ?? DEFAULT_FETCH);
   const copies = `${out}.copies`;
-  const previous = await currentCopy(out);
-  if (previous && (await readState(previous))?.names !== "portable") await renameToPortable(copies, previous);
-  const previousState = previous ? await readState(previous) : undefined;
+  const current = await currentCopy(out);
+  const currentState = current ? await readState(current) : undefined;
+  // A copy of an earlier version (a file per target, list pages included) is replaced: nothing of it is reused.
+  const previous = currentState?.format === TREE_FORMAT ? current : undefined;
   const result = {
     changed: true,
     targets: 0,
+    lists: 0,
+    pieces: 0,
     shardsFetched: 0,
     bodiesFetched: 0,
+    piecesFetched: 0,
     indexBytes: 0,
     bodyBytes: 0,
+    pieceBytes: 0,
   };
   const finish = (copy: string): MirrorResult => ({
     ...result,
@@ -153,44 +132,40 @@ export async function updateMirror(
     seconds: (performance.now() - started) / 1000,
   });
 
-  const rootTarget = `${basePath}/sync/index.json`;
-  const rootUrl = new URL(rootTarget, baseUrl).href;
-  const etag = previousState?.from === baseUrl.href ? previousState.rootEtag : null;
-  const root = await fetcher.get(rootUrl, etag ? { "if-none-match": etag } : {});
-  if (root.status === 304 && previous) {
+  const files = layout(basePath);
+  const rootUrl = new URL(`${basePath}/sync/index.json`, baseUrl).href;
+  const etag = previous && currentState?.from === baseUrl.href ? currentState.rootEtag : null;
+  const answer = await fetcher.get(rootUrl, etag ? { "if-none-match": etag } : {});
+  if (answer.status === 304 && previous) {
     result.changed = false;
-    result.targets = previousState!.targets;
+    result.targets = currentState!.targets;
     return finish(previous);
   }
-  if (root.status !== 200)
-    throw new UserError(`GET ${rootUrl} answered ${root.status}: is ${from} this API's base address?`);
-  result.indexBytes += root.body.byteLength;
-  const rootSha = sha256Hex(root.body);
-  const shards = parseListing(root.body, rootUrl);
+  if (answer.status !== 200)
+    throw new UserError(`GET ${rootUrl} answered ${answer.status}: is ${from} this API's base address?`);
+  result.indexBytes += answer.body.byteLength;
+  const root = readRoot(answer.body, rootUrl);
+  const rootSha = sha256Hex(answer.body);
   const staging = join(copies, `.staging-${rootSha.slice(0, 16)}`);
   await mkdir(staging, { recursive: true });
 
+  const table = copyRouteTable(basePath, answer.headers.get("cache-control"));
+  const fileOf = fileOfTarget(table);
+  /** every served file the copy holds, with its size: what its build index names */
+  const held = new Map<string, number>();
+
   /**
-   * Puts one listed file into the staging folder: kept when it is there already (a resumed run), linked from the
-   * previous copy when its hash tree lists the same hash, else fetched and verified. Nothing is read to be hashed
-   * again: a staging folder is one tree's (named by its root's hash), and a file gets its name there only once its
-   * bytes were verified or linked from a copy whose tree listed the same hash.
+   * Puts one file into the staging folder: kept when it is there already (a resumed run), linked from the previous
+   * copy when that holds the same bytes (`same`), else fetched from `target` and verified. Nothing is read to be
+   * hashed again: a staging folder is one tree's (named by its root's hash), and a file gets its name there only once
+   * its bytes were verified or linked from a copy whose tree listed the same hash.
    */
-  async function place(target: string, want: Hashed, before: string | undefined, kind: "shard" | "body") {
-    const file = fileOfTarget(basePath, target);
+  async function place(file: string, want: Hashed, same: boolean, target: string): Promise<Buffer | undefined> {
+    held.set(file, want.size);
     const path = join(staging, file);
-    if (await isFile(path)) return;
+    if (await isFile(path)) return undefined;
     await mkdir(dirname(path), { recursive: true });
-    if (before === want.sha256 && previous) {
-      await rm(path, { force: true });
-      if (
-        await link(join(previous, file), path).then(
-          () => true,
-          () => false,
-        )
-      )
-        return;
-    }
+    if (same && previous && (await linked(join(previous, file), path))) return undefined;
     const url = new URL(target, baseUrl).href;
     const got = await fetcher.get(url);
     if (got.status !== 200) throw new UserError(`GET ${url} answered ${got.status}; the previous copy is kept`);
@@ -198,52 +173,137 @@ export async function updateMirror(
       throw new UserError(
         `GET ${url}: the body is not the one the hash tree lists (changed since, or corrupted on the way); the previous copy is kept`,
       );
-    await writeFile(`${path}.part`, got.body);
-    await rename(`${path}.part`, path);
-    if (kind === "shard") {
+    await writeWhole(path, got.body);
+    return got.body;
+  }
+
+  // The shards: those whose hash did not change are the previous copy's.
+  const previousShards = previous ? await previousTree(previous, files.syncRoot, fileOf, basePath) : undefined;
+  const shardFile = (name: string) => fileOf(`${basePath}/sync/${name}.json`);
+  await pool(Object.entries(root.shards), 16, async ([name, want]) => {
+    const target = `${basePath}/sync/${name}.json`;
+    const same = previousShards?.root[name]?.sha256 === want.sha256;
+    const got = await place(shardFile(name), want, same, target);
+    if (got) {
       result.shardsFetched++;
-      result.indexBytes += got.body.byteLength;
-    } else {
-      result.bodiesFetched++;
-      result.bodyBytes += got.body.byteLength;
+      result.indexBytes += got.byteLength;
     }
-  }
+  });
+  const shards: Shard[] = [];
+  for (const name of Object.keys(root.shards))
+    shards.push(readShard(await readFile(join(staging, shardFile(name))), `the shard ${name}`));
+  const bodies = new Map<string, BodyEntry>(shards.flatMap((s) => [...s.bodies]));
+  const lists = new Map<string, ListEntry>(shards.flatMap((s) => [...s.lists]));
+  result.targets = bodies.size;
+  result.lists = lists.size;
 
-  const previousShards: Listing = previous
-    ? parseListing(await readFile(join(previous, fileOfTarget(basePath, rootTarget))), "the previous copy's root")
-    : {};
-  const shardTarget = (name: string) => `${basePath}/sync/${name}.json`;
-  await pool(Object.entries(shards), 16, ([name, want]) =>
-    place(shardTarget(name), want, previousShards[name]?.sha256, "shard"),
-  );
-
-  // Every body, from the shards now staged; the previous copy's hashes from its own shards.
-  const previousTargets = new Map<string, string>();
-  if (previous)
-    for (const name of Object.keys(previousShards)) {
-      const listing = parseListing(await readFile(join(previous, fileOfTarget(basePath, shardTarget(name)))), name);
-      for (const [target, hashed] of Object.entries(listing)) previousTargets.set(target, hashed.sha256);
-    }
-  const bodies: [string, Hashed][] = [];
-  for (const name of Object.keys(shards)) {
-    const listing = parseListing(await readFile(join(staging, fileOfTarget(basePath, shardTarget(name)))), name);
-    bodies.push(...Object.entries(listing));
-  }
-  result.targets = bodies.length;
+  // The pieces the lists and the catalog body are made of: the copy's own, or fetched.
+  const pieces = new Map<string, PieceRow>();
+  for (const list of lists.values()) for (const row of list.pieces) pieces.set(row[0], row);
+  for (const body of bodies.values())
+    for (const part of body.parts ?? []) if ("pieces" in part) for (const row of part.pieces) pieces.set(row[0], row);
+  result.pieces = pieces.size;
+  const pieceFile = (id: string) => fill(files.syncPiece, { piece: `${id}.json` });
   let done = 0;
-  await pool(bodies, 32, async ([target, want]) => {
-    await place(target, want, previousTargets.get(target), "body");
-    if (++done % 1000 === 0) options.onProgress?.(done, bodies.length);
+  const total = bodies.size + pieces.size;
+  const progressed = () => {
+    if (++done % 1000 === 0) options.onProgress?.(done, total);
+  };
+  await pool([...pieces.values()], 32, async ([id, , size]) => {
+    const file = pieceFile(id);
+    // A piece's name is its hash: the previous copy's file of that name holds it.
+    const got = await place(file, { sha256: id, size }, true, `/${file}`);
+    if (got) {
+      result.piecesFetched++;
+      result.pieceBytes += got.byteLength;
+    }
+    progressed();
+  });
+  const pieceBytes = (id: string) => readFile(join(staging, pieceFile(id)));
+
+  // Bodies served by URL: fetched when their hash changed; one made of parts is joined from its pieces instead.
+  await pool([...bodies], 32, async ([target, want]) => {
+    const file = fileOf(target);
+    const same = previousShards?.bodies.get(target) === want.sha256;
+    if (want.parts) await joinParts(file, want, want.parts, same, target);
+    else {
+      const got = await place(file, want, same, target);
+      if (got) {
+        result.bodiesFetched++;
+        result.bodyBytes += got.byteLength;
+      }
+    }
+    progressed();
   });
 
-  // The root last: a staging folder with its root and state is complete.
-  await writeFile(join(staging, fileOfTarget(basePath, rootTarget)), root.body);
+  /** A body made of parts: the previous copy's when its hash did not change, else its parts joined and verified. */
+  async function joinParts(file: string, want: Hashed, parts: Part[], same: boolean, target: string) {
+    held.set(file, want.size);
+    const path = join(staging, file);
+    if (await isFile(path)) return;
+    if (same && previous && (await linked(join(previous, file), path))) return;
+    const bytes: Buffer[] = [];
+    for (const part of parts) {
+      if ("text" in part) bytes.push(Buffer.from(part.text));
+      else
+        for (const [i, [id]] of part.pieces.entries()) {
+          if (i > 0) bytes.push(Buffer.from(","));
+          bytes.push(innerOf(await pieceBytes(id)));
+        }
+    }
+    const body = Buffer.concat(bytes);
+    if (sha256Hex(body) !== want.sha256 || body.byteLength !== want.size)
+      throw new UserError(`${target}: its parts do not make the body the hash tree lists; the previous copy is kept`);
+    await writeWhole(path, body);
+  }
+
+  // Each list's run, joined from its pieces (or the previous copy's, when its hash did not change), and its offsets.
+  const indexLists: Parameters<typeof copyIndexText>[1] = [];
+  for (const [target, list] of lists) {
+    const filter = filterOfListTarget(basePath, target, list.category);
+    const run = join(staging, runFile(filter));
+    const same = previousShards?.lists.get(target) === list.sha256;
+    if (!(await isFile(run)) && !(same && previous && (await linked(join(previous, runFile(filter)), run)))) {
+      const bytes: Buffer[] = [];
+      for (const [i, [id]] of list.pieces.entries())
+        bytes.push(...(i > 0 ? [Buffer.from(",")] : []), innerOf(await pieceBytes(id)));
+      const joined = Buffer.concat(bytes);
+      if (sha256Hex(joined) !== list.sha256 || joined.byteLength !== list.size)
+        throw new UserError(`${target}: its pieces do not make the run the hash tree lists; the previous copy is kept`);
+      await writeWhole(run, joined);
+    }
+    const lengths = itemLengths(await readFile(run), target);
+    if (lengths.length !== list.total || list.pieces.reduce((n, p) => n + p[1], 0) !== list.total)
+      throw new UserError(`${target}: its pieces do not hold the ${list.total} items the hash tree says`);
+    await writeWhole(join(staging, offsetsFile(filter)), offsetsOf(lengths));
+    indexLists.push({
+      filter,
+      category: list.category,
+      lengths,
+      pieces: list.pieces.map(([id, items]): [string, number] => [id, items]),
+    });
+  }
+
+  // What the copy makes from this project's code, then its index, then the root and the state last: a staging
+  // folder with its root and state is complete.
+  for (const [file, body] of madeFiles(
+    table,
+    indexLists.map((l) => ({ filter: l.filter, category: l.category, total: l.lengths.length })),
+  )) {
+    await writeWhole(join(staging, file), body);
+    held.set(file, Buffer.byteLength(body));
+  }
+  await writeWhole(join(staging, layout("/").routeTable), `${JSON.stringify(table)}\n`);
+  await writeWhole(join(staging, SCHEMA_MAP_FILE), `${JSON.stringify(buildSchemaMap(table), null, 2)}\n`);
+  held.set(files.syncRoot, answer.body.byteLength);
+  await writeWhole(join(staging, "build-index.json"), copyIndexText(held, indexLists));
+  await writeWhole(join(staging, files.syncRoot), answer.body);
   const state: CopyState = {
+    format: TREE_FORMAT,
     from: baseUrl.href,
-    rootEtag: root.headers.get("etag"),
+    rootEtag: answer.headers.get("etag"),
     rootSha256: rootSha,
-    targets: bodies.length,
-    names: "portable",
+    targets: bodies.size,
   };
   await writeFile(join(staging, STATE_FILE), `${JSON.stringify(state)}\n`);
   const copy = join(copies, rootSha.slice(0, 16));
@@ -263,6 +323,44 @@ export async function updateMirror(
   for (const name of await readdir(copies))
     if (name !== basename(copy)) await rm(join(copies, name), { recursive: true, force: true });
   return finish(copy);
+}
+
+/** A hard link from the previous copy (its files are never written again); false when it cannot be made. */
+const linked = (from: string, to: string) =>
+  rm(to, { force: true })
+    .then(() => link(from, to))
+    .then(
+      () => true,
+      () => false,
+    );
+
+/** Where the copy holds the body of each target: the file the route table answers it with. */
+function fileOfTarget(table: RouteTable): (target: string) => string {
+  const resolver = createResolver(table);
+  return (target) => {
+    const r = resolver.resolve("GET", target, () => true);
+    if (r instanceof Promise || r.kind !== "file" || r.status !== 200 || r.file.includes(".."))
+      throw new UserError(`the hash tree lists ${JSON.stringify(target.slice(0, 200))}, which is no body of this API`);
+    return r.file;
+  };
+}
+
+/** The previous copy's tree: its root's shards, and each body's and list's hash by target. */
+async function previousTree(
+  copy: string,
+  rootFile: string,
+  fileOf: (target: string) => string,
+  basePath: string,
+): Promise<{ root: Record<string, Hashed>; bodies: Map<string, string>; lists: Map<string, string> }> {
+  const root = readRoot(await readFile(join(copy, rootFile)), "the previous copy's root").shards;
+  const bodies = new Map<string, string>();
+  const lists = new Map<string, string>();
+  for (const name of Object.keys(root)) {
+    const shard = readShard(await readFile(join(copy, fileOf(`${basePath}/sync/${name}.json`))), name);
+    for (const [target, entry] of shard.bodies) bodies.set(target, entry.sha256);
+    for (const [target, entry] of shard.lists) lists.set(target, entry.sha256);
+  }
+  return { root, bodies, lists };
 }
 
 /** Runs `work` over `items` with at most `width` at once; the first failure stops the rest and is thrown. */

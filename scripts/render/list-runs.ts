@@ -1,47 +1,50 @@
-// Each list of GET /software once, as the edge stores it: its items' JSON in list order joined by commas (the run),
-// after one line saying its meta.category and each item's length in bytes. Pages are windows on these runs, so a
-// publisher that has them needs no page file (an edge-only build writes none). Not served by any host.
+// Each list of GET /software once, as both layouts of a build hold it (L1, L2): `runs/<filter>.run`, its items' JSON
+// in list order joined by commas and nothing else, and `runs/<filter>.offsets`, where each item starts in the run
+// (little-endian uint32, one entry per item and one past the end), so that a page is one slice of the run between
+// its envelope, read by position. Build records: no host serves them by URL.
 import { lazyFile, type OutputFile } from "./output.ts";
 import type { PageList } from "./software-pages.ts";
 
-/** Where a list's run goes in dist/, by its filter (`all`, `category/seo`); outside every host's published roots. */
-export const LIST_RUNS_DIR = "edge/lists/";
-export const listRunFile = (filter: string) => `${LIST_RUNS_DIR}${filter}.run`;
+/** Where the runs go in dist/, by filter (`all`, `category/seo`); outside every host's published roots. */
+export const RUNS_DIR = "runs/";
+export const runFile = (filter: string) => `${RUNS_DIR}${filter}.run`;
+export const offsetsFile = (filter: string) => `${RUNS_DIR}${filter}.offsets`;
 /** The filter of a run file's path, or null for any other path. */
 export const filterOfRunFile = (path: string): string | null =>
-  path.startsWith(LIST_RUNS_DIR) && path.endsWith(".run") ? path.slice(LIST_RUNS_DIR.length, -".run".length) : null;
+  path.startsWith(RUNS_DIR) && path.endsWith(".run") ? path.slice(RUNS_DIR.length, -".run".length) : null;
 
-export interface ListRunHeader {
-  category: string | null;
-  lengths: number[];
+/** A run's bytes: the items joined by commas. */
+export const renderRun = (items: readonly string[]): string => items.join(",");
+
+/**
+ * The offsets of a run of `items`: entry i is the byte where item i starts (entry 0 is 0), entry N the run's length
+ * plus one, as if a comma followed the last item (an empty list has the one entry 0). Items o…e−1 are the bytes
+ * [off[o], off[e] − 1).
+ */
+export function renderOffsets(items: readonly string[]): Uint8Array {
+  const bytes = new Uint8Array((items.length + 1) * 4);
+  const view = new DataView(bytes.buffer);
+  let at = 0;
+  for (let i = 0; i < items.length; i++) {
+    at += Buffer.byteLength(items[i]!) + 1;
+    view.setUint32((i + 1) * 4, at, true);
+  }
+  return bytes;
 }
 
-/** A run file's bytes: the header line, then the items joined by commas. */
-export function renderListRun(list: PageList): string {
-  const header: ListRunHeader = { category: list.category, lengths: list.items.map((item) => Buffer.byteLength(item)) };
-  return `${JSON.stringify(header)}\n${list.items.join(",")}`;
+/** Reads an offsets file back: N+1 numbers for a list of N items. */
+export function parseOffsets(bytes: Uint8Array): number[] {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return Array.from({ length: bytes.byteLength / 4 }, (_, i) => view.getUint32(i * 4, true));
 }
 
-/** A run file read back: its header and the run's bytes (JSON text never holds a raw newline). */
-export function parseListRun(bytes: Uint8Array): { header: ListRunHeader; run: Uint8Array } {
-  const newline = bytes.indexOf(10);
-  if (newline < 0) throw new Error("a list run file without its header line");
-  const header = JSON.parse(new TextDecoder().decode(bytes.subarray(0, newline))) as ListRunHeader;
-  return { header, run: bytes.subarray(newline + 1) };
+/**
+ * The run and offsets files of every list, rendered when a writer reads them. `keyOf(list)` names the list's items
+ * (the same key, the same bytes): a rebuild keeps a list's files unread when its items did not change.
+ */
+export function listRunFiles(lists: readonly PageList[], keyOf: (list: number) => string): OutputFile[] {
+  return lists.flatMap((list, i) => [
+    lazyFile(runFile(list.filter), `run ${keyOf(i)}`, () => renderRun(list.items)),
+    lazyFile(offsetsFile(list.filter), `offsets ${keyOf(i)}`, () => renderOffsets(list.items)),
+  ]);
 }
-
-/** The run files of a build, rendered when a writer reads them. */
-export function listRunFiles(lists: PageList[]): OutputFile[] {
-  return lists.map((list) => lazyFile(listRunFile(list.filter), undefined, () => renderListRun(list)));
-}
-
-/** Written by an edge-only build (`npm run build -- --edge-only`), which writes no list page: hosts that serve the
- *  tree itself refuse such a build, and a running server never switches to one. */
-export const EDGE_ONLY_FILE = "edge/edge-only.json";
-export const edgeOnlyFile = (): OutputFile =>
-  lazyFile(EDGE_ONLY_FILE, undefined, () =>
-    JSON.stringify({
-      edgeOnly: true,
-      note: "no list pages were written: publish this build with npm run upload:r2; npm run serve, nginx, validate and export need a build without --edge-only",
-    }),
-  );

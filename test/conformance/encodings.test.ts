@@ -37,8 +37,9 @@ const decode = (r: RawResponse) =>
 const PATHS = ["/v1/software?limit=100", "/v1/software?limit=4&offset=0", "/v1/openapi.json"];
 
 const selected = selectedHosts();
-// One build for every host: they only read it.
+// One build of each layout for every host: they only read it.
 const site = builtSite({ compress: true });
+const runsSite = builtSite({ compress: true, layout: "runs" });
 
 describe.each(hosts.filter((h) => h.encodings && (!selected || selected.includes(h.name))))(
   "host $name, precompressed build",
@@ -47,7 +48,7 @@ describe.each(hosts.filter((h) => h.encodings && (!selected || selected.includes
     const unavailable = host.unavailable();
     beforeAll(async () => {
       if (unavailable) return;
-      running = await host.start(site.dist);
+      running = await host.start(host.layout === "runs" ? runsSite.dist : site.dist);
     });
     afterAll(() => running?.stop());
 

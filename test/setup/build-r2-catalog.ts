@@ -27,6 +27,6 @@ export default async function setup(project: TestProject): Promise<() => Promise
   }
   project.provide("distDir", distDir);
   project.provide("contentDir", contentDir);
-  const stopHosts = await startSharedHosts(project, distDir);
+  const stopHosts = await startSharedHosts(project, { pages: distDir });
   return () => stopHosts().finally(() => site.remove());
 }

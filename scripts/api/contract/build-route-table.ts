@@ -41,6 +41,7 @@ function answerFiles(files: RouteLayout): Record<OperationId, Pick<Route, "vars"
     exportCatalog: one(files.export),
     getSyncRoot: one(files.syncRoot),
     getSyncShard: one(files.syncShard),
+    getSyncPiece: one(files.syncPiece),
     getOpenApi: one(files.openapi),
   };
 }

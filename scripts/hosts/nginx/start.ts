@@ -8,7 +8,8 @@ import { copyFile, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { createConnection } from "node:net";
 import { tmpdir } from "node:os";
 import { delimiter, join, resolve } from "node:path";
-import { assertFullBuild } from "../../io/edge-only.ts";
+import { UserError } from "../../cli/command.ts";
+import { layoutOf } from "../../io/read-build-index.ts";
 import { freePort } from "../free-port.ts";
 import { NGINX_MAIN_CONF, NGINX_PID_FILE, NGINX_SERVER_CONF, NGINX_SITE_CONF } from "./adapter.ts";
 import { quote } from "./conf.ts";
@@ -159,7 +160,11 @@ export async function startNginx({
   for (const file of [NGINX_MAIN_CONF, NGINX_SERVER_CONF, "routes.json"])
     if (!existsSync(join(distDir, file)))
       throw new Error(`${join(distDir, file)} is missing: run \`npm run build\` first`);
-  assertFullBuild(distDir, "nginx");
+  // nginx serves list pages as files: a runs build has none (its njs handler is to come).
+  if (layoutOf(distDir) === "runs")
+    throw new UserError(
+      `${distDir} is a runs build (each list once, no page files): nginx needs the page files; build it with --layout pages (the default) for nginx`,
+    );
   // port 0: pick one; another process may take it first, so try a few times
   for (let attempt = 1; ; attempt++) {
     const chosen = port === 0 ? await freePort(host) : port;

@@ -1,6 +1,8 @@
 // The static copy `npm run export` (scripts/commands/export.ts) makes: what a file-only host should serve from a
 // build, copied into a folder of its own, to upload as it is (GitHub Pages, S3, Cloudflare Pages, Netlify).
 // routes.json, the build manifest and every other host's config stay behind, so nothing internal is downloadable.
+// A runs build (each list once, no page file) is copied the same way, and its list pages are written from its runs
+// (pages-from-runs.ts): a file host always gets a page per file, never the runs.
 
 import { constants } from "node:fs";
 import { copyFile, mkdir, readdir, readFile, realpath, stat, writeFile } from "node:fs/promises";
@@ -9,8 +11,9 @@ import fg from "fast-glob";
 import { layout, type RouteTable } from "../../api/runtime/route-table.ts";
 import { servedFileFilter } from "../../api/served-files.ts";
 import { UserError } from "../../cli/command.ts";
-import { assertFullBuild } from "../../io/edge-only.ts";
+import { readBuildIndex } from "../../io/read-build-index.ts";
 import { alignedLimitsBody, alignedLimitsFile, alignedPageFilter } from "./aligned-pages.ts";
+import { listsOfRuns, writePagesOf } from "./pages-from-runs.ts";
 import { type PublishHost, publishedFileFilter } from "./published-files.ts";
 import { SERVE_CONFIG_FILE, staticCopyServeConfig } from "./serve-json.ts";
 
@@ -65,7 +68,6 @@ export async function makeStaticCopy(
   const from = await realpath(dist).catch(() => {
     throw new UserError(`no build at ${dist}: run npm run build first`);
   });
-  assertFullBuild(from, "npm run export", dist);
   // routes.json is named alike under every base path: the base path is in it.
   const tableFile = layout("/").routeTable;
   const table = JSON.parse(
@@ -73,6 +75,9 @@ export async function makeStaticCopy(
       throw new UserError(`${dist} has no ${tableFile}: it is not a build of this project (run npm run build)`);
     }),
   ) as RouteTable;
+  const index = readBuildIndex(from, layout(table.basePath).page);
+  // A runs build's lists, read (and checked against its index) before anything is written.
+  const lists = index.layout === "runs" ? listsOfRuns(from, index) : undefined;
   await checkOut(out, from);
   const published = publishedFileFilter(table, host);
   const aligned = alignedLimits ? alignedPageFilter(layout(table.basePath).page, alignedLimits) : () => true;
@@ -108,13 +113,19 @@ export async function makeStaticCopy(
     await writeFile(join(out, file), body);
     bytes += Buffer.byteLength(body);
   }
-  const served = files.length - hostFiles.length;
+  // A runs build's pages, written from its runs (every one, or the aligned ones).
+  const pages = lists
+    ? await writePagesOf(lists, out, layout(table.basePath).page, alignedLimits)
+    : { written: 0, writtenBytes: 0 };
+  bytes += pages.writtenBytes;
+  servedBytes += pages.writtenBytes;
+  const served = files.length - hostFiles.length + pages.written;
   hostFiles.push(...made.keys());
   return {
     host,
     from,
     out,
-    files: files.length + made.size,
+    files: files.length + made.size + pages.written,
     bytes,
     served,
     servedBytes,

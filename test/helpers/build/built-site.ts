@@ -3,6 +3,7 @@
 import { cp, realpath } from "node:fs/promises";
 import { isAbsolute, join } from "node:path";
 import { afterAll, beforeAll } from "vitest";
+import type { BuildLayout } from "../../../scripts/api/runtime/build-index.ts";
 import { type BuildResult, build } from "../../../scripts/build.ts";
 import { fixture, sampleContent, tempDir } from "../fs/dirs.ts";
 
@@ -13,8 +14,8 @@ export interface SiteOptions {
   copyContent?: boolean;
   /** the build's --compress (precompressed siblings) */
   compress?: boolean;
-  /** the build's --edge-only (no list page) */
-  edgeOnly?: boolean;
+  /** the build's --layout: "pages" (the default, a file per list page) or "runs" (each list once) */
+  layout?: BuildLayout;
   /** the temporary folder's prefix, to tell a test's leftovers apart */
   prefix?: string;
 }
@@ -57,7 +58,7 @@ export async function buildSite(options: SiteOptions = {}): Promise<BuiltSite> {
       contentDir: content,
       outDir: dist,
       compress: options.compress,
-      edgeOnly: options.edgeOnly,
+      layout: options.layout,
     });
     return { dir: dir.path, content, dist, root: await realpath(dist), result, remove: dir.remove };
   } catch (e) {

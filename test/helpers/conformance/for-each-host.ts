@@ -1,6 +1,6 @@
 // Registers a block of tests once per host: starts the host on the built dist/ before, stops it after.
 import { afterAll, beforeAll, describe, inject, it } from "vitest";
-import { type Host, hosts, type RunningHost, selectedHosts } from "./hosts.ts";
+import { type Host, hosts, inSample, type RunningHost, selectedHosts } from "./hosts.ts";
 import { Client } from "./http.ts";
 
 export interface HostSuite {
@@ -9,6 +9,14 @@ export interface HostSuite {
   test: (name: string, fn: () => Promise<void> | void, timeout?: number) => void;
   /** the running host's client; call inside a test */
   client: () => Client;
+}
+
+/** The build a host is started on: the catalog in its layout (build-catalog.ts builds both). */
+export function distOf(host: Host): string {
+  if (host.layout !== "runs") return inject("distDir");
+  const runs = inject("runsDistDir");
+  if (!runs) throw new Error(`host ${host.name} takes a runs build, which this project's setup did not build`);
+  return runs;
 }
 
 /** CONFORMANCE_HOSTS=node,nginx runs only those hosts */
@@ -35,7 +43,7 @@ export function forEachHost(register: (suite: HostSuite) => void): void {
     beforeAll(async () => {
       // Started once by the project's setup (shared-hosts.ts), or here for this file alone.
       const origin = inject("hostOrigins")?.[host.name];
-      running = origin ? { origin, stop: async () => {} } : await host.start(inject("distDir"));
+      running = origin ? { origin, stop: async () => {} } : await host.start(distOf(host));
     });
     afterAll(async () => {
       await running?.stop();
@@ -44,7 +52,11 @@ export function forEachHost(register: (suite: HostSuite) => void): void {
     register({
       host,
       test: (name, fn, timeout) =>
-        gaps.has(name) ? it.skip(`${name} [documented gap of ${host.name}]`, fn) : it(name, fn, timeout),
+        gaps.has(name)
+          ? it.skip(`${name} [documented gap of ${host.name}]`, fn)
+          : host.sample && !inSample(host.sample, name)
+            ? it.skip(`${name} [outside ${host.name}'s seeded sample]`, fn)
+            : it(name, fn, timeout),
       client: () => {
         if (!running) throw new Error(`host ${host.name} did not start`);
         return new Client(running.origin);

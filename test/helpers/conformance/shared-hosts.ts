@@ -2,6 +2,7 @@
 // run by a conformance project's setup and served to every file: each file used to start its own, and a Worker over
 // the sample alone took ~7 s of CPU to start (Miniflare writes every asset into workerd's config).
 import type { TestProject } from "vitest/node";
+import type { BuildLayout } from "../../../scripts/api/runtime/build-index.ts";
 import { hostsOf, type RunningHost, selectedHosts } from "./hosts.ts";
 
 declare module "vitest" {
@@ -11,17 +12,25 @@ declare module "vitest" {
   }
 }
 
-/** Starts the project's startOnce hosts on `distDir`, provides their origins, and returns what stops them. */
-export async function startSharedHosts(project: TestProject, distDir: string): Promise<() => Promise<void>> {
+/** Starts the project's startOnce hosts on the build of their layout, provides their origins, and returns what stops
+ *  them. */
+export async function startSharedHosts(
+  project: TestProject,
+  dists: Partial<Record<BuildLayout, string>>,
+): Promise<() => Promise<void>> {
   const env = { ...process.env, ...project.config.env };
   const selected = selectedHosts(env);
   const chosen = hostsOf(env).filter(
-    (h) => h.startOnce && (!selected || selected.includes(h.name)) && h.unavailable() === undefined,
+    (h) =>
+      h.startOnce &&
+      (!selected || selected.includes(h.name)) &&
+      h.unavailable() === undefined &&
+      dists[h.layout ?? "pages"] !== undefined,
   );
   // A host that fails to start here is left to each file, whose tests then report why.
   const started = await Promise.all(
     chosen.map((h) =>
-      h.start(distDir).then(
+      h.start(dists[h.layout ?? "pages"]!).then(
         (running): [string, RunningHost] | undefined => [h.name, running],
         () => undefined,
       ),

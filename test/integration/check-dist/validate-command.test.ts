@@ -27,7 +27,7 @@ describe("npm run validate", () => {
     const { status, stdout, stderr } = validate("--dist", built.dist);
     expect(stderr).toBe("");
     expect(status).toBe(0);
-    expect(stdout).toMatch(/: the [\d,]+ JSON bodies of its [\d,]+ served files are valid \(/);
+    expect(stdout).toMatch(/: the [\d,]+ JSON bodies of its [\d,]+ served files are valid, and its [\d,]+ pieces are /);
   });
 
   it("reports every problem of a tampered page at once, as file: pointer: message, and exits 1", async () => {
@@ -104,5 +104,83 @@ describe("npm run validate", () => {
     const noneJson = validate("--dist", "/nonexistent-msapi", "--json");
     expect(noneJson.status).toBe(1);
     expect(JSON.parse(noneJson.stdout)).toEqual({ ok: false, error: expect.stringContaining("not found") });
+  });
+});
+
+describe("npm run validate on a runs build (each list once, no page file)", () => {
+  const site = builtSite({ prefix: "msapi-validate-runs-", layout: "runs" });
+
+  /** A copy of the runs build with `tamper` applied, validated: its problems as paths relative to it. */
+  async function tampered(tamper: (copy: string) => Promise<void>) {
+    const copy = join(site.dir, `copy-${Math.random().toString(36).slice(2)}`);
+    await cp(site.root, copy, { recursive: true });
+    await tamper(copy);
+    const { status, stderr } = validate("--dist", copy);
+    return {
+      status,
+      problems: stderr
+        .trim()
+        .split("\n")
+        .map((l) => l.slice(copy.length + 1)),
+    };
+  }
+
+  it("passes it, and says it checked its lists' pages from their runs", () => {
+    const { status, stdout, stderr } = validate("--dist", site.root);
+    expect(stderr).toBe("");
+    expect(status).toBe(0);
+    expect(stdout).toMatch(
+      / and the 1,500 list pages of its 5 runs \(4 distinct items\) are valid, and its 5 pieces are what its lists and catalog body are made of \(/,
+    );
+    const json = JSON.parse(validate("--dist", site.root, "--json").stdout);
+    expect(json).toMatchObject({ ok: true, pieces: 5, runs: { lists: 5, items: 10, distinct: 4, pages: 1_500 } });
+  });
+
+  it("names an item of a run against the summary schema, by its place in the run", async () => {
+    const { status, problems } = await tampered(async (copy) => {
+      const file = join(copy, "runs/all.run");
+      // the same length (the index's), a rating out of range in the first item
+      const run = await readFile(file, "utf8");
+      await writeFile(
+        file,
+        run.replace(/"rating":[0-9.]+/, (m) => `"rating":${"9".repeat(m.length - 9)}`),
+      );
+    });
+    expect(status).toBe(1);
+    expect(problems).toEqual(["runs/all.run: /0/rating: must be <= 5", "runs/all.run: not its pieces joined"]);
+  });
+
+  it("names a run of another length, a missing run, and offsets that are not the index's", async () => {
+    const { status, problems } = await tampered(async (copy) => {
+      await writeFile(join(copy, "runs/all.run"), `${await readFile(join(copy, "runs/all.run"), "utf8")} `);
+      await rm(join(copy, "runs/category/seo.run"));
+      const offsets = await readFile(join(copy, "runs/category/email.offsets"));
+      offsets.writeUInt32LE(offsets.readUInt32LE(4) + 1, 4);
+      await writeFile(join(copy, "runs/category/email.offsets"), offsets);
+    });
+    expect(status).toBe(1);
+    expect(problems).toEqual([
+      expect.stringMatching(/^runs\/all\.run: \d+ bytes where the build's index says \d+$/),
+      expect.stringMatching(/^runs\/category\/email\.offsets: entry 1 is \d+ where the index says \d+$/),
+      "runs/category/seo.run: missing or unreadable (ENOENT): the index names it",
+      "runs/all.run: not its pieces joined",
+    ]);
+  });
+
+  it("names a piece that is not its name's, and a piece nothing names", async () => {
+    const { status, problems } = await tampered(async (copy) => {
+      const index = JSON.parse(await readFile(join(copy, "build-index.json"), "utf8"));
+      const [id] = index.lists.all.pieces[0];
+      const file = join(copy, `v1/sync/pieces/${id}.json`);
+      await writeFile(file, (await readFile(file, "utf8")).replace("[{", "[ {").replace("}]", "}"));
+      await writeFile(join(copy, `v1/sync/pieces/${"0".repeat(64)}.json`), "[]");
+    });
+    expect(status).toBe(1);
+    expect(problems).toContain(
+      `v1/sync/pieces/${"0".repeat(64)}.json: named by no list and not by /v1/export/catalog.json`,
+    );
+    expect(problems.filter((p) => p.endsWith(": its bytes are not the piece its name is the SHA-256 of"))).toHaveLength(
+      1,
+    );
   });
 });

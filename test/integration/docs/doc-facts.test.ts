@@ -169,6 +169,7 @@ const counts = {
   records: 0,
   distinct: 0,
   addressed: 0,
+  pages: 0,
 };
 
 beforeAll(async () => {
@@ -185,6 +186,8 @@ beforeAll(async () => {
   const root = site.root;
   const isServed = servedFileFilter(await loadRouteTable(root));
   counts.distinct = new Set([...(await hashTree(root))].filter(([path]) => isServed(path)).map(([, h]) => h)).size;
+  // List pages: page files of this build, the pages a runs build of it answers from its runs.
+  counts.pages = fg.sync("v1/software/pages/**/*.json", { cwd: root }).length;
   for (const shard of fg.sync("v1/sync/*.json", { cwd: root, ignore: ["v1/sync/index.json"] }))
     counts.addressed += Object.keys(JSON.parse(readFileSync(join(root, shard), "utf8")).data).length;
 });

@@ -1,6 +1,7 @@
 // dist/ → a new immutable build in an R2 bucket (worker/r2-layout.ts), then the live pointer switched to it in one
 // conditional put. The upload trusts the build: every file's SHA-256 and size come from the build's record
-// (readBuildFiles: the build manifest), and each list of GET /software from its run file (render/list-runs.ts), so no
+// (readBuildFiles: the build manifest), and each list of GET /software from its run file (render/list-runs.ts) and
+// its items' lengths in the build's index (build-index.json), so no
 // page file is read or even needed: the Worker writes pages around ranged reads of the runs. What the bucket holds
 // comes from the live build's manifest (only the shards whose files or lists changed are read) and from the packs no
 // complete build names yet (a failed or killed upload's), so only bodies and runs new to the bucket are read from
@@ -10,12 +11,13 @@
 import { readFile, realpath } from "node:fs/promises";
 import { join } from "node:path";
 import { loadRouteTable } from "../../../api/load-route-table.ts";
+import { BUILD_INDEX_FILE, type BuildIndexText } from "../../../api/runtime/build-index.ts";
 import { etagFromSha256Hex } from "../../../api/runtime/etag.ts";
 import { layout } from "../../../api/runtime/route-table.ts";
 import { sha256Hex } from "../../../api/sha256-node.ts";
 import { UserError } from "../../../cli/command.ts";
-import { type BuildHash, readBuildFiles, readBuildHashes } from "../../../io/build-hashes.ts";
-import { filterOfRunFile, type ListRunHeader, parseListRun } from "../../../render/list-runs.ts";
+import { type BuildHash, readBuildFiles, readBuildPaths } from "../../../io/build-hashes.ts";
+import { filterOfRunFile } from "../../../render/list-runs.ts";
 import { publishedPathFilter } from "../adapter.ts";
 import {
   type BuildRecord,
@@ -82,9 +84,8 @@ const READ_GROUP = 32;
 /** The files of one build that the Worker can answer with, as dist/ paths with `/`, sorted. */
 export async function publishedFiles(distDir: string): Promise<string[]> {
   const root = await realpath(distDir);
-  const table = await loadRouteTable(root);
-  const isPublished = publishedPathFilter(table);
-  return [...readBuildHashes(root, table, layout(table.basePath)).keys()].filter(isPublished).sort();
+  const isPublished = publishedPathFilter(await loadRouteTable(root));
+  return (await readBuildPaths(root)).filter(isPublished).sort();
 }
 
 /** Where a body lies: a pack (named once sealed), its offset and length there, and its decoded size. */
@@ -151,10 +152,16 @@ async function readPublication(root: string, distDir = root) {
   // Every published file but the list pages (a build's manifest names none), and each list by its run file.
   const files = [...hashes.keys()].filter(isPublished).sort();
   const pageTemplate = layout(table.basePath).page;
-  const lists = new Map<string, { file: string; run: string; size: number }>();
+  const lists = new Map<string, { file: string; run: string; size: number; header: ListHeader }>();
+  let index: BuildIndexText | undefined;
   for (const [path, { sha256, size }] of hashes) {
     const filter = filterOfRunFile(path);
-    if (filter !== null) lists.set(listKey(pageTemplate, filter), { file: path, run: sha256.slice(0, 32), size });
+    if (filter === null) continue;
+    index ??= JSON.parse(await readFile(join(root, BUILD_INDEX_FILE), "utf8")) as BuildIndexText;
+    const listed = index.lists[filter];
+    if (!listed) throw new UserError(`${distDir}: ${BUILD_INDEX_FILE} names no list ${filter}: build it again`);
+    const header = { category: listed.category, lengths: listed.lengths };
+    lists.set(listKey(pageTemplate, filter), { file: path, run: sha256.slice(0, 32), size, header });
   }
   if (lists.size === 0)
     throw new UserError(`${distDir} was built before lists were kept for the edge: build it again (npm run build)`);
@@ -174,6 +181,12 @@ async function readPublication(root: string, distDir = root) {
 }
 
 type Publication = Awaited<ReturnType<typeof readPublication>>;
+
+/** A list's meta.category and its items' lengths in bytes, as the build's index names them. */
+interface ListHeader {
+  category: string | null;
+  lengths: number[];
+}
 
 /** The names a build's packs index (its bodies' ETags, its runs): what it needs in the bucket. */
 export async function publicationNames(distDir: string): Promise<Set<string>> {
@@ -274,12 +287,12 @@ async function sendPacks(
     progress.bodies = sent;
     report();
   }
-  const headers = new Map<string, ListRunHeader>();
+  const headers = new Map<string, ListHeader>();
   for (const key of changedLists) {
-    const { file, run, size } = lists.get(key)!;
-    const { header, run: bytes } = parseListRun(await readFile(join(root, file)));
+    const { file, run, size, header } = lists.get(key)!;
     headers.set(key, header);
     if (known.has(runId(run))) continue;
+    const bytes = await readFile(join(root, file));
     // As it is: any page's items are one ranged read, sent to the client inside the envelope.
     const { offset, length } = pack.add(runId(run), bytes.byteLength, bytes);
     known.set(runId(run), { pack: packRef, offset, length, size: bytes.byteLength });
@@ -301,7 +314,7 @@ async function writeManifest(
   { id, files, lists, etags, bytes }: Publication,
   { plans, kept }: ShardsPlan,
   known: Map<string, Location>,
-  headers: Map<string, ListRunHeader>,
+  headers: Map<string, ListHeader>,
   liveRecord: BuildRecord | null,
 ) {
   const refs: ShardRef[] = [];

@@ -8,6 +8,10 @@
 // not bring it) → answer (the policy's plan, then send). What exists is the build's index's to say (build-index.ts):
 // a body it names that cannot be read whole is a storage fault, answered 503 and never remembered (H7), unless a
 // newer build was published meanwhile (this one's files may be gone): handOver lets that build answer.
+//
+// Both layouts of a build are served alike (L2): a list page of a runs build is its run's slice in the page envelope,
+// read by the file cache under the page's path (run-pages.ts), with the same ETag, headers and codings as the page
+// file of a pages build. The index and the runs are this handler's generation's, so a page never mixes two builds.
 import { existsSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { join } from "node:path";
@@ -37,7 +41,6 @@ import {
   layout,
   type RouteTable,
 } from "../../../api/runtime/route-table.ts";
-import { assertFullBuild } from "../../../io/edge-only.ts";
 import { readBuildIndex } from "../../../io/read-build-index.ts";
 import { type CachedFile, FileCache, FilesUnavailable } from "./file-cache.ts";
 import { ResolutionCache } from "./resolution-cache.ts";
@@ -85,16 +88,16 @@ interface Served {
 
 /** The handler over one generation folder `root` (already resolved to its real path). */
 export async function createApiHandler(root: string, options: HandlerOptions = {}): Promise<ApiHandler> {
-  // A build without list pages is the edge's alone: never served here, and never switched to (B5).
-  assertFullBuild(root, "the Node server");
   const table = await loadRouteTable(root);
   const paths = layout(table.basePath);
   const index = readBuildIndex(root, paths.page);
-  // A build with precompressed bodies has them beside openapi.json (always large enough); else none is looked for.
+  // A build with precompressed bodies has them beside openapi.json (always large enough); else none is looked for,
+  // and a page from a run is offered in no coding either.
   const openapi = join(root, paths.openapi);
   const cache = new FileCache(root, {
     maxBytes: options.cacheBytes,
     siblings: CODINGS.some((c) => existsSync(openapi + c.suffix)),
+    runs: index.layout === "runs" ? index : undefined,
   });
   const headers = answerHeaders(table);
   const errors = await readErrorResponses(root, table, index, cache, headers);
@@ -220,9 +223,11 @@ function answer(
       return sendPrebuilt(req, res, s.errors.get(plan.id)!);
     case "file": {
       const f = file!;
+      const path = decision.kind === "file" ? decision.file : "";
       if (plan.status !== 200 && plan.status !== 304)
         return send(req, res, plan.status, s.headers.errorFile(f.body.byteLength).flat(), f.body);
-      const body = plan.coding ? f.encoded.find((e) => e.name === plan.coding)!.body : f.body;
+      // A 304 sends no body: a page from a run is compressed only for an answer that carries it (or its length).
+      const body = plan.coding && !plan.notModified ? s.cache.coded(path, f, plan.coding) : f.body;
       const contentType = decision.kind === "file" ? decision.contentType : undefined;
       return send(req, res, plan.status, headersFor(s.headers, f, plan, body.byteLength, contentType), body);
     }

@@ -47,6 +47,23 @@ export class BodyPool {
     }
   }
 
+  /**
+   * A whole buffer (SLAB_BYTES) to fill, for a body made rather than read as a file (a page from a run): `body` is the
+   * slab, to be cut to what was written.
+   */
+  lend(): PooledBody {
+    const slab = this.free.pop() ?? Buffer.allocUnsafeSlow(SLAB_BYTES);
+    let given = false;
+    return {
+      body: slab,
+      release: () => {
+        if (given) return;
+        given = true;
+        this.give(slab);
+      },
+    };
+  }
+
   /** Buffers ready for reuse. */
   get size(): number {
     return this.free.length;

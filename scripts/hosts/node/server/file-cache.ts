@@ -3,23 +3,29 @@
 // evicted. A cache serves one published build (one generation folder, never modified) and is asked only for files the
 // build names (build-index.ts), each with the size the build wrote: one it cannot read whole is a storage fault, never
 // a miss, and never kept (H7). A file is kept only from its second request among the recently seen ones
-// (admission.ts): the first one is read, answered and dropped.
+// (admission.ts): the first one is read, answered and dropped. A list page of a runs build is read from its list's run
+// (run-pages.ts) and kept under its page's path as any file; its codings are compressed on first use and kept with it.
 import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { etagOf } from "../../../api/etag-node.ts";
-import { StorageFault } from "../../../api/runtime/build-index.ts";
+import { type BuildIndex, type NamedPage, StorageFault } from "../../../api/runtime/build-index.ts";
 import { CODINGS, type Coding, MIN_COMPRESS_BYTES } from "../../../api/runtime/route-table.ts";
+import { encodeBody } from "../../../io/encodings.ts";
+import { runFile } from "../../../render/list-runs.ts";
 import { DEFAULT_RECENT_BYTES, Doorkeeper } from "./admission.ts";
-import { BodyPool, SLAB_BYTES } from "./body-pool.ts";
+import { BodyPool, type PooledBody, SLAB_BYTES } from "./body-pool.ts";
+import { readRunPage, readRunPageSync } from "./run-pages.ts";
 
 export interface CachedFile {
   body: Buffer;
   /** strong validator: a hash of the bytes, the same on every host and every rebuild of the same content (H6) */
   etag: string;
-  /** precompressed siblings written by `build --compress` (x.json.br, x.json.gz), when present */
+  /** precompressed siblings written by `build --compress` (x.json.br, x.json.gz), when present; for a page from a
+   *  run, those compressed so far (FileCache.coded) */
   encoded: { name: Coding; body: Buffer }[];
-  /** the names of `encoded`, in the same order (what the answer policy weighs) */
+  /** the codings offered (what the answer policy weighs): the names of `encoded`, in the same order, or for a page
+   *  from a run those its build offers for a body of its size */
   codings: Coding[];
   /** the handler's header lists for this file, built on first use (they go with the file when it is dropped) */
   headers?: string[][];
@@ -66,6 +72,9 @@ export interface FileCacheOptions {
   readFile?: (path: string) => Promise<Buffer>;
   /** whether the build wrote precompressed siblings at all: without them, no lookup per file is spent on them */
   siblings?: boolean;
+  /** a runs build's index: its list pages are read from their runs (run-pages.ts), offered in the codings the build's
+   *  siblings have (`siblings`) */
+  runs?: BuildIndex;
 }
 
 export class FileCache {
@@ -78,6 +87,7 @@ export class FileCache {
   private readonly retryDelays: number[];
   private readonly readFile: (path: string) => Promise<Buffer>;
   private readonly siblings: boolean;
+  private readonly runs: BuildIndex | undefined;
   private readonly injected: boolean;
   private open = 0;
   private readonly waiting: (() => void)[] = [];
@@ -96,6 +106,7 @@ export class FileCache {
     this.readFile = o.readFile ?? readFile;
     this.injected = o.readFile !== undefined;
     this.siblings = o.siblings ?? true;
+    this.runs = o.runs;
   }
 
   /** The file if cached, else undefined. */
@@ -141,6 +152,8 @@ export class FileCache {
   }
 
   private async load(file: string, size: number, pooled = false): Promise<CachedFile> {
+    const page = this.runs?.page(file);
+    if (page) return this.loadPage(file, size, page, pooled);
     const path = join(this.root, file);
     const fromPool = pooled && size < SLAB_BYTES ? this.readPooled(path, file) : undefined;
     const body = fromPool === undefined ? await this.read(path, file) : fromPool.body;
@@ -156,15 +169,68 @@ export class FileCache {
         if (sibling) encoded.push({ name: c.name, body: sibling });
       }
     }
-    const loaded: CachedFile = { body, etag: etagOf(body), encoded, codings: encoded.map((e) => e.name) };
+    return this.loaded(file, { body, etag: etagOf(body), encoded, codings: encoded.map((e) => e.name) }, fromPool);
+  }
+
+  /** A list page of a runs build: its envelope around one positioned read of its run, into a pooled buffer when it is
+   *  for one response and fits. Offered in the codings a page file of its size would have beside it. */
+  private async loadPage(file: string, size: number, page: NamedPage, pooled: boolean): Promise<CachedFile> {
+    const slab = pooled && size <= SLAB_BYTES ? this.pool.lend() : undefined;
+    const into = slab?.body ?? Buffer.allocUnsafeSlow(size);
+    // A fault names the page and the run it is read from.
+    const named = `${file} (from ${runFile(page.list.filter)})`;
+    let body: Buffer;
+    try {
+      body = (await this.attempt(
+        named,
+        false,
+        () => readRunPageSync(this.root, named, page, into),
+        () => readRunPage(this.root, named, page, into),
+      ))!;
+    } catch (e) {
+      slab?.release();
+      throw e;
+    }
+    if (body.byteLength !== size) {
+      slab?.release();
+      throw new StorageFault(file, `${body.byteLength} bytes where the build wrote ${size}`);
+    }
+    const codings = this.siblings && size >= MIN_COMPRESS_BYTES ? CODINGS.map((c) => c.name) : [];
+    return this.loaded(
+      file,
+      { body, etag: etagOf(body), encoded: [], codings },
+      slab && { body, release: slab.release },
+    );
+  }
+
+  /** A file just read, kept when admitted (owning its bytes), else handed out with its pooled buffer's release. */
+  private loaded(file: string, loaded: CachedFile, fromPool: PooledBody | undefined): CachedFile {
     if (this.admits(file)) {
       if (fromPool) {
-        loaded.body = Buffer.from(body); // a cached body owns its bytes
+        loaded.body = Buffer.from(loaded.body); // a cached body owns its bytes
         fromPool.release();
       }
       this.store(file, loaded);
     } else if (fromPool) loaded.release = fromPool.release;
     return loaded;
+  }
+
+  /**
+   * `cached`'s body in `coding`: the sibling the build wrote, or for a page from a run, compressed now as the build
+   * compresses a sibling (the same bytes) and kept with the page, counted against the cache's bound.
+   */
+  coded(file: string, cached: CachedFile, coding: Coding): Buffer {
+    const known = cached.encoded.find((e) => e.name === coding);
+    if (known) return known.body;
+    const body = encodeBody(coding, cached.body);
+    cached.encoded.push({ name: coding, body });
+    const entry = this.entries.get(file);
+    if (entry?.value === cached) {
+      entry.bytes += body.byteLength;
+      this.bytes += body.byteLength;
+      this.evict(file);
+    }
+    return body;
   }
 
   /** Read into a pooled buffer: undefined when it has to be read otherwise (too large, no descriptor). */
@@ -187,14 +253,29 @@ export class FileCache {
   private async read(path: string, file: string, optional: true): Promise<Buffer | null>;
   private async read(path: string, file: string, optional?: false): Promise<Buffer>;
   private async read(path: string, file: string, optional = false): Promise<Buffer | null> {
-    const failed = (e: unknown) => {
+    return this.attempt(
+      file,
+      optional,
+      () => readFileSync(path),
+      () => this.readFile(path),
+    );
+  }
+
+  /**
+   * One read, synchronous first (`sync`), then, out of descriptors, `async` once a slot is free, retried while the
+   * system is out of them. A storage fault is thrown as it is; any other failure becomes one, except a missing file
+   * when `optional` (null).
+   */
+  private async attempt<T>(file: string, optional: boolean, sync: () => T, async: () => Promise<T>): Promise<T | null> {
+    const failed = (e: unknown): null => {
+      if (e instanceof StorageFault) throw e;
       const code = (e as NodeJS.ErrnoException).code ?? "";
       if (optional && MISSING.has(code)) return null;
       throw new StorageFault(file, causeOf(e));
     };
     if (this.open === 0 && !this.injected) {
       try {
-        return readFileSync(path);
+        return sync();
       } catch (e) {
         const code = (e as NodeJS.ErrnoException).code ?? "";
         if (!OUT_OF_FILES.has(code)) return failed(e);
@@ -204,7 +285,7 @@ export class FileCache {
       if (this.open >= this.maxOpen) await new Promise<void>((r) => this.waiting.push(r));
       this.open++;
       try {
-        return await this.readFile(path);
+        return await async();
       } catch (e) {
         const code = (e as NodeJS.ErrnoException).code ?? "";
         if (!OUT_OF_FILES.has(code)) return failed(e);
@@ -226,6 +307,11 @@ export class FileCache {
     const bytes = entryOverhead(file) + sizeOf(value);
     this.entries.set(file, { value, used: false, bytes });
     this.bytes += bytes;
+    this.evict(file);
+  }
+
+  /** Entries evicted from the front until the bytes are within the bound; `file` (just stored or grown) stays. */
+  private evict(file: string): void {
     // Bounded: each entry gets at most one second chance per pass.
     for (let budget = this.entries.size * 2; budget > 0 && this.bytes > this.maxBytes; budget--) {
       const [key, oldest] = this.entries.entries().next().value as [string, Entry];

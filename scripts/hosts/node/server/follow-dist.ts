@@ -3,6 +3,8 @@
 // changes, a handler for the new folder is loaded whole (route table, error bodies) and swapped in: every cached body,
 // ETag, miss and resolution of the old build goes with the old handler, never mixed with the new one.
 // A plain folder (no symlink) is served as it is: changes made inside it in place cannot be followed atomically.
+// Either layout is followed (L2): a switch between a pages build and a runs build is a switch like any other, since
+// a handler's index, files and runs are all its own generation's.
 import { type FSWatcher, watch } from "node:fs";
 import { realpath, stat } from "node:fs/promises";
 import { basename, dirname } from "node:path";
@@ -64,8 +66,8 @@ export async function followDist(
         onSwitch?.();
       }
     } catch (e) {
-      // an incomplete folder (a plain dist/ being rewritten in place), or an edge-only build (said once): keep the
-      // last good build, look again later
+      // an incomplete folder (a plain dist/ being rewritten in place), or a build of another version (said once):
+      // keep the last good build, look again later
       if (e instanceof UserError && refused !== now.id) {
         refused = now.id;
         console.error(`${e.message}; still serving the build before it`);

@@ -148,9 +148,70 @@ describe("the Node server follows real `npm run build` rebuilds while serving (B
   });
 });
 
+describe("the Node server switches between a pages build and a runs build, both ways, while a reader runs (L2, B5)", () => {
+  let dir: Awaited<ReturnType<typeof tempDir>>;
+  let server: RunningServer;
+  let content: string;
+  let dist: string;
+
+  beforeAll(async () => {
+    dir = await tempDir();
+    content = await copyTiny(join(dir.path, "content"));
+    dist = join(dir.path, "dist");
+    await runBuild(content, dist, "--layout", "pages");
+    server = await startServer({ distDir: dist, port: 0 });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await dir.remove();
+  });
+
+  /** Answers that show alpha-mail's name (it sorts first): list pages of every kind, and its detail. */
+  const paths = [1, 2, 5, 20, 100].flatMap((limit) => [
+    `/software?limit=${limit}`,
+    `/software?limit=${limit}&category=email`,
+  ]);
+  paths.push("/software/alpha-mail", "/software?limit=3&offset=0");
+  /** Which edit of alpha-mail's name an answer shows: 1 before any, else its tag's number. */
+  const versionOf = (body: string) => Number(/"alpha Mail v(\d+)"/.exec(body)?.[1] ?? 1);
+
+  it("pages → runs → pages: each build's answers whole within 1 s of its publication, never an older one after", async () => {
+    const api = server.url + server.basePath;
+    const observed: { at: number; version: number; status: number }[] = [];
+    const observe = async () => {
+      for (const path of paths) {
+        const res = await fetch(api + path);
+        observed.push({ at: Date.now(), version: versionOf(await res.text()), status: res.status });
+      }
+    };
+    for (const [version, layout] of [
+      [2, "runs"],
+      [3, "pages"],
+    ] as const) {
+      await observe();
+      const from = observed.length;
+      await editTiny(content, `v${version}`);
+      let building = true;
+      const build = runBuild(content, dist, "--layout", layout).finally(() => (building = false));
+      while (building) await observe();
+      await build;
+      const published = Date.now();
+      while (Date.now() - published < 1_200) await observe();
+      const seen = observed.slice(from);
+      expect(seen.every((o) => o.status === 200)).toBe(true);
+      const firstNew = seen.findIndex((o) => o.version === version);
+      expect(firstNew, `the ${layout} build was served`).toBeGreaterThanOrEqual(0);
+      const oldAfterNew = seen.slice(firstNew).filter((o) => o.version !== version);
+      expect(oldAfterNew, "an older answer after a newer one: a mix of two builds").toEqual([]);
+      const lastOld = seen.filter((o) => o.version !== version).at(-1);
+      if (lastOld) expect(lastOld.at - published, "old answers more than 1 s after publication").toBeLessThan(1_000);
+    }
+  });
+});
+
 /** `npm run build` as a user runs it, in its own process. */
-async function runBuild(content: string, out: string): Promise<void> {
-  const child = spawn("npm", ["run", "--silent", "build", "--", "--content", content, "--out", out], {
+async function runBuild(content: string, out: string, ...args: string[]): Promise<void> {
+  const child = spawn("npm", ["run", "--silent", "build", "--", "--content", content, "--out", out, ...args], {
     cwd: repoRoot,
     stdio: ["ignore", "ignore", "pipe"],
   });
