@@ -15,7 +15,7 @@ import { loadContent } from "./content/load.ts";
 import { type ContentWarning, findPlaceholders } from "./content/placeholders.ts";
 import { validateContent } from "./content/validate.ts";
 import { checkWarnings, type WarningHistory } from "./content/warning-history.ts";
-import { adapters } from "./hosts/adapters.ts";
+import { type AdapterBuild, adapters } from "./hosts/adapters.ts";
 import { hostLimitWarnings } from "./hosts/limits.ts";
 import { startPageWriters } from "./io/page-writers.ts";
 import { inspectOutput } from "./io/store.ts";
@@ -78,8 +78,9 @@ export interface BuildResult extends WriteSummary {
   compressed: boolean;
 }
 
-/** Every file of dist/: the small ones whole, the list pages as lists of pre-serialized, validated items. */
-export function renderSite(catalog: Catalog, table: RouteTable): SiteOutput {
+/** Every file of dist/: the small ones whole, the list pages as lists of pre-serialized, validated items. `build`:
+ *  what of the build shapes the host configs besides the table (its layout, --compress). */
+export function renderSite(catalog: Catalog, table: RouteTable, build: AdapterBuild): SiteOutput {
   const summaries = serializeSummaries(catalog);
   const software = renderSoftwareDetails(catalog);
   const search = renderSearch(catalog, summaries);
@@ -98,7 +99,7 @@ export function renderSite(catalog: Catalog, table: RouteTable): SiteOutput {
     ...renderDocsPage(catalog, table),
     lazyFile(layout(table.basePath).routeTable, routeTableKey(table), () => `${JSON.stringify(table, null, 2)}\n`),
     renderSchemaTable(table),
-    ...Object.values(adapters).flatMap((adapt) => adapt(table)),
+    ...Object.values(adapters).flatMap((adapt) => adapt(table, build)),
   ];
   return {
     files,
@@ -179,7 +180,7 @@ export async function build({
     }
     const catalog = deriveCatalog(validation.content);
     const table = buildRouteTable(catalog.site);
-    const site = renderSite(catalog, table);
+    const site = renderSite(catalog, table, { layout: listLayout, compress });
     // What codeHash and the renderers hashed (package files: renderDocsPage), remembered for the next build.
     saveFileHashes();
     const written = await writeOutput(outDir, site, {

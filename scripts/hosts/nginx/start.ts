@@ -2,15 +2,21 @@
 // (scripts/commands/start-nginx.ts) and the tests start it here.
 // nginx runs in the foreground with a temporary prefix (pid, temp files, the copied config): nothing outside it and
 // dist/ is touched, and the prefix is removed on exit.
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { accessSync, constants, existsSync, rmSync } from "node:fs";
 import { copyFile, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { createConnection } from "node:net";
 import { tmpdir } from "node:os";
 import { delimiter, join, resolve } from "node:path";
-import { assertFullBuild } from "../../io/edge-only.ts";
 import { freePort } from "../free-port.ts";
-import { NGINX_MAIN_CONF, NGINX_PID_FILE, NGINX_SERVER_CONF, NGINX_SITE_CONF } from "./adapter.ts";
+import {
+  NGINX_JS_MODULE,
+  NGINX_LIST_PAGES,
+  NGINX_MAIN_CONF,
+  NGINX_PID_FILE,
+  NGINX_SERVER_CONF,
+  NGINX_SITE_CONF,
+} from "./adapter.ts";
 import { quote } from "./conf.ts";
 
 export interface NginxOptions {
@@ -50,6 +56,30 @@ export function findNginx(): string | undefined {
     }
   }
   return undefined;
+}
+
+const readable = (file: string) => {
+  try {
+    accessSync(file, constants.R_OK);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * nginx's JavaScript module (ngx_http_js_module.so), which a runs build's list pages need: $NGINX_JS_MODULE when set
+ * (and then only it), else in the modules path `nginx -V` names (Debian: /usr/lib/nginx/modules), else Debian's path;
+ * undefined when none is there.
+ */
+export function findJsModule(nginx: string): string | undefined {
+  if (process.env.NGINX_JS_MODULE)
+    return readable(process.env.NGINX_JS_MODULE) ? process.env.NGINX_JS_MODULE : undefined;
+  const configure = spawnSync(nginx, ["-V"], { encoding: "utf8" }).stderr ?? "";
+  const dir =
+    /--modules-path=(\S+)/.exec(configure)?.[1] ??
+    (/--prefix=(\S+)/.exec(configure)?.[1] ?? "/usr/share/nginx").replace(/\/?$/, "/modules");
+  return [join(dir, "ngx_http_js_module.so"), NGINX_JS_MODULE].find(readable);
 }
 
 const canConnect = (host: string, port: number) =>
@@ -93,10 +123,40 @@ async function waitUntilListening(
 /** A listen address nginx accepts: IPv6 in brackets. */
 const listenAddress = (host: string, port: number) => `${host.includes(":") ? `[${host}]` : host}:${port}`;
 
-/** Copies dist/nginx/*.conf into a fresh prefix with api-site.conf (listen, root) beside them. */
-async function preparePrefix(distDir: string, host: string, port: number, headerTimeout?: number): Promise<string> {
+/** nginx.conf as built, loading the JavaScript module found here when it names Debian's (a runs build's). */
+function withJsModule(mainConf: string, nginx: string): string {
+  const line = `load_module ${NGINX_JS_MODULE};`;
+  if (!mainConf.includes(line)) return mainConf;
+  const module = findJsModule(nginx);
+  if (!module)
+    throw new Error(
+      "this is a runs-layout build: nginx answers its list pages with its JavaScript module (njs), which is not installed: " +
+        "apt-get install libnginx-mod-http-js, or set NGINX_JS_MODULE to its ngx_http_js_module.so",
+    );
+  return mainConf.replace(line, `load_module ${quote(module)};`);
+}
+
+/** Copies dist/nginx/*.conf (and a runs build's list-page handler) into a fresh prefix with api-site.conf (listen,
+ *  root) beside them. */
+async function preparePrefix(
+  nginx: string,
+  distDir: string,
+  host: string,
+  port: number,
+  headerTimeout?: number,
+): Promise<string> {
   const prefix = await mkdtemp(join(tmpdir(), "api-nginx-"));
-  await copyFile(join(distDir, NGINX_MAIN_CONF), join(prefix, "nginx.conf"));
+  try {
+    await writeFile(
+      join(prefix, "nginx.conf"),
+      withJsModule(await readFile(join(distDir, NGINX_MAIN_CONF), "utf8"), nginx),
+    );
+  } catch (e) {
+    await rm(prefix, { recursive: true, force: true });
+    throw e;
+  }
+  if (existsSync(join(distDir, NGINX_LIST_PAGES)))
+    await copyFile(join(distDir, NGINX_LIST_PAGES), join(prefix, NGINX_LIST_PAGES.slice("nginx/".length)));
   const serverConf = await readFile(join(distDir, NGINX_SERVER_CONF), "utf8");
   const timed =
     headerTimeout === undefined
@@ -131,7 +191,7 @@ export function nginxArgs(prefix: string, testOnly = false): string[] {
 export async function testNginxConfig(distDir: string): Promise<{ ok: boolean; output: string }> {
   const nginx = findNginx();
   if (!nginx) throw new Error("nginx is not installed: install it (e.g. apt-get install nginx-light) or set NGINX_BIN");
-  const prefix = await preparePrefix(distDir, "127.0.0.1", 8080);
+  const prefix = await preparePrefix(nginx, distDir, "127.0.0.1", 8080);
   try {
     const child = spawn(nginx, nginxArgs(prefix, true), { stdio: ["ignore", "pipe", "pipe"] });
     let output = "";
@@ -159,11 +219,10 @@ export async function startNginx({
   for (const file of [NGINX_MAIN_CONF, NGINX_SERVER_CONF, "routes.json"])
     if (!existsSync(join(distDir, file)))
       throw new Error(`${join(distDir, file)} is missing: run \`npm run build\` first`);
-  assertFullBuild(distDir, "nginx");
   // port 0: pick one; another process may take it first, so try a few times
   for (let attempt = 1; ; attempt++) {
     const chosen = port === 0 ? await freePort(host) : port;
-    const prefix = await preparePrefix(distDir, host, chosen, headerTimeout);
+    const prefix = await preparePrefix(nginx, distDir, host, chosen, headerTimeout);
     const child = spawn(nginx, nginxArgs(prefix), { stdio: ["ignore", "ignore", stderr ?? "pipe"] });
     let log = "";
     child.stderr?.on("data", (d: Buffer) => (log += d.toString()));

@@ -40,7 +40,8 @@ it("writes no list page, the hash tree of a full build, and the same R2 build as
   expect(fromEdge.storedBytes).toBe(fromFull.storedBytes);
 });
 
-it("serve, validate, nginx and export refuse it with one line; a running server keeps the build before it", async () => {
+// nginx serves it (test/integration/hosts/nginx/runs.test.ts)
+it("serve, validate and export refuse it with one line; a running server keeps the build before it", async () => {
   const dist = join(dir.path, "dist");
   await build({ contentDir: content, outDir: dist });
   let server: RunningServer | undefined;
@@ -62,7 +63,6 @@ it("serve, validate, nginx and export refuse it with one line; a running server 
   for (const [entry, ...args] of [
     ["scripts/commands/serve.ts"],
     ["scripts/commands/validate.ts"],
-    ["scripts/commands/start-nginx.ts"],
     ["scripts/commands/export.ts", "--out", join(dir.path, "exported")],
   ] as string[][]) {
     const run = await promisify(execFile)(process.execPath, launchArgs(entry!, "--dist", dist, ...args), {
