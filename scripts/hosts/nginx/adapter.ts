@@ -206,6 +206,8 @@ function listPagesLocation(route: Route, table: RouteTable, build: AdapterBuild)
           "gzip_vary off;",
         ]
       : ["# built without --compress: identity only, as the Node server", "gzip off;"]),
+    "# no Content-Type but the handler's: a 304 has none (njs gives every answer the default type)",
+    'default_type "";',
     `js_content ${LIST_PAGES_MODULE}.page;`,
   ]);
 }

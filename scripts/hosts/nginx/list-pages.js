@@ -75,7 +75,9 @@ function resolvePage(r) {
     if (exists(root + fill(s.outOfRange.file, filter))) throw fault(`${fill(s.offsets, filter)}: missing`);
     return fileAnswer(root + s.fallback.file, s.fallback.status);
   }
+  const offsets = fill(s.offsets, filter);
   let total;
+  let inRange;
   let offset;
   let end;
   let start;
@@ -83,33 +85,35 @@ function resolvePage(r) {
   let runLength;
   try {
     const size = fs.fstatSync(fd).size;
-    if (size < 4 || size % 4 !== 0) throw fault(`${fill(s.offsets, filter)}: ${size} bytes`);
+    if (size < 4 || size % 4 !== 0) throw fault(`${offsets}: ${size} bytes`);
     total = size / 4 - 1;
-    // Q4: an offset beyond the list (a 30-digit one too) is the list's own error
-    if (offsetText.length > 10 || Number(offsetText) > total)
-      return fileAnswer(root + fill(s.outOfRange.file, filter), s.outOfRange.status);
-    offset = Number(offsetText);
+    // Q4: an offset beyond the list (a 30-digit one too) is the list's own error, once the files agree
+    inRange = offsetText.length <= 10 && Number(offsetText) <= total;
+    offset = inRange ? Number(offsetText) : total;
     end = Math.min(offset + limit, total);
     // entries offset … end in one read; entry `total` (the run's length + 1) in another unless it is among them
-    const ends = readAt(fd, offset * 4, (end - offset + 1) * 4, fill(s.offsets, filter));
+    const ends = readAt(fd, offset * 4, (end - offset + 1) * 4, offsets);
     start = ends.readUInt32LE(0);
     stop = ends.readUInt32LE((end - offset) * 4);
-    const last = end === total ? stop : readAt(fd, total * 4, 4, fill(s.offsets, filter)).readUInt32LE(0);
+    const last = end === total ? stop : readAt(fd, total * 4, 4, offsets).readUInt32LE(0);
     runLength = total === 0 ? 0 : last - 1;
   } finally {
     fs.closeSync(fd);
   }
   const length = end > offset ? stop - start - 1 : 0;
-  if (length < 0 || start + length > runLength) throw fault(`${fill(s.offsets, filter)}: entries out of order`);
+  if (length < 0 || (length > 0 && start + length > runLength)) throw fault(`${offsets}: entries out of order`);
   let items;
-  const runFd = fs.openSync(root + fill(s.run, filter), "r");
+  const run = fill(s.run, filter);
+  const runFd = fs.openSync(root + run, "r");
   try {
+    // the run is the length its offsets say, or one of the two is not what the build wrote
     const size = fs.fstatSync(runFd).size;
-    if (size !== runLength) throw fault(`${fill(s.run, filter)}: ${size} bytes, its offsets say ${runLength}`);
-    items = readAt(runFd, start, length, fill(s.run, filter));
+    if (size !== runLength) throw fault(`${run}: ${size} bytes, its offsets say ${runLength}`);
+    if (inRange) items = readAt(runFd, start, length, run);
   } finally {
     fs.closeSync(runFd);
   }
+  if (!inRange) return fileAnswer(root + fill(s.outOfRange.file, filter), s.outOfRange.status);
   const category = v[s.vars.categoryCount] === "0" ? "null" : JSON.stringify(v[s.vars.category]);
   const suffix = `],"meta":{"total":${total},"limit":${limit},"offset":${offset},"category":${category}}}`;
   return { status: 200, body: Buffer.concat([Buffer.from(s.pagePrefix), items, Buffer.from(suffix)]) };
