@@ -7,6 +7,7 @@ import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build } from "../../scripts/build.ts";
 import { hosts, type RunningHost, selectedHosts } from "../helpers/conformance/hosts.ts";
+import { buildRunsTwin } from "../helpers/conformance/runs-twin.ts";
 import { fixture, tempDir } from "../helpers/fs/dirs.ts";
 
 interface RawResponse {
@@ -50,6 +51,7 @@ describe.each(hosts.filter((h) => h.encodings && (!selected || selected.includes
       if (unavailable) return;
       dir = await tempDir();
       await build({ contentDir: fixture("tiny"), outDir: join(dir.path, "dist"), compress: true });
+      await buildRunsTwin([host], fixture("tiny"), join(dir.path, "dist"), { compress: true });
       running = await host.start(join(dir.path, "dist"));
     });
     afterAll(async () => {

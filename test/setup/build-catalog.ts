@@ -6,6 +6,8 @@ import { dirname, join, resolve } from "node:path";
 import type { TestProject } from "vitest/node";
 import { build } from "../../scripts/build.ts";
 import { CANARY, CANARY_FILES } from "../helpers/conformance/canary.ts";
+import { hostsOf, selectedHosts } from "../helpers/conformance/hosts.ts";
+import { buildRunsTwin } from "../helpers/conformance/runs-twin.ts";
 import { startSharedHosts } from "../helpers/conformance/shared-hosts.ts";
 
 declare module "vitest" {
@@ -39,6 +41,12 @@ export default async function setup(project: TestProject): Promise<() => Promise
   console.log(
     `conformance: built ${result.files} files from ${contentDir} (${result.tools} tools) in ${result.seconds.toFixed(1)} s`,
   );
+  // the same catalog with --layout runs, for the hosts that serve that layout (nginx-runs)
+  const env = { ...process.env, ...project.config.env };
+  const selected = selectedHosts(env);
+  const runs = hostsOf(env).filter((h) => !selected || selected.includes(h.name));
+  const twin = await buildRunsTwin(runs, contentDir, distDir, { canaries: true });
+  if (twin !== undefined) console.log(`conformance: built it with --layout runs in ${twin.toFixed(1)} s`);
   project.provide("distDir", distDir);
   project.provide("contentDir", contentDir);
   const stopHosts = await startSharedHosts(project, distDir);

@@ -41,10 +41,15 @@ export function forEachHost(register: (suite: HostSuite) => void): void {
       await running?.stop();
     });
     const gaps = new Set(host.knownGaps ?? []);
+    const elsewhere = new Set(host.sameConfigAs?.tests ?? []);
     register({
       host,
       test: (name, fn, timeout) =>
-        gaps.has(name) ? it.skip(`${name} [documented gap of ${host.name}]`, fn) : it(name, fn, timeout),
+        gaps.has(name)
+          ? it.skip(`${name} [documented gap of ${host.name}]`, fn)
+          : elsewhere.has(name)
+            ? it.skip(`${name} [run by ${host.sameConfigAs!.host} on the same config lines]`, fn)
+            : it(name, fn, timeout),
       client: () => {
         if (!running) throw new Error(`host ${host.name} did not start`);
         return new Client(running.origin);

@@ -16,7 +16,10 @@ export interface PageFile {
 export async function pageFiles(distDir: string, basePath: string): Promise<PageFile[]> {
   const template = layout(basePath).page;
   const root = template.slice(0, template.indexOf("{filter}"));
-  const files = (await readdir(join(distDir, root), { recursive: true })).filter((f) => f.endsWith(".json")).sort();
+  // {filter}/{limit}/{offset}.json, and nothing planted beside them (the suite's canary dotfiles)
+  const files = (await readdir(join(distDir, root), { recursive: true }))
+    .filter((f) => /^(?:all|category\/[^/.][^/]*)\/[0-9]+\/[0-9]+\.json$/.test(f))
+    .sort();
   return files.map((relative) => {
     const parts = relative.slice(0, -".json".length).split("/");
     const offset = parts.pop()!;
