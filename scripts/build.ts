@@ -30,11 +30,12 @@ import { renderErrors } from "./render/errors.ts";
 import { listRunFiles } from "./render/list-runs.ts";
 import { renderOpenApi } from "./render/openapi.ts";
 import { lazyFile, type OutputFile, routeTableKey } from "./render/output.ts";
+import { cutPieces, LIST_PIECES, pieceBody, pieceFiles, piecesOf, rememberingKeyHash } from "./render/pieces.ts";
 import { renderRankings } from "./render/rankings.ts";
 import { renderSchemaTable } from "./render/schema-table.ts";
 import { renderSearch } from "./render/search.ts";
 import { renderSoftwareDetails, serializeSummaries } from "./render/software.ts";
-import { listChecker, pageLists } from "./render/software-pages.ts";
+import { listChecker, listKeys, pageLists } from "./render/software-pages.ts";
 
 export interface BuildOptions {
   contentDir: string;
@@ -85,15 +86,22 @@ export function renderSite(catalog: Catalog, table: RouteTable, build: AdapterBu
   const software = renderSoftwareDetails(catalog);
   const search = renderSearch(catalog, summaries);
   const lists = pageLists(catalog, summaries);
+  // Each list and the catalog body cut into pieces where their tools' slugs say (E2): one hash per slug.
+  const keyHash = rememberingKeyHash();
+  const keys = listKeys(catalog);
+  const listPieces = lists.map((list, i) => piecesOf(list.items, cutPieces(keys[i]!, LIST_PIECES, keyHash)));
+  const catalogBody = renderCatalogBody(catalog, software.details, keyHash);
+  // A list's pieces name its items' bytes: the same ids, the same run.
+  const listKey = (i: number) => sha1(listPieces[i]!.map((p) => p.id).join(","));
   const files: OutputFile[] = [
     // each list once, in both layouts: hosts of a runs build answer pages from these (L2), the R2 upload stores them
-    ...listRunFiles(lists, (i) => sha1(lists[i]!.items.join("\n"))),
+    ...listRunFiles(lists, listKey),
     // before the catalog body, whose check asks which details were rendered
     ...software.files,
     renderCategories(catalog),
     ...renderRankings(catalog),
     search.none,
-    renderCatalogBody(catalog, software.details),
+    catalogBody,
     ...renderErrors(catalog),
     renderOpenApi(catalog, table),
     ...renderDocsPage(catalog, table),
@@ -114,6 +122,28 @@ export function renderSite(catalog: Catalog, table: RouteTable, build: AdapterBu
       basePath: table.basePath,
       rootFile: layout(table.basePath).syncRoot,
       shardFile: layout(table.basePath).syncShard,
+      pieceFile: layout(table.basePath).syncPiece,
+    },
+    pieces: {
+      lists: listPieces,
+      bodies: [{ target: catalogBody.target!, parts: catalogBody.parts }],
+      files: () => {
+        // Where each list piece starts, to render its body when a writer needs it (a kept piece is never rendered).
+        const starts = new Map<string, [list: number, start: number, items: number]>();
+        listPieces.forEach((pieces, list) => {
+          let at = 0;
+          for (const piece of pieces) {
+            if (!starts.has(piece.id)) starts.set(piece.id, [list, at, piece.items]);
+            at += piece.items;
+          }
+        });
+        const catalogPieces = catalogBody.parts().flatMap((part) => ("pieces" in part ? part.pieces : []));
+        return pieceFiles(layout(table.basePath).syncPiece, [...listPieces.flat(), ...catalogPieces], (id) => {
+          const at = starts.get(id);
+          if (at) return pieceBody(lists[at[0]]!.items.slice(at[1], at[1] + at[2]));
+          return catalogBody.pieceBody(id)!;
+        });
+      },
     },
   };
 }

@@ -26,6 +26,8 @@ export const OFFSET_PATTERN = "^(0|[1-9][0-9]*)$";
 export const SEARCH_PATTERN = `^[a-z0-9]{1,${MAX_SEARCH_PREFIX}}$`;
 /** A hash tree shard's file name (E2); `index.json`, the root, is answered by an operation of its own before it. */
 export const HASH_TREE_SHARD_PATTERN = "^[a-z0-9][a-z0-9-]*\\.json$";
+/** A piece's file name: its id, the SHA-256 of its body in lower-case hex, followed by `.json` (E2). */
+export const PIECE_PATTERN = "^[0-9a-f]{64}\\.json$";
 
 /** The version of the API its description carries (P8). */
 export const API_VERSION = "1.0.0";
@@ -405,9 +407,11 @@ function describeOperations() {
       summary: "Get the root of the hash tree",
       description:
         "Names the shards of the hash tree with the SHA-256 and size of each. Together the shards list every body this API serves by URL " +
-        "(list pages, tools, categories, rankings, search answers, the export, this description) with its SHA-256 and size, so a copy " +
-        "fetches this root (with `If-None-Match`), the shards whose hash changed, and the bodies whose hash changed. It holds no dates: " +
-        "the same catalog gives the same tree.",
+        "but the list pages (tools, categories, rankings, search answers, the export, this description) with its SHA-256 and size, and " +
+        "each list of `GET /software` (unfiltered and per category) with the hash and size of its items joined by commas and its pieces: " +
+        "every page of a list is a window of its items. The export's entry names its parts: texts and pieces. A copy fetches this root " +
+        "(with `If-None-Match`), the shards whose hash changed, the bodies whose hash changed, and the pieces it does not hold. It holds no " +
+        "dates: the same catalog gives the same tree.",
       success: { description: "The shards of the hash tree.", schema: "SyncRoot" },
       errorResponses: [],
     },
@@ -425,13 +429,42 @@ function describeOperations() {
       tags: ["Bulk and sync"],
       summary: "Get one shard of the hash tree",
       description:
-        "Each request target of the shard (path and query, as a client sends it) with the SHA-256 and size of its body. Shard names come " +
-        "from `GET /sync/index.json`.",
+        "Each request target of the shard (path and query, as a client sends it) with the SHA-256 and size of its body; a list's shard " +
+        "names the list's target (`/software`, `/software?category={slug}`) with its category, its total and its pieces. Shard names " +
+        "come from `GET /sync/index.json`.",
       success: {
         description: "The shard's request targets with the hash and size of each body.",
         schema: "SyncShard",
       },
       errorResponses: [{ status: 404, why: "No shard has this name.", errors: ["not_found"] }],
+    },
+    getSyncPiece: {
+      path: "/sync/pieces/{piece}",
+      pathParams: {
+        piece: {
+          pattern: PIECE_PATTERN,
+          description:
+            "A piece's id from a shard of the hash tree (the SHA-256 of its body, lower-case hex), followed by `.json`.",
+        },
+      },
+      query: [],
+      fallback: "not_found",
+      listed: false,
+      tags: ["Bulk and sync"],
+      summary: "Get one piece of a list or of the export",
+      description:
+        "A run of consecutive items of one list (as `GET /software` pages hold them) or of the export's `software` array, " +
+        "as one JSON array. Each list and the export are cut into pieces where the content says (the cut after an item " +
+        "depends only on that item's slug and the distance from the cut before), so one edited or inserted tool changes " +
+        "one piece or two of each list it is in, never the pieces after it. The hash tree names each list's pieces and " +
+        "the export's parts in order; a piece's id is the SHA-256 of its body, so a copy checks what it fetched by its name " +
+        "and fetches only the pieces it does not hold. Joining a list's pieces without their brackets, by `,`, gives the " +
+        "list's items.",
+      success: {
+        description: "The piece's items, in list order.",
+        schema: "SyncPiece",
+      },
+      errorResponses: [{ status: 404, why: "No piece has this id.", errors: ["not_found"] }],
     },
     getOpenApi: {
       path: "/openapi.json",

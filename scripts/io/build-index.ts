@@ -4,6 +4,7 @@
 import { renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { BUILD_INDEX_FILE, type BuildLayout, buildIndexText } from "../api/runtime/build-index.ts";
+import type { Piece } from "../render/pieces.ts";
 import type { PageList } from "../render/software-pages.ts";
 import { withPath } from "./file-errors.ts";
 
@@ -13,12 +14,19 @@ export function writeBuildIndex(
   sizes: ReadonlyMap<string, number>,
   isServed: (path: string) => boolean,
   lists: readonly PageList[],
+  /** each list's pieces, in `lists` order */
+  pieces: readonly (readonly Piece[])[],
 ): void {
   const served = [...sizes].filter(([path]) => isServed(path));
   const text = buildIndexText(
     layout,
     served,
-    lists.map((l) => ({ filter: l.filter, category: l.category, lengths: l.items.map((i) => Buffer.byteLength(i)) })),
+    lists.map((l, i) => ({
+      filter: l.filter,
+      category: l.category,
+      lengths: l.items.map((item) => Buffer.byteLength(item)),
+      pieces: pieces[i]!.map((p): [string, number] => [p.id, p.items]),
+    })),
   );
   const path = join(root, BUILD_INDEX_FILE);
   try {

@@ -175,7 +175,7 @@ export async function writeSmallFiles(
     // Read once (a shard renders on each read) and encoded once: hashed, measured and written as the same bytes.
     const read = file.body;
     const body = typeof read === "string" ? Buffer.from(read) : read;
-    if (!recordIsNew(file.path, hashOf(body), body.byteLength)) return;
+    if (!recordIsNew(file.path, file.sha256 ?? hashOf(body), body.byteLength)) return;
     file.check?.();
     put(file.path, body);
     if (!compressed) return;

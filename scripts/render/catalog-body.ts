@@ -1,15 +1,28 @@
 // The catalog body, GET /export/catalog.json (E1; the API calls it the export): the whole catalog in one body, every
-// tool (O1) with its categories, every category.
+// tool (O1) with its categories, every category. Its items are cut into pieces (render/pieces.ts, E2): the body is
+// its opening text, the pieces' items joined by `,`, and its closing text, and the hash tree names those parts, so a
+// mirror that holds the pieces rebuilds the body byte for byte.
 import type { ExportResponse } from "../api/contract/response-schemas.ts";
 import { layout } from "../api/runtime/route-table.ts";
 import type { Catalog } from "../model/derive.ts";
 import { assertValid } from "../schemas/check.ts";
 import { toCategory } from "./categories.ts";
-import { json, type OutputFile, piecedFile } from "./output.ts";
+import { json, type OutputFile } from "./output.ts";
+import { CATALOG_PIECES, cutPieces, keyHash, type Piece, sha256OfTexts } from "./pieces.ts";
 import { type RenderedDetails, toCatalogBodyItem } from "./software.ts";
 
-/** Items joined into a piece of about this many characters before it is written (write-in-pieces.ts). */
-const PIECE_CHARS = 64 * 1024;
+/** One part of a body made of pieces: a text as it is, or pieces' items joined by `,` (the hash tree names these). */
+export type BodyPart = { text: string } | { pieces: Piece[] };
+
+/** The catalog body's file, made in pieces (OutputFile.pieces), with its parts for the hash tree. */
+export interface CatalogBodyFile extends OutputFile {
+  pieces: () => Iterable<string>;
+  check: () => void;
+  /** the body's parts: its opening text, its pieces, its closing text (makes every item once, then remembers them) */
+  parts: () => BodyPart[];
+  /** the body of one of its pieces, by id (undefined for any other id) */
+  pieceBody: (id: string) => string | undefined;
+}
 
 /**
  * The catalog body's check validates its envelope and categories whole, and the items of the tools whose detail this
@@ -17,24 +30,48 @@ const PIECE_CHARS = 64 * 1024;
  * other item is one an earlier build of the same code checked. The detail files come before the catalog body in a
  * build's files.
  *
- * The body is made in pieces, a few dozen items each, the same bytes as the JSON of the whole response
- * ({"data":{"software":[…],"categories":[…]},"meta":{…}}): it is never held whole.
+ * Its items are made once, a piece at a time, each piece's items joined as one text (they are the pieces' bodies
+ * too); the body itself is never held whole: the writer writes it text by text.
  */
-export function renderCatalogBody(catalog: Catalog, details: RenderedDetails): OutputFile {
+export function renderCatalogBody(
+  catalog: Catalog,
+  details: RenderedDetails,
+  hashOf: (key: string) => number = keyHash,
+): CatalogBodyFile {
   const categories = () => catalog.categories.map(toCategory);
   const meta: ExportResponse["meta"] = {
     softwareCount: catalog.tools.length,
     categoryCount: catalog.categories.length,
   };
-  function* pieces(): Generator<string> {
-    let piece = `{"data":{"software":[`;
-    for (let i = 0; i < catalog.tools.length; i++) {
-      piece += (i === 0 ? "" : ",") + json(toCatalogBodyItem(catalog.tools[i]!));
-      if (piece.length < PIECE_CHARS) continue;
-      yield piece;
-      piece = "";
+  const opening = `{"data":{"software":[`;
+  const closing = () => `],"categories":${json(categories())}},"meta":${json(meta)}}`;
+  let made: { texts: string[]; pieces: Piece[]; byId: Map<string, number> } | undefined;
+  const make = () => {
+    if (made) return made;
+    const counts = cutPieces(
+      catalog.tools.map((t) => t.slug),
+      CATALOG_PIECES,
+      hashOf,
+    );
+    const texts: string[] = [];
+    const pieces: Piece[] = [];
+    let at = 0;
+    for (const count of counts) {
+      let text = "";
+      for (let i = at; i < at + count; i++) text += (i === at ? "" : ",") + json(toCatalogBodyItem(catalog.tools[i]!));
+      at += count;
+      texts.push(text);
+      pieces.push({ id: sha256OfTexts(["[", text, "]"]), items: count, size: Buffer.byteLength(text) + 2 });
     }
-    yield `${piece}],"categories":${json(categories())}},"meta":${json(meta)}}`;
+    made = { texts, pieces, byId: new Map(pieces.map((p, k) => [p.id, k])) };
+    return made;
+  };
+  function* bodyTexts(): Generator<string> {
+    const { texts } = make();
+    // Each text after the first opens an item (with its comma) or closes the array.
+    yield opening + (texts[0] ?? "");
+    for (let k = 1; k < texts.length; k++) yield `,${texts[k]}`;
+    yield closing();
   }
   const check = () => {
     const envelope: ExportResponse = { data: { software: [], categories: categories() }, meta };
@@ -48,5 +85,18 @@ export function renderCatalogBody(catalog: Catalog, details: RenderedDetails): O
         );
   };
   const { export: path } = layout(catalog.site.basePath);
-  return piecedFile(path, pieces, check, `${catalog.site.basePath}/export/catalog.json`);
+  return {
+    path,
+    target: `${catalog.site.basePath}/export/catalog.json`,
+    get body() {
+      return [...bodyTexts()].join("");
+    },
+    pieces: bodyTexts,
+    check,
+    parts: () => [{ text: opening }, { pieces: make().pieces }, { text: closing() }],
+    pieceBody: (id) => {
+      const k = make().byId.get(id);
+      return k === undefined ? undefined : `[${made!.texts[k]}]`;
+    },
+  };
 }

@@ -23,6 +23,8 @@ export interface OutputFile {
    * that does not compress it hashes and writes it piece by piece (write-in-pieces.ts). `body` is their join.
    */
   pieces?: () => Iterable<string>;
+  /** the body's SHA-256 (hex), when the renderer knows it already (a piece, named by it): the writer hashes it no more */
+  sha256?: string;
 }
 
 /**
@@ -60,6 +62,7 @@ class LazyFile implements OutputFile {
   readonly path: string;
   readonly key: string | undefined;
   readonly target: string | undefined;
+  readonly sha256: string | undefined;
   #render: (() => string | Uint8Array) | undefined;
   #body: string | Uint8Array | undefined;
   readonly #check: (() => void) | undefined;
@@ -70,10 +73,12 @@ class LazyFile implements OutputFile {
     render: () => string | Uint8Array,
     check: (() => void) | undefined,
     target: string | undefined,
+    sha256: string | undefined,
   ) {
     this.path = path;
     this.key = key;
     this.target = target;
+    this.sha256 = sha256;
     this.#render = render;
     this.#check = check;
   }
@@ -141,14 +146,15 @@ class PiecedFile implements OutputFile {
   }
 }
 
-/** A file whose body is rendered only when a writer reads it, at most once; `target` as in OutputFile. */
+/** A file whose body is rendered only when a writer reads it, at most once; `target` and `sha256` as in OutputFile. */
 export const lazyFile = (
   path: string,
   key: string | undefined,
   render: () => string | Uint8Array,
   check?: () => void,
   target?: string,
-): OutputFile => new LazyFile(path, key, render, check, target);
+  sha256?: string,
+): OutputFile => new LazyFile(path, key, render, check, target, sha256);
 
 /** A JSON body made, serialized and checked only when a writer needs it, each at most once. */
 export const lazyJsonFile = <T>(

@@ -26,6 +26,7 @@ const SUCCESS_SCHEMA: Record<string, SchemaFile | typeof OPENAPI_31_SCHEMA> = {
   exportCatalog: "responses/export-response.schema.json",
   getSyncRoot: "responses/sync-root.schema.json",
   getSyncShard: "responses/sync-shard.schema.json",
+  getSyncPiece: "responses/sync-piece.schema.json",
   getOpenApi: OPENAPI_31_SCHEMA,
 };
 const ERROR_SCHEMA: SchemaFile = "responses/error-response.schema.json";

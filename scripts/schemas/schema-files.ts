@@ -22,6 +22,7 @@ export const SCHEMA_FILE_NAMES = [
   "responses/export-response.schema.json",
   "responses/sync-root.schema.json",
   "responses/sync-shard.schema.json",
+  "responses/sync-piece.schema.json",
 ] as const;
 export type SchemaFile = (typeof SCHEMA_FILE_NAMES)[number];
 

@@ -40,6 +40,7 @@ function answerFiles(files: ReturnType<typeof layout>): Record<OperationId, Pick
     exportCatalog: one(files.export),
     getSyncRoot: one(files.syncRoot),
     getSyncShard: one(files.syncShard),
+    getSyncPiece: one(files.syncPiece),
     getOpenApi: one(files.openapi),
   };
 }

@@ -1,12 +1,12 @@
-// What a build names, as every full host reads it: each served file's size, and each list's items' lengths (a list
-// page exists when its offset is within its list). A host asks here before it reads, so a body the build names but
+// What a build names, as every full host reads it: each served file's size (pieces included), and each list's items'
+// lengths and pieces (a list page exists when its offset is within its list). A host asks here before it reads, so a body the build names but
 // the storage cannot give is a storage fault (503), never a 404 or a "no match" (H7); and it never looks up a file
 // the build does not name. Written by the build beside routes.json (a build record, never served). Web APIs only.
 import { PAGE_PREFIX, pageOfFile, pageSuffix } from "./page-envelope.ts";
 
 export const BUILD_INDEX_FILE = "build-index.json";
 /** Raised when the file's shape changes: a host refuses an index of another format (built by another version). */
-export const BUILD_INDEX_FORMAT = 1;
+export const BUILD_INDEX_FORMAT = 2;
 
 /** How a build holds its lists: a file per page (the default), or each list once as a run (L2). */
 export type BuildLayout = "pages" | "runs";
@@ -14,10 +14,17 @@ export type BuildLayout = "pages" | "runs";
 export interface BuildIndexText {
   format: typeof BUILD_INDEX_FORMAT;
   layout: BuildLayout;
-  /** every served file but the list pages, with its size in bytes, in path order */
+  /** every served file but the list pages (pieces included), with its size in bytes, in path order */
   files: [path: string, size: number][];
-  /** each list by filter (`all`, `category/seo`): its meta.category and each item's length in bytes, in list order */
-  lists: Record<string, { category: string | null; lengths: number[] }>;
+  /** each list by filter (`all`, `category/seo`): its meta.category, each item's length in bytes in list order, and its
+   *  pieces in order (each piece's id and how many items it holds) */
+  lists: Record<string, ListIndexText>;
+}
+
+export interface ListIndexText {
+  category: string | null;
+  lengths: number[];
+  pieces: [id: string, items: number][];
 }
 
 /** One list: where each item starts in its run (`items joined by ","`), so a page is one slice of it. */
@@ -30,6 +37,8 @@ export class ListIndex {
     readonly filter: string,
     readonly category: string | null,
     lengths: readonly number[],
+    /** its pieces in order: each one's id and how many items it holds (the list's items, cut where the content says) */
+    readonly pieces: readonly (readonly [id: string, items: number])[] = [],
   ) {
     this.total = lengths.length;
     this.starts = new Float64Array(lengths.length + 1);
@@ -80,7 +89,7 @@ export class BuildIndex {
     this.layout = text.layout;
     this.sizes = new Map(text.files);
     this.lists = new Map(
-      Object.entries(text.lists).map(([filter, l]) => [filter, new ListIndex(filter, l.category, l.lengths)]),
+      Object.entries(text.lists).map(([filter, l]) => [filter, new ListIndex(filter, l.category, l.lengths, l.pieces)]),
     );
     this.listPrefix = pageTemplate.slice(0, pageTemplate.indexOf("{filter}"));
   }
@@ -112,11 +121,12 @@ export class BuildIndex {
   }
 }
 
-/** The index text of a build: its served files' sizes (pages aside) and its lists, in a stable order (H6). */
+/** The index text of a build: its served files' sizes (pages aside) and its lists, in a stable order (H6). The format
+ *  and the layout come first: a host may read the layout from the file's first bytes. */
 export function buildIndexText(
   layout: BuildLayout,
   files: Iterable<[path: string, size: number]>,
-  lists: readonly { filter: string; category: string | null; lengths: number[] }[],
+  lists: readonly ({ filter: string } & ListIndexText)[],
 ): string {
   const text: BuildIndexText = {
     format: BUILD_INDEX_FORMAT,
@@ -125,7 +135,7 @@ export function buildIndexText(
     lists: Object.fromEntries(
       [...lists]
         .sort((a, b) => (a.filter < b.filter ? -1 : a.filter > b.filter ? 1 : 0))
-        .map((l) => [l.filter, { category: l.category, lengths: l.lengths }]),
+        .map((l) => [l.filter, { category: l.category, lengths: l.lengths, pieces: l.pieces }]),
     ),
   };
   return JSON.stringify(text);

@@ -20,6 +20,7 @@ export {
   MAX_LIMIT,
   MAX_SEARCH_PREFIX,
   OFFSET_PATTERN,
+  PIECE_PATTERN,
   RETRY_AFTER_SECONDS,
   SEARCH_LIMIT,
   SEARCH_PATTERN,
@@ -108,6 +109,8 @@ export function layout(basePath: string) {
     /** the hash tree's root and its shards (E2), at their own request paths so file hosts serve them as they are */
     syncRoot: `${base}/sync/index.json`,
     syncShard: `${base}/sync/{shard}`,
+    /** the pieces the hash tree names (each list's items and the export's, cut where the content says), by id */
+    syncPiece: `${base}/sync/pieces/{piece}`,
     offsetOutOfRange: "errors/offset_out_of_range/{filter}.json",
     error: "errors/{id}.json",
     routeTable: "routes.json",

@@ -16,7 +16,7 @@ import { etagFromSha256Hex } from "../../../api/runtime/etag.ts";
 import { layout } from "../../../api/runtime/route-table.ts";
 import { sha256Hex } from "../../../api/sha256-node.ts";
 import { UserError } from "../../../cli/command.ts";
-import { type BuildHash, readBuildFiles, readBuildHashes } from "../../../io/build-hashes.ts";
+import { type BuildHash, readBuildFiles, readBuildPaths } from "../../../io/build-hashes.ts";
 import { filterOfRunFile } from "../../../render/list-runs.ts";
 import { publishedPathFilter } from "../adapter.ts";
 import {
@@ -85,7 +85,7 @@ const READ_GROUP = 32;
 export async function publishedFiles(distDir: string): Promise<string[]> {
   const root = await realpath(distDir);
   const isPublished = publishedPathFilter(await loadRouteTable(root));
-  return [...(await readBuildHashes(root)).keys()].filter(isPublished).sort();
+  return (await readBuildPaths(root)).filter(isPublished).sort();
 }
 
 /** Where a body lies: a pack (named once sealed), its offset and length there, and its decoded size. */

@@ -130,7 +130,7 @@ export interface paths {
         };
         /**
          * Get the root of the hash tree
-         * @description Names the shards of the hash tree with the SHA-256 and size of each. Together the shards list every body this API serves by URL (list pages, tools, categories, rankings, search answers, the export, this description) with its SHA-256 and size, so a copy fetches this root (with `If-None-Match`), the shards whose hash changed, and the bodies whose hash changed. It holds no dates: the same catalog gives the same tree.
+         * @description Names the shards of the hash tree with the SHA-256 and size of each. Together the shards list every body this API serves by URL but the list pages (tools, categories, rankings, search answers, the export, this description) with its SHA-256 and size, and each list of `GET /software` (unfiltered and per category) with the hash and size of its items joined by commas and its pieces: every page of a list is a window of its items. The export's entry names its parts: texts and pieces. A copy fetches this root (with `If-None-Match`), the shards whose hash changed, the bodies whose hash changed, and the pieces it does not hold. It holds no dates: the same catalog gives the same tree.
          */
         get: operations["getSyncRoot"];
         put?: never;
@@ -150,9 +150,29 @@ export interface paths {
         };
         /**
          * Get one shard of the hash tree
-         * @description Each request target of the shard (path and query, as a client sends it) with the SHA-256 and size of its body. Shard names come from `GET /sync/index.json`.
+         * @description Each request target of the shard (path and query, as a client sends it) with the SHA-256 and size of its body; a list's shard names the list's target (`/software`, `/software?category={slug}`) with its category, its total and its pieces. Shard names come from `GET /sync/index.json`.
          */
         get: operations["getSyncShard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sync/pieces/{piece}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get one piece of a list or of the export
+         * @description A run of consecutive items of one list (as `GET /software` pages hold them) or of the export's `software` array, as one JSON array. Each list and the export are cut into pieces where the content says (the cut after an item depends only on that item's slug and the distance from the cut before), so one edited or inserted tool changes one piece or two of each list it is in, never the pieces after it. The hash tree names each list's pieces and the export's parts in order; a piece's id is the SHA-256 of its body, so a copy checks what it fetched by its name and fetches only the pieces it does not hold. Joining a list's pieces without their brackets, by `,`, gives the list's items.
+         */
+        get: operations["getSyncPiece"];
         put?: never;
         post?: never;
         delete?: never;
@@ -354,6 +374,8 @@ export interface components {
             /** @description category slugs, ordered by category name */
             categories: string[];
         };
+        /** @description consecutive items of one list (SoftwareSummary, as list pages hold them) or of the export's software array (ExportedSoftware), in their order */
+        SyncPiece: (components["schemas"]["SoftwareSummary"] | components["schemas"]["ExportedSoftware"])[];
         SyncRoot: {
             /** @description each shard by name (its file is sync/{name}.json), with the hash and size of its body */
             data: {
@@ -365,22 +387,66 @@ export interface components {
                 };
             };
             meta: {
+                /**
+                 * @description the hash tree's format
+                 * @constant
+                 */
+                format: 2;
                 shards: number;
-                /** @description request targets over all shards */
+                /** @description request targets over all shards: bodies and lists */
                 targets: number;
+                /** @description distinct pieces the shards name */
+                pieces: number;
             };
         };
         SyncShard: {
-            /** @description each request target (path and query, as a client sends it) with the hash and size of its body */
+            /** @description each request target (path and query, as a client sends it) with the hash and size of its body, or a list with its pieces */
             data: {
                 [key: string]: {
                     /** @description SHA-256 of the body, lower-case hex */
                     sha256: string;
                     /** @description bytes of the body */
                     size: number;
+                } | {
+                    /** @description SHA-256 of the body, lower-case hex */
+                    sha256: string;
+                    /** @description bytes of the body */
+                    size: number;
+                    /** @description the body is its parts concatenated */
+                    parts: ({
+                        /** @description these characters, as they are */
+                        text: string;
+                    } | {
+                        /** @description these pieces' items joined by commas, without their brackets */
+                        pieces: [
+                            string,
+                            number,
+                            number
+                        ][];
+                    })[];
+                } | {
+                    /** @description SHA-256 of the list's items joined by commas */
+                    sha256: string;
+                    /** @description bytes of the list's items joined by commas */
+                    size: number;
+                    /** @description the list's meta.category */
+                    category: string | null;
+                    /** @description the list's meta.total: how many items it holds */
+                    total: number;
+                    /** @description the list's pieces, in order */
+                    pieces: [
+                        string,
+                        number,
+                        number
+                    ][];
                 };
             };
             meta: {
+                /**
+                 * @description the hash tree's format
+                 * @constant
+                 */
+                format: 2;
                 shard: string;
                 targets: number;
             };
@@ -783,6 +849,55 @@ export interface operations {
             };
             304: components["responses"]["NotModified"];
             /** @description No shard has this name. */
+            404: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
+                            message: string;
+                            hint?: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getSyncPiece: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An `ETag` from an earlier response (or a comma-separated list, or `*`): when it matches, the answer is `304 Not Modified`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /** @description A piece's id from a shard of the hash tree (the SHA-256 of its body, lower-case hex), followed by `.json`. */
+                piece: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The piece's items, in list order. */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SyncPiece"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            /** @description No piece has this id. */
             404: {
                 headers: {
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];

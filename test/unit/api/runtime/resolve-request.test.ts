@@ -43,6 +43,7 @@ const BUILT = new Set([
   "v1/export/catalog.json",
   "v1/sync/index.json",
   "v1/sync/best-0.json",
+  `v1/sync/pieces/${"ab".repeat(32)}.json`,
   "v1/openapi.json",
 ]);
 const probe: Probe<string> = (file) => (BUILT.has(file) ? `bytes of ${file}` : null);
@@ -69,6 +70,7 @@ describe("resolve-request: every operation of the route table", () => {
     ["exportCatalog", "/v1/export/catalog.json", file("v1/export/catalog.json")],
     ["getSyncRoot", "/v1/sync/index.json", file("v1/sync/index.json")],
     ["getSyncShard", "/v1/sync/best-0.json", file("v1/sync/best-0.json")],
+    ["getSyncPiece", `/v1/sync/pieces/${"ab".repeat(32)}.json`, file(`v1/sync/pieces/${"ab".repeat(32)}.json`)],
     ["getOpenApi", "/v1/openapi.json", file("v1/openapi.json")],
   ];
   it.each(cases)("%s: GET %s answers its file", (_operation, target, expected) => {
@@ -93,6 +95,9 @@ describe("resolve-request: every operation of the route table", () => {
     expect(answer("/index.html")).toEqual(error("not_found"));
     expect(answer("/software")).toEqual(error("not_found"));
     expect(answer("/v2/software")).toEqual(error("not_found"));
+    // a piece no build wrote, and a name that is no piece's
+    expect(answer(`/v1/sync/pieces/${"cd".repeat(32)}.json`)).toEqual(error("not_found"));
+    expect(answer(`/v1/sync/pieces/${"AB".repeat(32)}.json`)).toEqual(error("not_found"));
   });
 
   it("an absolute-form target is answered by its path and query", () => {

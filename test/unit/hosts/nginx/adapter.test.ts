@@ -245,6 +245,8 @@ describe("nginx adapter output", () => {
           "~^/(?:v|%76)(?:1|%31)/(?:s|%73)(?:y|%79)(?:n|%6[Ee])(?:c|%63)/(?:i|%69)(?:n|%6[Ee])(?:d|%64)(?:e|%65)(?:x|%78)(?:\\\\.|%2[Ee])(?:j|%6[Aa])(?:s|%73)(?:o|%6[Ff])(?:n|%6[Ee])/?$" getSyncRoot;
           "~^/(?:v|%76)(?:1|%31)/(?:s|%73)(?:y|%79)(?:n|%6[Ee])(?:c|%63)/(?:[0-9a-z]|%(?:3[0-9]|6[1-9A-Fa-f]|7[0-9Aa]))(?:[\\\\-0-9a-z]|%(?:2[Dd]|3[0-9]|6[1-9A-Fa-f]|7[0-9Aa]))*(?:\\\\.|%2[Ee])(?:j|%6[Aa])(?:s|%73)(?:o|%6[Ff])(?:n|%6[Ee])/?$" getSyncShard;
           "~^/(?:v|%76)(?:1|%31)/(?:s|%73)(?:y|%79)(?:n|%6[Ee])(?:c|%63)/(?:[^/%?#\\\\x00-\\\\x20\\\\x7f-\\\\xff]|%[0-7][0-9A-Fa-f]|%(?:[Cc][2-9A-Fa-f]|[Dd][0-9A-Fa-f])%[89ABab][0-9A-Fa-f]|%[Ee]0%[ABab][0-9A-Fa-f]%[89ABab][0-9A-Fa-f]|%[Ee][1-9A-Ca-cEFef]%[89ABab][0-9A-Fa-f]%[89ABab][0-9A-Fa-f]|%[Ee][Dd]%[89][0-9A-Fa-f]%[89ABab][0-9A-Fa-f]|%[Ff]0%[9ABab][0-9A-Fa-f]%[89ABab][0-9A-Fa-f]%[89ABab][0-9A-Fa-f]|%[Ff][1-3]%[89ABab][0-9A-Fa-f]%[89ABab][0-9A-Fa-f]%[89ABab][0-9A-Fa-f]|%[Ff]4%8[0-9A-Fa-f]%[89ABab][0-9A-Fa-f]%[89ABab][0-9A-Fa-f])+/?$" !not_found;
+          "~^/(?:v|%76)(?:1|%31)/(?:s|%73)(?:y|%79)(?:n|%6[Ee])(?:c|%63)/(?:p|%70)(?:i|%69)(?:e|%65)(?:c|%63)(?:e|%65)(?:s|%73)/(?:[0-9a-f]|%(?:3[0-9]|6[1-6])){64}(?:\\\\.|%2[Ee])(?:j|%6[Aa])(?:s|%73)(?:o|%6[Ff])(?:n|%6[Ee])/?$" getSyncPiece;
+          "~^/(?:v|%76)(?:1|%31)/(?:s|%73)(?:y|%79)(?:n|%6[Ee])(?:c|%63)/(?:p|%70)(?:i|%69)(?:e|%65)(?:c|%63)(?:e|%65)(?:s|%73)/(?:[^/%?#\\\\x00-\\\\x20\\\\x7f-\\\\xff]|%[0-7][0-9A-Fa-f]|%(?:[Cc][2-9A-Fa-f]|[Dd][0-9A-Fa-f])%[89ABab][0-9A-Fa-f]|%[Ee]0%[ABab][0-9A-Fa-f]%[89ABab][0-9A-Fa-f]|%[Ee][1-9A-Ca-cEFef]%[89ABab][0-9A-Fa-f]%[89ABab][0-9A-Fa-f]|%[Ee][Dd]%[89][0-9A-Fa-f]%[89ABab][0-9A-Fa-f]|%[Ff]0%[9ABab][0-9A-Fa-f]%[89ABab][0-9A-Fa-f]%[89ABab][0-9A-Fa-f]|%[Ff][1-3]%[89ABab][0-9A-Fa-f]%[89ABab][0-9A-Fa-f]%[89ABab][0-9A-Fa-f]|%[Ff]4%8[0-9A-Fa-f]%[89ABab][0-9A-Fa-f]%[89ABab][0-9A-Fa-f])+/?$" !not_found;
           "~^/(?:v|%76)(?:1|%31)/(?:o|%6[Ff])(?:p|%70)(?:e|%65)(?:n|%6[Ee])(?:a|%61)(?:p|%70)(?:i|%69)(?:\\\\.|%2[Ee])(?:j|%6[Aa])(?:s|%73)(?:o|%6[Ff])(?:n|%6[Ee])/?$" getOpenApi;
       }
 
@@ -401,6 +403,12 @@ describe("nginx adapter output", () => {
       map $uri $api_getSyncShard_shard {
           default "";
           "~^/v1/sync/(?<api_c15>[^/]+)/?$" $api_c15;
+      }
+
+      # getSyncPiece: {piece}, decoded
+      map $uri $api_getSyncPiece_piece {
+          default "";
+          "~^/v1/sync/pieces/(?<api_c16>[^/]+)/?$" $api_c16;
       }
 
       map $api_route $api_query_error {
@@ -666,6 +674,11 @@ describe("nginx adapter output", () => {
               error_page 403 404 500 =503 /./api-body/errors/service_unavailable.json;
               error_page 400 405 501 = /./api-rejected;
               try_files "/v1/sync/\${api_getSyncShard_shard}" @api_error_not_found;
+          }
+          location @api_route_getSyncPiece {
+              error_page 403 404 500 =503 /./api-body/errors/service_unavailable.json;
+              error_page 400 405 501 = /./api-rejected;
+              try_files "/v1/sync/pieces/\${api_getSyncPiece_piece}" @api_error_not_found;
           }
           location @api_route_getOpenApi {
               error_page 403 404 500 =503 /./api-body/errors/service_unavailable.json;
