@@ -359,3 +359,48 @@ describe.skipIf(!nginx && process.env.CI !== "true")("nginx from a runs build un
     expect(Math.min(seen[0]!, seen[1]!), "both builds answered").toBeGreaterThan(0);
   });
 });
+
+describe.skipIf(!nginx && process.env.CI !== "true")("a running nginx across a switch of layout", () => {
+  let dir: Awaited<ReturnType<typeof tempDir>>;
+  let server: RunningNginx | undefined;
+  afterAll(async () => {
+    await server?.close();
+    await dir?.remove();
+  });
+
+  // Until the reload a list page may get the old config's answer (the page tree's config finds no page file in a runs
+  // build: offset_out_of_range), never another page's bytes.
+  it("follows a publication of the other layout: its config reloaded within seconds", async () => {
+    dir = await tempDir("nginx-switch-");
+    const dist = join(dir.path, "dist");
+    const pages = join(dir.path, "pages");
+    await build({ contentDir: fixture("tiny"), outDir: pages });
+    await build({ contentDir: fixture("tiny"), outDir: dist });
+    server = await startNginx({ distDir: dist, port: 0 });
+    const client = rawClient(server.url);
+    const target = "/v1/software?limit=2&offset=1";
+    const bytes = await readFile(join(pages, "v1/software/pages/all/2/1.json"));
+    /** Asks until the answer is the page with an ETag of `form`; each answer on the way is the page or an error. */
+    const until = async (form: RegExp) => {
+      const deadline = Date.now() + 8000;
+      for (;;) {
+        const reply = await client.send(target);
+        if (reply.status === 200) expect(reply.body.equals(bytes)).toBe(true);
+        if (reply.status === 200 && form.test(String(reply.headers.etag))) return;
+        expect(Date.now(), `still ${reply.status} ${reply.headers.etag}`).toBeLessThan(deadline);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    };
+    try {
+      // the page tree's config: nginx's own ETag of the page file
+      await until(/^"[0-9a-f]+-[0-9a-f]+"$/);
+      await build({ contentDir: fixture("tiny"), outDir: dist, layout: "runs" });
+      // the runs config: the handler's, the Node server's ETag of those bytes
+      await until(new RegExp(`^${etagOf(bytes)}$`));
+      await build({ contentDir: fixture("tiny"), outDir: dist });
+      await until(/^"[0-9a-f]+-[0-9a-f]+"$/);
+    } finally {
+      client.close();
+    }
+  });
+});
