@@ -138,12 +138,18 @@ export function renderSite(catalog: Catalog, table: RouteTable, build: AdapterBu
           }
         });
         const catalogPieces = catalogBody.parts().flatMap((part) => ("pieces" in part ? part.pieces : []));
-        return pieceFiles(layout(table.basePath).syncPiece, [...listPieces.flat(), ...catalogPieces], (id) => {
-          const at = starts.get(id);
-          if (at) return pieceBody(lists[at[0]]!.items.slice(at[1], at[1] + at[2]));
-          return catalogBody.pieceBody(id)!;
-        });
+        return pieceFiles(
+          layout(table.basePath).syncPiece,
+          [...listPieces.flat(), ...catalogPieces],
+          (id) => {
+            const at = starts.get(id);
+            if (at) return pieceBody(lists[at[0]]!.items.slice(at[1], at[1] + at[2]));
+            return catalogBody.pieceBody(id)!;
+          },
+          (id) => (starts.has(id) ? undefined : catalogBody.pieceKey(id)),
+        );
       },
+      recall: catalogBody.recallFrom,
     },
   };
 }

@@ -12,7 +12,7 @@ import type { BodyPart } from "../render/catalog-body.ts";
 import { type HashTreeLayout, hashTreeRootFile, hashTreeShardFiles } from "../render/hash-tree-files.ts";
 import { runFile } from "../render/list-runs.ts";
 import type { OutputFile, OutputGroup } from "../render/output.ts";
-import type { Piece } from "../render/pieces.ts";
+import type { Piece, RecallPieces } from "../render/pieces.ts";
 import type { PageList } from "../render/software-pages.ts";
 import { writeBuildIndex } from "./build-index.ts";
 import { type Base, type GenerationOptions, writeGeneration } from "./generation.ts";
@@ -55,6 +55,8 @@ export interface SitePieces {
   bodies: { target: string; parts: () => BodyPart[] }[];
   /** every piece's file, once each, asked once the bodies are written */
   files: () => OutputFile[];
+  /** hands the renderers the pieces the build before made, by key (a rebuild, before any body is written) */
+  recall?: (previous: RecallPieces) => void;
 }
 
 export interface WriteOptions extends GenerationOptions {
@@ -138,7 +140,7 @@ async function writeFull(work: string, site: SiteOutput, options: WriteOptions, 
     small,
     lists,
     listsChanged: [],
-    maxLimit: site.maxLimit,
+    maxLimit: pageLimits(site, options),
   });
   const summary: Omit<WriteSummary, "generation"> = {
     counts: report.counts,
@@ -190,6 +192,7 @@ async function writeIncremental(
     if (!nextLists[filter] && writesPages(options)) await trash.discard(listDir(filter));
 
   const inHashTree = hashTreeFolder(site);
+  site.pieces.recall?.(recallPieces(work, previous, piecesFolder(site)));
   // The hash tree names no page: it is written while the page writer threads still write pages.
   const [small, pages] = await both(
     writeSmallFiles(
@@ -229,7 +232,7 @@ async function writeIncremental(
       ...site.lists.flatMap((list, i) => (plans[i] === undefined ? [] : [list.filter])),
       ...Object.keys(previous.lists).filter((filter) => !nextLists[filter]),
     ],
-    maxLimit: site.maxLimit,
+    maxLimit: pageLimits(site, options),
   });
   const summary: Omit<WriteSummary, "generation"> = {
     counts: report.counts,
@@ -253,6 +256,8 @@ interface Written {
 /** The build's layout: a runs build holds each list once, as a run, and no page file. */
 const layoutOf = (options: WriteOptions): BuildLayout => options.layout ?? "pages";
 const writesPages = (options: WriteOptions) => layoutOf(options) === "pages";
+/** The limits of the page files a list has on disk: none in a runs build (no page file to count or compare). */
+const pageLimits = (site: SiteOutput, options: WriteOptions) => (writesPages(options) ? site.maxLimit : 0);
 
 /** Without a route table to ask, every file counts as served. */
 const served = () => true;
@@ -327,6 +332,26 @@ async function writeHashTree(
     compress,
   );
   return addSmallStats(bodies, pieceStats, shardStats, rootStats);
+}
+
+/**
+ * The pieces of the working copy, by the key its manifest records for them: a renderer reads such a piece instead of
+ * making it again (its id is its file's name).
+ */
+function recallPieces(work: string, previous: Manifest, inPieces: string): RecallPieces {
+  const byKey = new Map<string, string>();
+  previous.keys.forEach((key, path) => {
+    if (path.startsWith(inPieces)) byKey.set(key, path);
+  });
+  return (key) => {
+    const path = byKey.get(key);
+    if (path === undefined) return undefined;
+    return {
+      id: path.slice(inPieces.length, -".json".length),
+      size: previous.sizes.get(path)!,
+      body: () => readFileSync(join(work, path), "utf8"),
+    };
+  };
 }
 
 /** Both results, or the first error once both have stopped: the working folder is removed only when nobody writes in it. */

@@ -4,11 +4,12 @@
 // mirror that holds the pieces rebuilds the body byte for byte.
 import type { ExportResponse } from "../api/contract/response-schemas.ts";
 import { layout } from "../api/runtime/route-table.ts";
+import { sha1 } from "../launcher/file-hashes.cjs";
 import type { Catalog } from "../model/derive.ts";
 import { assertValid } from "../schemas/check.ts";
 import { toCategory } from "./categories.ts";
 import { json, type OutputFile } from "./output.ts";
-import { CATALOG_PIECES, cutPieces, keyHash, type Piece, sha256OfTexts } from "./pieces.ts";
+import { CATALOG_PIECES, cutPieces, keyHash, type Piece, type RecallPieces, sha256OfTexts } from "./pieces.ts";
 import { type RenderedDetails, toCatalogBodyItem } from "./software.ts";
 
 /** One part of a body made of pieces: a text as it is, or pieces' items joined by `,` (the hash tree names these). */
@@ -22,6 +23,10 @@ export interface CatalogBodyFile extends OutputFile {
   parts: () => BodyPart[];
   /** the body of one of its pieces, by id (undefined for any other id) */
   pieceBody: (id: string) => string | undefined;
+  /** the key of one of its pieces, by id: what its items are made from, when known (else its id names it) */
+  pieceKey: (id: string) => string | undefined;
+  /** the pieces the build before made, by key: a piece whose key is there is read, not made (before its first use) */
+  recallFrom: (previous: RecallPieces) => void;
 }
 
 /**
@@ -31,7 +36,9 @@ export interface CatalogBodyFile extends OutputFile {
  * build's files.
  *
  * Its items are made once, a piece at a time, each piece's items joined as one text (they are the pieces' bodies
- * too); the body itself is never held whole: the writer writes it text by text.
+ * too); the body itself is never held whole: the writer writes it text by text. A piece is keyed by what its items
+ * are made from (each tool's content file, categories and the site's address, as its detail is): a rebuild reads
+ * the pieces the build before made from the same (one price edit: all but one) instead of making 15,000 items.
  */
 export function renderCatalogBody(
   catalog: Catalog,
@@ -45,7 +52,9 @@ export function renderCatalogBody(
   };
   const opening = `{"data":{"software":[`;
   const closing = () => `],"categories":${json(categories())}},"meta":${json(meta)}}`;
-  let made: { texts: string[]; pieces: Piece[]; byId: Map<string, number> } | undefined;
+  const site = JSON.stringify(catalog.site.siteUrl);
+  let recall: RecallPieces | undefined;
+  let made: { texts: string[]; pieces: Piece[]; byId: Map<string, number>; keys: (string | undefined)[] } | undefined;
   const make = () => {
     if (made) return made;
     const counts = cutPieces(
@@ -55,15 +64,28 @@ export function renderCatalogBody(
     );
     const texts: string[] = [];
     const pieces: Piece[] = [];
+    const keys: (string | undefined)[] = [];
     let at = 0;
     for (const count of counts) {
-      let text = "";
-      for (let i = at; i < at + count; i++) text += (i === at ? "" : ",") + json(toCatalogBodyItem(catalog.tools[i]!));
+      const tools = catalog.tools.slice(at, at + count);
       at += count;
-      texts.push(text);
-      pieces.push({ id: sha256OfTexts(["[", text, "]"]), items: count, size: Buffer.byteLength(text) + 2 });
+      // What the piece's items are made from (a detail's key, renderSoftwareDetails), when every tool has a source.
+      const key = tools.every((t) => t.source !== undefined)
+        ? `catalog-piece ${sha1(`${site}\n${tools.map((t) => `${t.source} ${t.categorySlugs.join(",")}`).join("\n")}`)}`
+        : undefined;
+      const before = key === undefined ? undefined : recall?.(key);
+      if (before) {
+        texts.push(before.body().slice(1, -1));
+        pieces.push({ id: before.id, items: count, size: before.size });
+      } else {
+        let text = "";
+        for (let i = 0; i < tools.length; i++) text += (i === 0 ? "" : ",") + json(toCatalogBodyItem(tools[i]!));
+        texts.push(text);
+        pieces.push({ id: sha256OfTexts(["[", text, "]"]), items: count, size: Buffer.byteLength(text) + 2 });
+      }
+      keys.push(key);
     }
-    made = { texts, pieces, byId: new Map(pieces.map((p, k) => [p.id, k])) };
+    made = { texts, pieces, byId: new Map(pieces.map((p, k) => [p.id, k])), keys };
     return made;
   };
   function* bodyTexts(): Generator<string> {
@@ -97,6 +119,13 @@ export function renderCatalogBody(
     pieceBody: (id) => {
       const k = make().byId.get(id);
       return k === undefined ? undefined : `[${made!.texts[k]}]`;
+    },
+    pieceKey: (id) => {
+      const k = make().byId.get(id);
+      return k === undefined ? undefined : made!.keys[k];
+    },
+    recallFrom: (previous) => {
+      recall = previous;
     },
   };
 }

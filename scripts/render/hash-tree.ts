@@ -2,9 +2,9 @@
 // of their bodies, one shard per list naming its pieces, and a root that names the shards. No list page is named: a
 // page is a window of its list (L1), and the list is its pieces. Pure: the writer hands in what it hashed.
 //
-// Shards group targets by what changes together, so a small edit changes few of them (E3): tool details and rankings
-// by a hash of the target into bins of about 32 (a price edit touches one tool and its rankings), search answers
-// into bins of about 128 (an inserted tool changes the answers of its names' prefixes, spread over a few bins), the
+// Shards group targets by what changes together, so a small edit changes few of them (E3): tool details by a hash of
+// the target into bins of about 128, rankings of about 32 (a price edit touches one tool and its rankings), search
+// answers into bins of about 32 (an inserted tool changes the answers of its names' prefixes, spread over bins), the
 // catalog-wide bodies in one (`catalog`, the catalog body's entry naming its parts), and each list in its own
 // (`list`, `category-<slug>`): its run's hash and size, its category and total, and its pieces.
 
@@ -22,8 +22,13 @@ export interface BodyHash {
   size: number;
 }
 
-/** Targets to a bin, by kind: a bin holds about this many. */
-export const PER_BIN = { software: 32, best: 32, search: 128 } as const;
+/**
+ * Targets to a bin, by kind: a bin holds about this many. A change costs a mirror the root (an entry a bin) and each bin
+ * it touches: details, touched one at a time, are cheapest in bins of about the square root of their number (at
+ * 15,384 tools: 128 bins of 120, a root of 27 kB and a bin of 15 kB, against a root of 61 kB with bins of 32); an
+ * inserted tool changes about 20 search answers at once, spread over the bins, so theirs are small (64 bins of 25).
+ */
+export const PER_BIN = { software: 128, best: 32, search: 32 } as const;
 
 /** The shard of one list, by its filter (`all`, `category/seo`): `list`, `category-seo`. */
 export const listShardName = (filter: string): string =>

@@ -85,15 +85,19 @@ export function rememberingKeyHash(): (key: string) => number {
   };
 }
 
+/** A piece the build before made from the same inputs (its key), as it wrote it: its id, its bytes, its body. */
+export type RecallPieces = (key: string) => { id: string; size: number; body: () => string } | undefined;
+
 /**
- * The file of each piece, once however many lists hold it: its path names its id, its key is its id (the same id,
- * the same bytes, so a rebuild keeps it unread) and its SHA-256 is known (no writer hashes it again). `bodyOf(id)`
- * renders a piece's body when a writer needs it.
+ * The file of each piece, once however many lists hold it: its path names its id, its key is what it is made from
+ * (`keyOf(id)`, else its id: the same id, the same bytes), so a rebuild keeps it unread, and its SHA-256 is known (no
+ * writer hashes it again). `bodyOf(id)` renders a piece's body when a writer needs it.
  */
 export function pieceFiles(
   pieceTemplate: string,
   pieces: Iterable<Piece>,
   bodyOf: (id: string) => string,
+  keyOf: (id: string) => string | undefined = () => undefined,
 ): OutputFile[] {
   const files = new Map<string, OutputFile>();
   for (const { id } of pieces) {
@@ -101,7 +105,7 @@ export function pieceFiles(
     const path = fill(pieceTemplate, { piece: `${id}.json` });
     files.set(
       id,
-      lazyFile(path, `piece ${id}`, () => bodyOf(id), undefined, undefined, id),
+      lazyFile(path, keyOf(id) ?? `piece ${id}`, () => bodyOf(id), undefined, undefined, id),
     );
   }
   return [...files.values()];

@@ -12,7 +12,7 @@ import { BaseSequencer, type TestSpecification } from "vitest/node";
 const SECONDS: Record<string, number> = {
   "integration:test/integration/docs/docs-commands.test.ts": 80,
   "integration:test/integration/docs/omit-dev-start.test.ts": 50,
-  "integration:test/integration/build/publish-kill.test.ts": 42,
+  "integration:test/integration/build/publish-kill.test.ts": 50,
   "integration:test/integration/hosts/cloudflare/r2/upload-kills.test.ts": 42,
   "integration:test/integration/openapi/docs-page.test.ts": 41,
   "integration:test/integration/build/csv-round-trip.test.ts": 40,
@@ -42,7 +42,7 @@ const SECONDS: Record<string, number> = {
   "integration:test/integration/docs/doc-facts.test.ts": 10,
   "conformance:test/conformance/order.test.ts": 10,
   "conformance-r2:test/conformance/fuzz.test.ts": 10,
-  "integration:test/integration/build/sample-catalog.test.ts": 9,
+  "integration:test/integration/build/sample-catalog.test.ts": 14,
 };
 
 export class LongFilesFirst extends BaseSequencer {

@@ -1,6 +1,6 @@
 // B3: a build killed at any instant (SIGKILL, seeded points over a full and an incremental build of a
-// 48-tool catalog) leaves the previous tree published and byte-identical; the next build is correct and
-// removes what the killed ones left behind.
+// 48-tool catalog, and incremental builds of its runs layout) leaves the previous tree published and
+// byte-identical; the next build is correct and removes what the killed ones left behind.
 import { execFileSync } from "node:child_process";
 import { mkdir, readdir, readFile, readlink, realpath, writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -105,11 +105,11 @@ describe("a build killed at any instant", () => {
   }
 
   /** The next build: the same tree as a full build of the same content made now, and nothing left behind. */
-  async function nextBuildIsCorrect(): Promise<void> {
-    await build({ contentDir: content, outDir: out });
+  async function nextBuildIsCorrect(layout: "pages" | "runs" = "pages"): Promise<void> {
+    await build({ contentDir: content, outDir: out, layout });
     const fresh = await tempDir("msapi-kill-reference-");
     try {
-      await build({ contentDir: content, outDir: join(fresh.path, "dist"), full: true });
+      await build({ contentDir: content, outDir: join(fresh.path, "dist"), full: true, layout });
       const [got, want] = [await hashTree(out), await hashTree(join(fresh.path, "dist"))];
       const differing = [...new Set([...got.keys(), ...want.keys()])].filter((k) => got.get(k) !== want.get(k));
       expect(differing.slice(0, 10)).toEqual([]);
@@ -131,29 +131,48 @@ describe("a build killed at any instant", () => {
     KILL_PHASE_TIMEOUT_MS,
   );
 
+  /**
+   * Before attempt i > 0 of an incremental phase: another tool inserted and a price changed, so a build that finished
+   * or published before its kill (checked too) leaves the next attempt a whole insert to do, not an empty build.
+   */
+  async function insertAndPrice(attempt: number): Promise<void> {
+    const tools = (await readdir(join(content, "tools"))).filter((t) => !t.startsWith("zz-")).sort();
+    const middle = JSON.parse(await readFile(join(content, "tools", tools[TOOLS / 2]!), "utf8"));
+    await editJson(join(content, "tools", tools[TOOLS / 4]!), (t) => {
+      const plans = t.pricingPlans as { price: number | null }[];
+      // a plan more (a tool holds at most 20), then its price changed
+      if (plans.length < 12) plans.push({ ...plans[0], price: 12345 + attempt } as { price: number });
+      else plans[plans.length - 1]!.price = 12345 + attempt;
+    });
+    const slug = `zz-kill-insert-${attempt}`;
+    await writeFile(
+      join(content, `tools/${slug}.json`),
+      JSON.stringify({ ...middle, name: `${middle.name} Kill Insert ${attempt}`, slug }),
+    );
+  }
+
   it(
     "during incremental builds (a tool inserted mid-list and a price changed)",
     async () => {
-      const tools = (await readdir(join(content, "tools"))).sort();
-      const middle = JSON.parse(await readFile(join(content, "tools", tools[TOOLS / 2]!), "utf8"));
-      // Each attempt inserts another tool and changes a price: a build that finished or published before its kill
-      // (checked too) leaves the next attempt a whole insert to do, not an empty build.
-      const edit = async (attempt: number) => {
-        await editJson(join(content, "tools", tools[TOOLS / 4]!), (t) => {
-          const plans = t.pricingPlans as { price: number | null }[];
-          plans.push({ ...plans[0], price: 12345 + attempt } as { price: number });
-        });
-        const slug = `zz-kill-insert-${attempt}`;
-        await writeFile(
-          join(content, `tools/${slug}.json`),
-          JSON.stringify({ ...middle, name: `${middle.name} Kill Insert ${attempt}`, slug }),
-        );
-      };
-      await edit(0);
-      await killRepeatedly([], await measuredSpan([]), edit);
+      await insertAndPrice(0);
+      await killRepeatedly([], await measuredSpan([]), insertAndPrice);
       await nextBuildIsCorrect();
       // 20 seeded points; most land before publication (the rest check a kill after it, or a finished build).
       expect(killed).toBeGreaterThanOrEqual(14);
+    },
+    KILL_PHASE_TIMEOUT_MS,
+  );
+
+  it(
+    "during incremental builds of the runs layout (no page file; the catalog body's pieces read from the working copy)",
+    async () => {
+      // the layout changed: a full build, then the rebuilds under test
+      await build({ contentDir: content, outDir: out, layout: "runs" });
+      await insertAndPrice(100);
+      await killRepeatedly(["--layout", "runs"], await measuredSpan(["--layout", "runs"]), (i) =>
+        insertAndPrice(100 + i),
+      );
+      await nextBuildIsCorrect("runs");
     },
     KILL_PHASE_TIMEOUT_MS,
   );

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { build } from "../../../scripts/build.ts";
 import { uploadToR2 } from "../../../scripts/hosts/cloudflare/r2/upload.ts";
 import { type RunningServer, startServer } from "../../../scripts/hosts/node/server/start-server.ts";
+import { filesButPages, indexButLayout, pagesAgainstRuns } from "../../helpers/build/layouts.ts";
 import { fixture, tempDir } from "../../helpers/fs/dirs.ts";
 import { launchArgs } from "../../helpers/process/launch.ts";
 import { memoryBucket } from "../../helpers/r2/memory-bucket.ts";
@@ -34,6 +35,14 @@ it("writes no list page, the hash tree of a full build, and the same R2 build as
   expect(existsSync(join(edge, "v1/software/pages"))).toBe(false);
   for (const file of ["v1/sync/index.json", "v1/software/alpha-mail.json", "runs/all.run", "runs/all.offsets"])
     expect((await readFile(join(edge, file))).equals(await readFile(join(full, file))), file).toBe(true);
+  // H6: both layouts of one build hold the same files, the page files aside; their indexes differ by the layout alone
+  expect(await filesButPages(edge)).toEqual(await filesButPages(full));
+  expect(indexButLayout(edge)).toEqual(indexButLayout(full));
+  expect(JSON.parse(await readFile(join(edge, "build-index.json"), "utf8")).layout).toBe("runs");
+  // L1: every page file of the pages build is its list's run sliced by its offsets, in the envelope
+  const l1 = await pagesAgainstRuns(full);
+  expect(l1.differ).toEqual([]);
+  expect(l1.compared).toBeGreaterThan(1_000);
   const fromFull = await uploadToR2(full, memoryBucket().target);
   const fromEdge = await uploadToR2(edge, memoryBucket().target);
   expect(fromEdge.build).toBe(fromFull.build);

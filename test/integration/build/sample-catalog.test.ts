@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build } from "../../../scripts/build.ts";
 import type { SchemaFile } from "../../../scripts/schemas/schema-files.ts";
 import { validatorFor } from "../../../scripts/schemas/validators.ts";
+import { filesButPages, indexButLayout, pagesAgainstRuns } from "../../helpers/build/layouts.ts";
 import { fixture, repoRoot, sampleContent, tempDir } from "../../helpers/fs/dirs.ts";
 import { hashTree } from "../../helpers/fs/tree.ts";
 import { launchArgs } from "../../helpers/process/launch.ts";
@@ -55,6 +56,18 @@ describe("the sample catalog", () => {
     const second = await hashTree(join(dir.path, "b"));
     expect(second.size).toBe(first.size);
     expect(second).toEqual(first);
+  });
+
+  it("H6 L1 a runs build holds the pages build's files but the page files; every page file is a slice of its run", async () => {
+    const runs = join(dir.path, "runs");
+    expect((await build({ contentDir: sampleContent, outDir: runs, layout: "runs" })).layout).toBe("runs");
+    expect(await fg("v1/software/pages/**", { cwd: runs })).toEqual([]);
+    const pages = join(dir.path, "a");
+    expect(await filesButPages(runs)).toEqual(await filesButPages(pages));
+    expect(indexButLayout(runs)).toEqual(indexButLayout(pages));
+    const l1 = await pagesAgainstRuns(pages);
+    expect(l1.differ).toEqual([]);
+    expect(l1.compared).toBeGreaterThan(20_000);
   });
 
   it("a bad content file exits 1, prints every error, and leaves the previous dist/ byte-identical", async () => {

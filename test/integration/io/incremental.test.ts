@@ -105,9 +105,10 @@ describe("incremental builds", () => {
     // "all" goes 4 → 5 tools, "seo" 1 → 2: 100 × (5+1) + 100 × (2+1) pages; plus the new detail, /best/seo,
     // /categories (seo is now listed), the two offset_out_of_range bodies whose totals changed, and openapi.json
     // (its example page carries meta.total); the export; the search answers of b (Beta's too) and br…bravo (5); the
-    // hash tree's shards of those (list, category-seo, software-0, best-0, search-0, catalog) and its root; the two
-    // lists' runs and offsets (runs/); the pieces of the two lists and of the export that hold bravo replace the old.
-    expect(result).toMatchObject({ mode: "incremental", written: 600 + 300 + 6 + 1 + 5 + 7 + 4 + 3, deleted: 3 });
+    // hash tree's shards of those (list, category-seo, software-0, best-0, search-0 and search-1: 34 answers fill two
+    // bins of 32, catalog) and its root; the two lists' runs and offsets (runs/); the pieces of the two lists and of
+    // the export that hold bravo replace the old.
+    expect(result).toMatchObject({ mode: "incremental", written: 600 + 300 + 6 + 1 + 5 + 8 + 4 + 3, deleted: 3 });
     await expectSameAsFullBuild();
   });
 
