@@ -180,7 +180,7 @@ async function writeIncremental(
       // Out of the way at once, deleted by another process meanwhile.
       if (previous.lists[list.filter] && writesPages(options)) await trash.discard(listDir(list.filter));
     }
-    // A runs build hashes the pages (the hash tree names them) but writes none.
+    // A runs build writes no page: each follows from its list's run (written with the small files).
     if (!writesPages(options)) continue;
     plan.offsets.forEach((offsets, i) => {
       if (offsets === "all" || offsets.length > 0)
@@ -309,12 +309,9 @@ async function writeHashTree(
     }),
     parts: new Map(site.pieces.bodies.map((b) => [b.target, b.parts])),
     small: bodies,
-    // No body served by URL created or removed: the same targets in the same bins, so unchanged shards are kept.
-    previous: previous && {
-      files: previous.files,
-      keys: previous.keys,
-      samePaths: bodies.created === 0 && bodies.deleted === 0,
-    },
+    // No body served by URL removed: unchanged shards are kept, the others patched (bodies.deleted counts the files
+    // this build's bodies pass removed; pieces, which come and go, have a pass of their own).
+    previous: previous && { files: previous.files, keys: previous.keys, noneRemoved: bodies.deleted === 0 },
   });
   const shardStats = await writeSmallFiles(
     work,

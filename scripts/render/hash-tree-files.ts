@@ -8,6 +8,8 @@ import { sha1 } from "../launcher/file-hashes.cjs";
 import type { BodyPart } from "./catalog-body.ts";
 import {
   type BodyHash,
+  binCount,
+  binKindOf,
   bodyEntry,
   isSmallShard,
   kindOf,
@@ -53,8 +55,8 @@ export interface PreviousShards {
   /** every file but the list pages, with its SHA-256 */
   files: ReadonlyMap<string, string>;
   keys: ReadonlyMap<string, string>;
-  /** whether this build's bodies served by URL are at the same paths as the build before's (none added or removed) */
-  samePaths: boolean;
+  /** whether every body served by URL the build before had is still there (bodies may have been added) */
+  noneRemoved: boolean;
 }
 
 /** Every shard of a build, how many targets they name and how many distinct pieces (the root comes after, from the
@@ -98,10 +100,11 @@ export function hashTreeShardFiles(args: {
 }
 
 /**
- * The shards of the bodies served by URL. When the build before had the same such bodies (none added, none removed:
- * every target stays in its bin), only the shards holding a body that changed are rendered, each its old body with
- * those entries replaced; the others are kept by their key. Else every one is rendered from the writers' hashes. A
- * shard's key is the SHA-1 of its body.
+ * The shards of the bodies served by URL. When no body of the build before went away and each kind has as many bins
+ * as before (every target stays in its bin; an inserted tool adds a detail and a few search answers), only the shards
+ * holding a body that changed or came are rendered, each its old body with those entries replaced or added; the
+ * others are kept by their key. Else every one is rendered from the writers' hashes. A shard's key is the SHA-1 of
+ * its body.
  */
 function bodyShardFiles(
   layout: HashTreeLayout,
@@ -115,7 +118,7 @@ function bodyShardFiles(
     const kind = kindOf(layout.basePath, target);
     counts[kind] = (counts[kind] ?? 0) + 1;
   }
-  if (previous?.samePaths) {
+  if (previous?.noneRemoved) {
     const patched = patchBodyShards(layout, small, entryOf, readPrevious, previous, counts);
     if (patched) return patched;
   }
@@ -142,7 +145,8 @@ const smallShard = (layout: HashTreeLayout, name: string, body: string): ShardFi
   file: { path: shardPath(layout, name), body, key: `shard ${sha1(body)}` },
 });
 
-/** The body shards patched (see bodyShardFiles), or undefined when the build before's cannot be (no key for one). */
+/** The body shards patched (see bodyShardFiles), or undefined when the build before's cannot be (another number of
+ *  bins, no key for one). */
 function patchBodyShards(
   layout: HashTreeLayout,
   small: SmallBodies,
@@ -151,24 +155,36 @@ function patchBodyShards(
   previous: PreviousShards,
   counts: Record<string, number>,
 ): ShardFile[] | undefined {
-  const changed: ShardEntries = new Map();
-  for (const [path, target] of small.targets)
-    if (previous.files.get(path) !== small.hashes.get(path))
-      addEntry(changed, shardOf(layout.basePath, target, counts), target, entryOf(path, target));
   const [before, after] = shardPath(layout, "\u0000").split("\u0000") as [string, string];
-  const shards: ShardFile[] = [];
+  const previousShards: { path: string; name: string }[] = [];
+  const bins: Record<string, number> = {};
   for (const path of previous.files.keys()) {
     if (!path.startsWith(before) || !path.endsWith(after)) continue;
     const name = path.slice(before.length, path.length - after.length);
     if (!isSmallShard(name)) continue;
+    previousShards.push({ path, name });
+    const kind = binKindOf(name);
+    if (kind) bins[kind] = (bins[kind] ?? 0) + 1;
+  }
+  // Another number of bins moves targets between them: every shard is rendered anew.
+  for (const kind of ["software", "best", "search"] as const)
+    if ((counts[kind] ? binCount(kind, counts[kind]) : 0) !== (bins[kind] ?? 0)) return undefined;
+  const changed: ShardEntries = new Map();
+  for (const [path, target] of small.targets)
+    if (previous.files.get(path) !== small.hashes.get(path))
+      addEntry(changed, shardOf(layout.basePath, target, counts), target, entryOf(path, target));
+  const shards: ShardFile[] = [];
+  for (const { path, name } of previousShards) {
     const entries = changed.get(name);
     if (entries) {
       const old = parseShard(readPrevious(path));
+      let added = false;
       for (const [target, entry] of entries) {
-        if (!old.has(target)) return undefined;
+        added ||= !old.has(target);
         old.set(target, entry);
       }
-      shards.push(smallShard(layout, name, shardBody(name, old)));
+      const body = added ? [...old].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)) : old;
+      shards.push(smallShard(layout, name, shardBody(name, body)));
       changed.delete(name);
       continue;
     }
@@ -186,7 +202,7 @@ function patchBodyShards(
       },
     });
   }
-  // A changed body in a shard the build before did not have: not the same paths after all.
+  // A changed body in a shard the build before did not have (the first catalog-wide body, say): render anew.
   return changed.size === 0 ? shards : undefined;
 }
 

@@ -112,6 +112,21 @@ describe("incremental builds", () => {
     await expectSameAsFullBuild();
   });
 
+  it("a tool inserted with as many hash tree bins as before patches the tree's shards, byte for byte a full build's", async () => {
+    const tool = JSON.parse(await readFile(join(content, "tools/beta-mail.json"), "utf8"));
+    // one new search answer (q=2) beside the 29: still one bin of search answers, one of details
+    await writeFile(
+      join(content, "tools/beta-mail-2.json"),
+      JSON.stringify({ ...tool, name: "Beta Mail 2", slug: "beta-mail-2" }),
+    );
+    const result = await build({ contentDir: content, outDir: dist });
+    expect(result.mode).toBe("incremental");
+    const search = JSON.parse(await readFile(join(dist, "v1/sync/search-0.json"), "utf8"));
+    expect(search.meta.targets).toBe(30);
+    expect(Object.keys(search.data)).toEqual(Object.keys(search.data).sort());
+    await expectSameAsFullBuild();
+  });
+
   it("a removed tool and a removed category delete their files", async () => {
     await rm(join(content, "tools/quill.json"));
     await rm(join(content, "categories/podcasts.json"));
