@@ -15,6 +15,7 @@ import { loadContent } from "./content/load.ts";
 import { type ContentWarning, findPlaceholders } from "./content/placeholders.ts";
 import { validateContent } from "./content/validate.ts";
 import { checkWarnings, type WarningHistory } from "./content/warning-history.ts";
+import type { AdapterBuild } from "./hosts/adapter-build.ts";
 import { adapters } from "./hosts/adapters.ts";
 import { hostLimitWarnings } from "./hosts/limits.ts";
 import { startPageWriters } from "./io/page-writers.ts";
@@ -81,9 +82,10 @@ export interface BuildResult extends WriteSummary {
 
 /**
  * Every file of dist/: the small ones whole, the list pages as lists of pre-serialized, validated items. `paths`: the
- * layout the route table was built with, handed to every renderer that names a file.
+ * layout the route table was built with, handed to every renderer that names a file; `build`: what of the build shapes
+ * the host configs besides the table (its layout, --compress).
  */
-export function renderSite(catalog: Catalog, table: RouteTable, paths: RouteLayout): SiteOutput {
+export function renderSite(catalog: Catalog, table: RouteTable, paths: RouteLayout, build: AdapterBuild): SiteOutput {
   const summaries = serializeSummaries(catalog);
   const software = renderSoftwareDetails(catalog, paths);
   const search = renderSearch(catalog, summaries, paths);
@@ -109,7 +111,7 @@ export function renderSite(catalog: Catalog, table: RouteTable, paths: RouteLayo
     ...renderDocsPage(catalog, table, paths),
     lazyFile(paths.routeTable, routeTableKey(table), () => `${JSON.stringify(table, null, 2)}\n`),
     renderSchemaTable(table),
-    ...Object.values(adapters).flatMap((adapt) => adapt(table)),
+    ...Object.values(adapters).flatMap((adapt) => adapt(table, build)),
   ];
   return {
     files,
@@ -220,7 +222,7 @@ export async function build({
     // The one layout of this build: the route table and every renderer name their files with it.
     const paths = layout(catalog.site.basePath);
     const table = buildRouteTable(catalog.site, paths);
-    const site = renderSite(catalog, table, paths);
+    const site = renderSite(catalog, table, paths, { layout: listLayout, compress });
     // What codeHash and the renderers hashed (package files: renderDocsPage), remembered for the next build.
     saveFileHashes();
     const written = await writeOutput(outDir, site, {

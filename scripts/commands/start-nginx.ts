@@ -11,7 +11,9 @@ const START_NGINX = {
   summary:
     "Serves a built dist/ with the real nginx, configured only by dist/nginx/*.conf (generated from the route table).",
   options: { dist: { type: "string", default: "dist", valueName: "DIR", description: "the build to serve" } },
-  notes: ["environment: PORT (default 8080), HOST (default 127.0.0.1), NGINX_BIN (the nginx binary)"],
+  notes: [
+    "environment: PORT (default 8080), HOST (default 127.0.0.1), NGINX_BIN (the nginx binary), NGINX_JS_MODULE (its JavaScript module, which a runs build needs)",
+  ],
 } as const;
 
 async function main(): Promise<void> {

@@ -21,6 +21,7 @@ const SECONDS: Record<string, number> = {
   "integration:test/integration/hosts/cloudflare/r2/remote-faults.test.ts": 24,
   "integration:test/integration/docs/deploy-recipes.test.ts": 22,
   "conformance:test/conformance/fuzz.test.ts": 20,
+  "conformance:test/conformance/runs-pages.test.ts": 18,
   "integration:test/integration/check-dist/outside-validators.test.ts": 20,
   "integration:test/integration/cli/flags.test.ts": 19,
   "integration:test/integration/hosts/cloudflare/r2/remote.test.ts": 19,

@@ -2,16 +2,21 @@
 // (scripts/commands/start-nginx.ts) and the tests start it here.
 // nginx runs in the foreground with a temporary prefix (pid, temp files, the copied config): nothing outside it and
 // dist/ is touched, and the prefix is removed on exit.
-import { type ChildProcess, spawn } from "node:child_process";
-import { accessSync, constants, existsSync, rmSync } from "node:fs";
-import { copyFile, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { accessSync, constants, existsSync, realpathSync, rmSync } from "node:fs";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { createConnection } from "node:net";
 import { tmpdir } from "node:os";
 import { delimiter, join, resolve } from "node:path";
-import { UserError } from "../../cli/command.ts";
-import { layoutOf } from "../../io/read-build-index.ts";
 import { freePort } from "../free-port.ts";
-import { NGINX_MAIN_CONF, NGINX_PID_FILE, NGINX_SERVER_CONF, NGINX_SITE_CONF } from "./adapter.ts";
+import {
+  NGINX_JS_MODULE,
+  NGINX_LIST_PAGES,
+  NGINX_MAIN_CONF,
+  NGINX_PID_FILE,
+  NGINX_SERVER_CONF,
+  NGINX_SITE_CONF,
+} from "./adapter.ts";
 import { quote } from "./conf.ts";
 
 export interface NginxOptions {
@@ -51,6 +56,30 @@ export function findNginx(): string | undefined {
     }
   }
   return undefined;
+}
+
+const readable = (file: string) => {
+  try {
+    accessSync(file, constants.R_OK);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * nginx's JavaScript module (ngx_http_js_module.so), which a runs build's list pages need: $NGINX_JS_MODULE when set
+ * (and then only it), else in the modules path `nginx -V` names (Debian: /usr/lib/nginx/modules), else Debian's path;
+ * undefined when none is there.
+ */
+export function findJsModule(nginx: string): string | undefined {
+  if (process.env.NGINX_JS_MODULE)
+    return readable(process.env.NGINX_JS_MODULE) ? process.env.NGINX_JS_MODULE : undefined;
+  const configure = spawnSync(nginx, ["-V"], { encoding: "utf8" }).stderr ?? "";
+  const dir =
+    /--modules-path=(\S+)/.exec(configure)?.[1] ??
+    (/--prefix=(\S+)/.exec(configure)?.[1] ?? "/usr/share/nginx").replace(/\/?$/, "/modules");
+  return [join(dir, "ngx_http_js_module.so"), NGINX_JS_MODULE].find(readable);
 }
 
 const canConnect = (host: string, port: number) =>
@@ -94,22 +123,107 @@ async function waitUntilListening(
 /** A listen address nginx accepts: IPv6 in brackets. */
 const listenAddress = (host: string, port: number) => `${host.includes(":") ? `[${host}]` : host}:${port}`;
 
-/** Copies dist/nginx/*.conf into a fresh prefix with api-site.conf (listen, root) beside them. */
-async function preparePrefix(distDir: string, host: string, port: number, headerTimeout?: number): Promise<string> {
-  const prefix = await mkdtemp(join(tmpdir(), "api-nginx-"));
-  await copyFile(join(distDir, NGINX_MAIN_CONF), join(prefix, "nginx.conf"));
-  const serverConf = await readFile(join(distDir, NGINX_SERVER_CONF), "utf8");
+/** nginx.conf as built, loading the JavaScript module found here when it names Debian's (a runs build's). */
+function withJsModule(mainConf: string, nginx: string): string {
+  const line = `load_module ${NGINX_JS_MODULE};`;
+  if (!mainConf.includes(line)) return mainConf;
+  const module = findJsModule(nginx);
+  if (!module)
+    throw new Error(
+      "this is a runs-layout build: nginx answers its list pages with its JavaScript module (njs), which is not installed: " +
+        "apt-get install libnginx-mod-http-js, or set NGINX_JS_MODULE to its ngx_http_js_module.so",
+    );
+  return mainConf.replace(line, `load_module ${quote(module)};`);
+}
+
+/** What a prefix's config is made of: the build's nginx.conf, server.conf and list-page handler, as read. */
+async function builtConfig(distDir: string): Promise<string> {
+  const read = (file: string) => readFile(join(distDir, file), "utf8").catch(() => "");
+  return (await Promise.all([NGINX_MAIN_CONF, NGINX_SERVER_CONF, NGINX_LIST_PAGES].map(read))).join("\0");
+}
+
+/** Writes the build's config into `prefix` (nginx.conf, server.conf, a runs build's handler); resolves with what it
+ *  was made of. */
+async function writeConfig(nginx: string, distDir: string, prefix: string, headerTimeout?: number): Promise<string> {
+  const made = await builtConfig(distDir);
+  const [mainConf, serverConf, listPages] = made.split("\0") as [string, string, string];
+  await writeFile(join(prefix, "nginx.conf"), withJsModule(mainConf, nginx));
+  const listPagesFile = join(prefix, NGINX_LIST_PAGES.slice("nginx/".length));
+  if (listPages) await writeFile(listPagesFile, listPages);
+  else await rm(listPagesFile, { force: true });
   const timed =
     headerTimeout === undefined
       ? serverConf
       : serverConf.replace(/client_header_timeout \S+;/, `client_header_timeout ${headerTimeout}s;`);
   await writeFile(join(prefix, "server.conf"), timed);
+  return made;
+}
+
+/** A fresh prefix with the build's config and api-site.conf (listen, root) beside it; and what the config was made of. */
+async function preparePrefix(
+  nginx: string,
+  distDir: string,
+  host: string,
+  port: number,
+  headerTimeout?: number,
+): Promise<{ prefix: string; made: string }> {
   const root = resolve(distDir);
   // nginx would read `$` in root as a variable
   if (root.includes("$"))
     throw new Error(`nginx: the dist path ${root} holds a $, which nginx's root directive reads as a variable`);
-  await writeFile(join(prefix, NGINX_SITE_CONF), `listen ${listenAddress(host, port)};\nroot ${quote(root)};\n`);
-  return prefix;
+  const prefix = await mkdtemp(join(tmpdir(), "api-nginx-"));
+  try {
+    const made = await writeConfig(nginx, distDir, prefix, headerTimeout);
+    await writeFile(join(prefix, NGINX_SITE_CONF), `listen ${listenAddress(host, port)};\nroot ${quote(root)};\n`);
+    return { prefix, made };
+  } catch (e) {
+    await rm(prefix, { recursive: true, force: true });
+    throw e;
+  }
+}
+
+/** How often a running nginx looks for a publication that changed its config (another layout, route table or code). */
+const FOLLOW_MS = 1000;
+
+/**
+ * Follows the publications of `distDir` that change nginx's config: once the `dist` link names another build whose
+ * config differs (a switch between layouts, a new route table), the prefix gets it and nginx reloads (SIGHUP: new
+ * workers, the old ones finish their requests). Content-only publications need nothing: root is the link.
+ */
+function followConfig(
+  child: ChildProcess,
+  nginx: string,
+  distDir: string,
+  prefix: string,
+  made: string,
+  headerTimeout?: number,
+) {
+  const target = () => {
+    try {
+      return realpathSync(distDir);
+    } catch {
+      return undefined;
+    }
+  };
+  let seen = target();
+  let busy = false;
+  const timer = setInterval(() => {
+    const now = target();
+    if (busy || now === undefined || now === seen) return;
+    busy = true;
+    seen = now;
+    builtConfig(distDir)
+      .then(async (next) => {
+        if (next === made) return;
+        made = await writeConfig(nginx, distDir, prefix, headerTimeout);
+        child.kill("SIGHUP");
+      })
+      // a config this machine cannot load (no JavaScript module): nginx keeps the one it has
+      .catch(() => {})
+      .finally(() => (busy = false));
+  }, FOLLOW_MS);
+  timer.unref();
+  return () => clearInterval(timer);
 }
 
 /** The arguments that run one prefix in the foreground; workers run as root only when nginx is started as root. */
@@ -132,7 +246,7 @@ export function nginxArgs(prefix: string, testOnly = false): string[] {
 export async function testNginxConfig(distDir: string): Promise<{ ok: boolean; output: string }> {
   const nginx = findNginx();
   if (!nginx) throw new Error("nginx is not installed: install it (e.g. apt-get install nginx-light) or set NGINX_BIN");
-  const prefix = await preparePrefix(distDir, "127.0.0.1", 8080);
+  const { prefix } = await preparePrefix(nginx, distDir, "127.0.0.1", 8080);
   try {
     const child = spawn(nginx, nginxArgs(prefix, true), { stdio: ["ignore", "pipe", "pipe"] });
     let output = "";
@@ -160,15 +274,10 @@ export async function startNginx({
   for (const file of [NGINX_MAIN_CONF, NGINX_SERVER_CONF, "routes.json"])
     if (!existsSync(join(distDir, file)))
       throw new Error(`${join(distDir, file)} is missing: run \`npm run build\` first`);
-  // nginx serves list pages as files: a runs build has none (its njs handler is to come).
-  if (layoutOf(distDir) === "runs")
-    throw new UserError(
-      `${distDir} is a runs build (each list once, no page files): nginx needs the page files; build it with --layout pages (the default) for nginx`,
-    );
   // port 0: pick one; another process may take it first, so try a few times
   for (let attempt = 1; ; attempt++) {
     const chosen = port === 0 ? await freePort(host) : port;
-    const prefix = await preparePrefix(distDir, host, chosen, headerTimeout);
+    const { prefix, made } = await preparePrefix(nginx, distDir, host, chosen, headerTimeout);
     const child = spawn(nginx, nginxArgs(prefix), { stdio: ["ignore", "ignore", stderr ?? "pipe"] });
     let log = "";
     child.stderr?.on("data", (d: Buffer) => (log += d.toString()));
@@ -178,7 +287,9 @@ export async function startNginx({
       rmSync(prefix, { recursive: true, force: true });
     };
     process.once("exit", killOnExit);
+    let unfollow = () => {};
     const stop = async () => {
+      unfollow();
       process.off("exit", killOnExit);
       if (child.exitCode === null && child.signalCode === null) {
         child.kill("SIGQUIT"); // graceful: finish the requests in flight
@@ -195,6 +306,7 @@ export async function startNginx({
       if (port === 0 && attempt < 3 && /Address already in use/.test(log)) continue;
       throw e;
     }
+    unfollow = followConfig(child, nginx, distDir, prefix, made, headerTimeout);
     return { url: `http://${listenAddress(host, chosen)}`, close: stop, exited: exited(child) };
   }
 }

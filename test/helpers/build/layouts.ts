@@ -46,11 +46,20 @@ export async function pagesAgainstRuns(dist: string): Promise<{ compared: number
   return { compared, differ };
 }
 
+/** The nginx config, which names the layout too: a runs build's answers list pages with njs (nginx.md#runs). */
+const NGINX = "nginx/";
+
 /** A build's files by path (sha1 of their bytes), its page files and build records that name the layout aside. */
 export async function filesButPages(dist: string): Promise<Map<string, string>> {
   const files = await hashTree(dist);
   for (const path of [...files.keys()])
-    if (path.startsWith(PAGES) || path === "build-index.json" || path === ".build-manifest.json") files.delete(path);
+    if (
+      path.startsWith(PAGES) ||
+      path.startsWith(NGINX) ||
+      path === "build-index.json" ||
+      path === ".build-manifest.json"
+    )
+      files.delete(path);
   return files;
 }
 

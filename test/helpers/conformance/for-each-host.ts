@@ -49,6 +49,7 @@ export function forEachHost(register: (suite: HostSuite) => void): void {
       await running?.stop();
     });
     const gaps = new Set(host.knownGaps ?? []);
+    const elsewhere = new Set(host.sameConfigAs?.tests ?? []);
     register({
       host,
       test: (name, fn, timeout) =>
@@ -56,7 +57,9 @@ export function forEachHost(register: (suite: HostSuite) => void): void {
           ? it.skip(`${name} [documented gap of ${host.name}]`, fn)
           : host.sample && !inSample(host.sample, name)
             ? it.skip(`${name} [outside ${host.name}'s seeded sample]`, fn)
-            : it(name, fn, timeout),
+            : elsewhere.has(name)
+              ? it.skip(`${name} [run by ${host.sameConfigAs!.host} on the same config lines]`, fn)
+              : it(name, fn, timeout),
       client: () => {
         if (!running) throw new Error(`host ${host.name} did not start`);
         return new Client(running.origin);

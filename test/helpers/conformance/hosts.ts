@@ -6,7 +6,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { BuildLayout } from "../../../scripts/api/runtime/build-index.ts";
-import { findNginx, startNginx } from "../../../scripts/hosts/nginx/start.ts";
+import { findJsModule, findNginx, startNginx } from "../../../scripts/hosts/nginx/start.ts";
 import { serveProcess, waitFor } from "../hosts/serve-process.ts";
 import { startClosingRelay } from "./connection-closer.ts";
 
@@ -27,6 +27,11 @@ export interface Host {
   optional?: boolean;
   /** content codings it serves from the build's precompressed files (build --compress) */
   encodings?: ("br" | "gzip")[];
+  /**
+   * Tests it skips because another host runs them on the very same config lines (its config differs from that host's
+   * in one route only): their names, and that host.
+   */
+  sameConfigAs?: { host: string; tests: string[] };
   /**
    * Its own process (or workerd), seconds of CPU to start: the project's setup starts it once for every file of the
    * suite (shared-hosts.ts) rather than each file its own.
@@ -269,6 +274,47 @@ const nginx: Host = {
   startOnce: true,
 };
 
+// nginx over the same catalog built with --layout runs: list pages come from the njs handler (list-pages.js), every
+// other answer from the same config lines as the nginx host's. Those are tested there: here the list pages, the
+// query, every error kind, the headers, HEAD, 304 and gzip, and the fuzzed query strings (seeded); not the tests of
+// other routes that take seconds (README's npm test budget), each of which the nginx host runs on the same lines.
+const nginxRuns: Host = {
+  name: "nginx-runs",
+  unavailable: () => {
+    const binary = findNginx();
+    if (!binary) return "nginx is not installed (apt-get install nginx-light, or set NGINX_BIN)";
+    return findJsModule(binary)
+      ? undefined
+      : "nginx's JavaScript module is not installed (apt-get install libnginx-mod-http-js, or set NGINX_JS_MODULE)";
+  },
+  async start(distDir) {
+    const server = await startNginx({ distDir, port: 0, host: "127.0.0.1" });
+    return { origin: server.url, stop: () => server.close() };
+  },
+  knownGaps: [],
+  encodings: ["gzip"],
+  startOnce: true,
+  layout: "runs",
+  sameConfigAs: {
+    host: "nginx",
+    tests: [
+      // export-sync.test.ts
+      "E2 the hash tree names exactly the bodies served by URL, each with the hash and size the host answers",
+      // paths.test.ts
+      "P7 no file or directory of dist/ is served by its own path, and no directory is listed",
+      "P1 outside the base path only the docs assets of routes.json are served, at exactly their paths",
+      // fuzz.test.ts: paths (the query's fuzz runs)
+      "P3 fuzz: encoded separators, backslashes, NUL and CRLF inside segments never split or escape them",
+      "P1–P3 P7 fuzz: random paths answer as the rules predict",
+      // search.test.ts
+      "S1 every word's first letter, first three letters and whole word find the tools that have it",
+      "S1 random prefixes answer as the brute-force matcher",
+      // derived.test.ts
+      "D1 a tool's detail publishes its content's values",
+    ],
+  },
+};
+
 // The generated Cloudflare Worker (dist/cloudflare/worker.js, scripts/hosts/cloudflare/adapter.ts) in workerd through
 // Miniflare, offline, behind a relay that only closes sockets workerd leaves open (connection-closer.ts says why).
 // knownGaps: only what workerd does before the Worker runs (measured; docs/hosts/cloudflare.md).
@@ -354,6 +400,7 @@ export const hostsOf = (env: NodeJS.ProcessEnv): Host[] => [
   nodeWorkers,
   serve,
   nginx,
+  nginxRuns,
   cloudflareAssets,
   ...(selectedHosts(env)?.includes(cloudflareR2.name) ? [cloudflareR2] : []),
   ...(env.CONFORMANCE_ORIGIN ? [external] : []),

@@ -1,18 +1,14 @@
 // `npm run build -- --layout runs` (alias `--edge-only`): every body but the list pages, each list once (its run and
 // offsets files, as a pages build writes them too); the hash tree as a pages build writes it (E2); the same build for
-// the R2 upload as the pages tree; nginx refuses it with one line until it answers pages from runs (the Node server,
-// validate and export take it: their own tests).
-import { execFile } from "node:child_process";
+// the R2 upload as the pages tree (every host, validate and export take it: their own tests).
 import { existsSync } from "node:fs";
 import { cp, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { build } from "../../../scripts/build.ts";
 import { uploadToR2 } from "../../../scripts/hosts/cloudflare/r2/upload.ts";
 import { filesButPages, indexButLayout, pagesAgainstRuns } from "../../helpers/build/layouts.ts";
 import { fixture, tempDir } from "../../helpers/fs/dirs.ts";
-import { launchArgs } from "../../helpers/process/launch.ts";
 import { memoryBucket } from "../../helpers/r2/memory-bucket.ts";
 
 let dir: Awaited<ReturnType<typeof tempDir>>;
@@ -48,19 +44,5 @@ it("writes no list page, the hash tree of a full build, and the same R2 build as
   expect(fromEdge.storedBytes).toBe(fromFull.storedBytes);
 });
 
-it("nginx refuses it with one line (it serves list pages as files)", async () => {
-  const dist = join(dir.path, "dist");
-  await build({ contentDir: content, outDir: dist, layout: "runs" });
-  const run = await promisify(execFile)(
-    process.execPath,
-    launchArgs("scripts/commands/start-nginx.ts", "--dist", dist),
-    { env: { ...process.env, PORT: "0" } },
-  ).then(
-    () => ({ code: 0, stdout: "", stderr: "" }),
-    (e: { code: number; stdout: string; stderr: string }) => e,
-  );
-  expect(run.code).toBe(1);
-  expect(run.stderr.trim().split("\n")).toEqual([
-    expect.stringMatching(/is a runs build \(each list once, no page files\)/),
-  ]);
-}, 60_000);
+// Every host takes a runs build: the Node server (test/integration/hosts/node/runs-pages.test.ts), nginx
+// (test/integration/hosts/nginx/runs.test.ts), the Worker over R2 (its upload above).

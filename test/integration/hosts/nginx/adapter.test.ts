@@ -1,4 +1,4 @@
-// The real nginx accepts the generated config of the tiny fixture (`nginx -t`), and refuses a broken one: the check is
+// The real nginx accepts the generated config of the tiny fixture (`nginx -t`), in both layouts, and refuses a broken one: the check is
 // real. The config itself is pinned by test/unit/hosts/nginx/adapter.test.ts.
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -29,6 +29,16 @@ describe.skipIf(!nginx && process.env.CI !== "true")("nginx -t", () => {
     const result = await testNginxConfig(dist);
     expect(result.output).toBe("");
     expect(result.ok).toBe(true);
+  });
+
+  it("accepts a runs build's nginx.conf + server.conf + api-list-pages.js (nginx's JavaScript module loaded)", async () => {
+    for (const compress of [false, true]) {
+      const dist = join(dir.path, `runs-${compress}`);
+      await writeAdapterOutput(dist, table, undefined, { layout: "runs", compress });
+      const result = await testNginxConfig(dist);
+      expect(result.output).toBe("");
+      expect(result.ok).toBe(true);
+    }
   });
 
   it("refuses a broken server.conf (the check is real)", async () => {

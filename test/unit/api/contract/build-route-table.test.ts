@@ -17,7 +17,8 @@ function hostFileSizes(tools: number, categories: number): Record<string, number
   if (!result.ok) throw new Error(JSON.stringify(result.errors.slice(0, 3)));
   const table = buildRouteTable(deriveCatalog(result.content).site);
   const sizes: Record<string, number> = { "routes.json": JSON.stringify(table).length };
-  for (const adapt of Object.values(adapters)) for (const f of adapt(table)) sizes[f.path] = f.body.length;
+  for (const adapt of Object.values(adapters))
+    for (const f of adapt(table, { layout: "pages", compress: false })) sizes[f.path] = f.body.length;
   return sizes;
 }
 

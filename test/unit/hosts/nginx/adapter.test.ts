@@ -2,7 +2,7 @@
 // the same name).
 import { beforeAll, describe, expect, it } from "vitest";
 import type { RouteTable } from "../../../../scripts/api/runtime/route-table.ts";
-import { nginxAdapter, nginxServerConf } from "../../../../scripts/hosts/nginx/adapter.ts";
+import { nginxAdapter, nginxMainConf, nginxServerConf } from "../../../../scripts/hosts/nginx/adapter.ts";
 import { tinyTable } from "../../../helpers/hosts/nginx/adapter-output.ts";
 
 let table: RouteTable;
@@ -11,8 +11,135 @@ beforeAll(async () => {
 });
 
 describe("nginx adapter output", () => {
-  it("writes nginx/server.conf and nginx/nginx.conf, nothing else", () => {
+  it("writes nginx/server.conf and nginx/nginx.conf, nothing else; a runs build's list-page handler too", () => {
     expect(nginxAdapter(table).map((f) => f.path)).toEqual(["nginx/server.conf", "nginx/nginx.conf"]);
+    expect(nginxAdapter(table, { layout: "pages", compress: true }).map((f) => f.path)).toEqual([
+      "nginx/server.conf",
+      "nginx/nginx.conf",
+    ]);
+    expect(nginxAdapter(table, { layout: "runs", compress: false }).map((f) => f.path)).toEqual([
+      "nginx/server.conf",
+      "nginx/nginx.conf",
+      "nginx/api-list-pages.js",
+    ]);
+  });
+
+  it("a runs build: the js_import, and the list route's location runs the handler; every other line as a pages build's", () => {
+    /** the list route's locations, and the rest of the config without them */
+    const split = (conf: string) => {
+      const lines = conf.split("\n");
+      const list: string[] = [];
+      const rest: string[] = [];
+      let inList = false;
+      for (const line of lines) {
+        if (line.startsWith("    location @api_route_listSoftware")) inList = true;
+        (inList ? list : rest).push(line);
+        if (inList && line === "    }") inList = false;
+      }
+      return { list: list.join("\n"), rest };
+    };
+    const pages = split(nginxServerConf(table));
+    const runs = split(nginxServerConf(table, { layout: "runs", compress: false }));
+    const compressed = split(nginxServerConf(table, { layout: "runs", compress: true }));
+    // a pages build's config does not depend on --compress (gzip_static finds the .gz files)
+    expect(nginxServerConf(table, { layout: "pages", compress: true })).toBe(nginxServerConf(table));
+    const imports = runs.rest.filter((line) => !pages.rest.includes(line));
+    expect(imports).toMatchInlineSnapshot(`
+      [
+        "    # a runs build: list pages are answered by njs (nginx.conf, or yours, loads ngx_http_js_module.so); the file",
+        "    # lies in nginx's configuration directory, as api-site.conf",
+        "    js_import api_list_pages from api-list-pages.js;",
+      ]
+    `);
+    const site = "    include api-site.conf;\n\n";
+    expect(runs.rest.join("\n")).toBe(pages.rest.join("\n").replace(site, `${site}${imports.join("\n")}\n\n`));
+    expect(compressed.rest).toEqual(runs.rest);
+    expect(runs.list).toMatchInlineSnapshot(`
+      "    location @api_route_listSoftware {
+              # a runs build (L2): the page is read from its list's run by api-list-pages.js
+              # a handler that fails before it answers: 503, as a storage fault
+              error_page 500 =503 /./api-body/errors/service_unavailable.json;
+              error_page 400 405 501 = /./api-rejected;
+              # built without --compress: identity only, as the Node server
+              gzip off;
+              # no Content-Type but the handler's: a 304 has none (njs gives every answer the default type)
+              default_type "";
+              js_content api_list_pages.page;
+          }"
+    `);
+    expect(compressed.list).toMatchInlineSnapshot(`
+      "    location @api_route_listSoftware {
+              # a runs build (L2): the page is read from its list's run by api-list-pages.js
+              # a handler that fails before it answers: 503, as a storage fault
+              error_page 500 =503 /./api-body/errors/service_unavailable.json;
+              error_page 400 405 501 = /./api-rejected;
+              # --compress: pages of 1 KB and more in gzip to clients that accept it (the ETag says which, Vary is the
+              # handler's); clients behind a proxy too, as the Node server
+              gzip on;
+              gzip_types *;
+              gzip_min_length 1024;
+              gzip_proxied any;
+              gzip_vary off;
+              # no Content-Type but the handler's: a 304 has none (njs gives every answer the default type)
+              default_type "";
+              js_content api_list_pages.page;
+          }"
+    `);
+  });
+
+  it("nginx.conf of a runs build loads nginx's JavaScript module at the main level", () => {
+    const pages = nginxMainConf().split("\n");
+    const runs = nginxMainConf({ layout: "runs", compress: false }).split("\n");
+    expect(runs.filter((line) => !pages.includes(line))).toMatchInlineSnapshot(`
+      [
+        "# A runs build: list pages need nginx's JavaScript module (Debian: libnginx-mod-http-js; start:nginx loads the",
+        "# one it finds)",
+        "load_module /usr/lib/nginx/modules/ngx_http_js_module.so;",
+      ]
+    `);
+    expect(runs.findIndex((l) => l.startsWith("load_module"))).toBeLessThan(
+      runs.findIndex((l) => l.startsWith("events")),
+    );
+  });
+
+  it("api-list-pages.js is list-pages.js with the table's settings", () => {
+    const file = nginxAdapter(table, { layout: "runs", compress: true }).find((f) => f.path.endsWith(".js"))!;
+    const lines = String(file.body).split("\n");
+    expect(lines[0]).toMatch(/^\/\/ Generated by scripts\/hosts\/nginx\/adapter\.ts/);
+    const settings = lines.find((l) => l.startsWith("const SETTINGS = "))!;
+    expect(JSON.parse(settings.slice("const SETTINGS = ".length, -1))).toMatchInlineSnapshot(`
+      {
+        "codings": [
+          "br",
+          "gzip",
+        ],
+        "contentType": "application/json; charset=utf-8",
+        "fallback": {
+          "file": "errors/category_not_found.json",
+          "status": 404,
+        },
+        "minCompressBytes": 1024,
+        "offsets": "runs/{filter}.offsets",
+        "outOfRange": {
+          "file": "errors/offset_out_of_range/{filter}.json",
+          "status": 400,
+        },
+        "pagePrefix": "{"data":[",
+        "run": "runs/{filter}.run",
+        "unavailable": {
+          "body": "{"error":{"code":"service_unavailable","message":"The service cannot answer this request right now.","hint":"Retry after 1 second."}}",
+          "status": 503,
+        },
+        "vars": {
+          "category": "api_listSoftware_category",
+          "categoryCount": "api_listSoftware_category_count",
+          "filter": "api_listSoftware_filter",
+          "limit": "api_listSoftware_limit",
+          "offset": "api_listSoftware_offset",
+        },
+      }
+    `);
+    expect(lines.filter((l) => l.startsWith("const SETTINGS"))).toHaveLength(1);
   });
 
   it("derives everything from the table: another base path, cache age and slug pattern change the config", () => {
