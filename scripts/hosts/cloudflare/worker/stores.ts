@@ -15,10 +15,13 @@ export interface FileMeta {
   gzipLength?: number;
 }
 
+/** A body: its bytes, or (the export, stored in parts) a stream of them. */
+export type Body = ArrayBuffer | ReadableStream<Uint8Array>;
+
 export interface Read {
   meta: FileMeta;
   /** null when only the metadata was read */
-  body: ArrayBuffer | null;
+  body: Body | null;
 }
 
 export interface FileStore {
@@ -27,7 +30,7 @@ export interface FileStore {
   /** null: the build names no such file; a StorageFault when it does and the storage cannot give it whole */
   read(file: string, wantBody: boolean): Promise<Read | null>;
   /** a file `read` found: its body, or a StorageFault */
-  body(file: string): Promise<ArrayBuffer>;
+  body(file: string): Promise<Body>;
 }
 
 export interface AssetsBinding {
