@@ -56,7 +56,7 @@ export function createWorker(table: RouteTable, errorBodies: Record<ErrorId | Ho
       return [id, { ...headers.error(id, body.byteLength), body }] as const;
     }),
   );
-  const pageTemplate = layout(table.basePath).page;
+  const { page: pageTemplate, syncPiece: pieceTemplate } = layout(table.basePath);
   const builds = r2Builds(pageTemplate);
   // One store per isolate: it keeps the build's index once read.
   let assets: FileStore | undefined;
@@ -116,7 +116,9 @@ export function createWorker(table: RouteTable, errorBodies: Record<ErrorId | Ho
         // bad query, an unknown path) reads nothing and names no build: it is the same in every build.
         if (!env.BUCKET && !env.ASSETS)
           throw new Error("the Worker has neither an ASSETS nor a BUCKET binding: check wrangler.jsonc");
-        let store: FileStore | null = env.BUCKET ? null : (assets ??= assetsStore(env.ASSETS!, pageTemplate));
+        let store: FileStore | null = env.BUCKET
+          ? null
+          : (assets ??= assetsStore(env.ASSETS!, pageTemplate, pieceTemplate));
         const liveStore = async (bucket: NonNullable<Env["BUCKET"]>): Promise<FileStore> => {
           const view = await builds.view(bucket, edgeCache(), (p) => ctx?.waitUntil(p));
           reads = view.reads;
