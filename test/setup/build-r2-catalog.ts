@@ -16,7 +16,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const contentDir = chooseContentDir();
   const workDir = await mkdtemp(join(tmpdir(), "conformance-r2-"));
   const distDir = join(workDir, "dist");
-  const result = await build({ contentDir, outDir: distDir });
+  // A runs build (no page files): the Worker answers every page from its lists' pieces in R2 (L2).
+  const result = await build({ contentDir, outDir: distDir, layout: "runs" });
   for (const file of CANARY_FILES) {
     await mkdir(dirname(join(distDir, file)), { recursive: true });
     await writeFile(join(distDir, file), JSON.stringify({ canary: CANARY }));
