@@ -407,9 +407,11 @@ function describeOperations() {
       summary: "Get the root of the hash tree",
       description:
         "Names the shards of the hash tree with the SHA-256 and size of each. Together the shards list every body this API serves by URL " +
-        "(list pages, tools, categories, rankings, search answers, the export, this description) with its SHA-256 and size, so a copy " +
-        "fetches this root (with `If-None-Match`), the shards whose hash changed, and the bodies whose hash changed. It holds no dates: " +
-        "the same catalog gives the same tree.",
+        "but the list pages (tools, categories, rankings, search answers, the export, this description) with its SHA-256 and size, and " +
+        "each list of `GET /software` (unfiltered and per category) with the hash and size of its items joined by commas and its pieces: " +
+        "every page of a list is a window of its items. The export's entry names its parts: texts and pieces. A copy fetches this root " +
+        "(with `If-None-Match`), the shards whose hash changed, the bodies whose hash changed, and the pieces it does not hold. It holds no " +
+        "dates: the same catalog gives the same tree.",
       success: { description: "The shards of the hash tree.", schema: "SyncRoot" },
       errorResponses: [],
     },
@@ -427,8 +429,9 @@ function describeOperations() {
       tags: ["Bulk and sync"],
       summary: "Get one shard of the hash tree",
       description:
-        "Each request target of the shard (path and query, as a client sends it) with the SHA-256 and size of its body. Shard names come " +
-        "from `GET /sync/index.json`.",
+        "Each request target of the shard (path and query, as a client sends it) with the SHA-256 and size of its body; a list's shard " +
+        "names the list's target (`/software`, `/software?category={slug}`) with its category, its total and its pieces. Shard names " +
+        "come from `GET /sync/index.json`.",
       success: {
         description: "The shard's request targets with the hash and size of each body.",
         schema: "SyncShard",

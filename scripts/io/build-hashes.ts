@@ -1,13 +1,9 @@
-// What a build published, by its own record: every file's SHA-256 and size, without reading a body. Files other
-// than list pages come from the build manifest; pages (and every body served by URL) from the hash tree the build
-// writes under v1/sync/ (E2), each request target mapped to its file by the route table's resolver. The one reader
-// of those records for publication (the R2 upload): depend on this function, not on the manifest's shape.
-import { readFileSync } from "node:fs";
+// What a build published, by its own record (the build manifest): every file's SHA-256 and size but the list pages',
+// without reading a body, and the paths of its list pages from its lists. The one reader of that record for
+// publication (the R2 upload): depend on these functions, not on the manifest's shape.
 import { join } from "node:path";
 import { loadRouteTable } from "../api/load-route-table.ts";
-import { createResolver } from "../api/runtime/resolve-request.ts";
-import { fill, layout } from "../api/runtime/route-table.ts";
-import { eachShardEntry } from "../render/hash-tree.ts";
+import { fill, layout, MAX_LIMIT } from "../api/runtime/route-table.ts";
 import { MANIFEST_FILE, readManifest } from "./manifest.ts";
 
 export interface BuildHash {
@@ -18,8 +14,7 @@ export interface BuildHash {
 
 /**
  * dist/ path (with `/`) → SHA-256 and size, for every file the build wrote but its list pages (whose items the run
- * files under runs/ hold once): what a publisher that writes pages as windows on their lists needs, without
- * reading the hash tree.
+ * files under runs/ hold once): what a publisher that writes pages as windows on their lists needs.
  */
 export function readBuildFiles(distDir: string): Map<string, BuildHash> {
   const manifest = readManifest(distDir);
@@ -29,26 +24,16 @@ export function readBuildFiles(distDir: string): Map<string, BuildHash> {
   return hashes;
 }
 
-/** dist/ path (with `/`) → SHA-256 and size, for every file the build published. */
-export async function readBuildHashes(distDir: string): Promise<Map<string, BuildHash>> {
+/** Every file the build wrote, as dist/ paths with `/`: its list pages too when it wrote them (a pages build). */
+export async function readBuildPaths(distDir: string): Promise<string[]> {
   const manifest = readManifest(distDir);
   if (!manifest) throw new Error(`${join(distDir, MANIFEST_FILE)} is missing or old: build again (npm run build)`);
-  const hashes = new Map<string, BuildHash>();
-  for (const [path, sha256] of manifest.files) hashes.set(path, { sha256, size: manifest.sizes.get(path)! });
-  const table = await loadRouteTable(distDir);
-  const paths = layout(table.basePath);
-  const resolver = createResolver(table);
-  const root = JSON.parse(readFileSync(join(distDir, paths.syncRoot), "utf8")) as { data: Record<string, unknown> };
-  for (const shard of Object.keys(root.data)) {
-    const file = join(distDir, fill(paths.syncShard, { shard: `${shard}.json` }));
-    // Read as text, entry by entry, each target resolved synchronously (the probe answers at once): an object and an
-    // awaited resolution per target, for every target of the catalog, made even a one-price upload slow.
-    eachShardEntry(readFileSync(file, "utf8"), (target, sha256, size) => {
-      // The first file the route would try is the body's own (a page before its offset_out_of_range error).
-      const r = resolver.resolve("GET", target, () => true);
-      if (r instanceof Promise || r.kind !== "file") throw new Error(`${file}: ${target} resolves to no file`);
-      if (!hashes.has(r.file)) hashes.set(r.file, { sha256, size });
-    });
+  const paths = [...manifest.files.keys()];
+  const { page } = layout((await loadRouteTable(distDir)).basePath);
+  for (const [filter, list] of Object.entries(manifest.lists)) {
+    if (list.files === 0) continue; // a runs build wrote no page
+    for (let limit = 1; limit <= MAX_LIMIT; limit++)
+      for (let offset = 0; offset <= list.items.length; offset++) paths.push(fill(page, { filter, limit, offset }));
   }
-  return hashes;
+  return paths;
 }

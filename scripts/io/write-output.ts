@@ -10,9 +10,10 @@ import type { BuildLayout } from "../api/runtime/build-index.ts";
 import { fill } from "../api/runtime/route-table.ts";
 import type { BodyPart } from "../render/catalog-body.ts";
 import { type HashTreeLayout, hashTreeRootFile, hashTreeShardFiles } from "../render/hash-tree-files.ts";
+import { runFile } from "../render/list-runs.ts";
 import type { OutputFile, OutputGroup } from "../render/output.ts";
 import type { Piece } from "../render/pieces.ts";
-import { hashPages, type PageDigests, type PageList } from "../render/software-pages.ts";
+import type { PageList } from "../render/software-pages.ts";
 import { writeBuildIndex } from "./build-index.ts";
 import { type Base, type GenerationOptions, writeGeneration } from "./generation.ts";
 import { countChangedLists, countWrittenLists } from "./list-accounting.ts";
@@ -115,11 +116,10 @@ async function writeFull(work: string, site: SiteOutput, options: WriteOptions, 
           replace: false,
         })),
       );
-  const everyPage = site.lists.map(() => Array.from({ length: site.maxLimit }, () => "all" as const));
-  // Small files, the pages' hashes and the hash tree from the main thread while the page writer threads write pages.
+  // Small files, the pieces and the hash tree from the main thread while the page writer threads write pages.
   const [small, pages] = await both(
     writeSmallFiles(work, site.files, undefined, options.compress && site.bodyDir, site.groups).then(async (bodies) =>
-      writeHashTree(work, site, options, bodies, await hashPagePlans(site, everyPage), undefined),
+      writeHashTree(work, site, options, bodies, undefined),
     ),
     writePages(
       { root: work, pageTemplate: site.pageTemplate, lists: site.lists, units, compress: options.compress },
@@ -190,7 +190,7 @@ async function writeIncremental(
     if (!nextLists[filter] && writesPages(options)) await trash.discard(listDir(filter));
 
   const inHashTree = hashTreeFolder(site);
-  // The hash tree needs the pages' hashes, not their files: it is written while the page writer threads still write pages.
+  // The hash tree names no page: it is written while the page writer threads still write pages.
   const [small, pages] = await both(
     writeSmallFiles(
       work,
@@ -199,7 +199,7 @@ async function writeIncremental(
       options.compress && site.bodyDir,
       site.groups,
     )
-      .then(async (bodies) => writeHashTree(work, site, options, bodies, await hashPagePlans(site, plans), previous))
+      .then(async (bodies) => writeHashTree(work, site, options, bodies, previous))
       // The main thread has nothing left to do while pages are written: the deleting processes start now.
       .then(async (stats) => {
         await trash.standby();
@@ -272,8 +272,8 @@ const hashTreeFolder = (site: SiteOutput) =>
 const piecesFolder = (site: SiteOutput) => site.hashTree.pieceFile.slice(0, site.hashTree.pieceFile.indexOf("{"));
 
 /**
- * The hash tree (E2), once the small files are written and every page hashed (pages need not be written yet): its
- * shards, then its root from their hashes. Returns the small files' stats with both passes added, as the manifest
+ * The pieces, then the hash tree (E2), once the small files are written (pages need not be: the tree names none): its
+ * shards, then its root from their hashes. Returns the small files' stats with these passes added, as the manifest
  * records them.
  */
 async function writeHashTree(
@@ -281,7 +281,6 @@ async function writeHashTree(
   site: SiteOutput,
   options: WriteOptions,
   bodies: SmallStats,
-  pages: (PageDigests | undefined)[],
   previous: Manifest | undefined,
 ): Promise<SmallStats> {
   const inHashTree = hashTreeFolder(site);
@@ -298,10 +297,14 @@ async function writeHashTree(
     layout: site.hashTree,
     readPrevious: (path) => readFileSync(join(work, path), "utf8"),
     lists: site.lists,
-    maxLimit: site.maxLimit,
-    pages,
+    listPieces: site.pieces.lists,
+    runs: site.lists.map((list) => {
+      const path = runFile(list.filter);
+      return { sha256: bodies.hashes.get(path)!, size: bodies.sizes.get(path)! };
+    }),
+    parts: new Map(site.pieces.bodies.map((b) => [b.target, b.parts])),
     small: bodies,
-    // No small body created or removed: the same targets in the same buckets, so unchanged shards are kept.
+    // No body served by URL created or removed: the same targets in the same bins, so unchanged shards are kept.
     previous: previous && {
       files: previous.files,
       keys: previous.keys,
@@ -323,27 +326,7 @@ async function writeHashTree(
     manifestPart(previous, (path) => path === site.hashTree.rootFile),
     compress,
   );
-  const stats = addSmallStats(bodies, pieceStats, shardStats, rootStats);
-  // the pages' hashing is counted with the small files' (their files are the page writers')
-  for (const digests of pages) {
-    stats.hashed += digests?.hashed ?? 0;
-    stats.hashedBytes += digests?.hashedBytes ?? 0;
-  }
-  return stats;
-}
-
-/**
- * The hashes of the pages each list writes (`plans[list]`, none when undefined), list by list so the page writers'
- * messages get through between them.
- */
-async function hashPagePlans(site: SiteOutput, plans: (OffsetPlan[] | undefined)[]) {
-  const digests: (PageDigests | undefined)[] = [];
-  for (const [i, list] of site.lists.entries()) {
-    const plan = plans[i];
-    digests.push(plan && hashPages(list, plan, site.maxLimit));
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-  return digests;
+  return addSmallStats(bodies, pieceStats, shardStats, rootStats);
 }
 
 /** Both results, or the first error once both have stopped: the working folder is removed only when nobody writes in it. */

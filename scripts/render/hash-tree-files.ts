@@ -1,25 +1,27 @@
-// Renders the hash tree (E2) of a build, after its bodies: shards from the hashes the writers computed, then the root
-// from the shards' own hashes. A list whose items did not change keeps its shards unread (their key is the list's);
-// a list partly rewritten patches its old shards (read through the writer) with the pages hashed now; everything else
-// is rendered anew. Nothing here writes: io/write-output.ts writes these files as they render.
+// Renders the hash tree (E2) of a build, format 2, after its bodies, runs and pieces: the shards of the bodies served
+// by URL from the hashes the writers computed, one shard per list from its run's hash and its pieces, then the root
+// from the shards' own hashes. When the build before had the same bodies (none added, none removed), only the shards
+// holding a body that changed are rendered (its old shard patched); the others are kept by their key, unread.
+// Nothing here writes: io/write-output.ts writes these files as they render.
 import { fill } from "../api/runtime/route-table.ts";
 import { sha1 } from "../launcher/file-hashes.cjs";
+import type { BodyPart } from "./catalog-body.ts";
 import {
   type BodyHash,
+  bodyEntry,
   isSmallShard,
   kindOf,
-  listShardNames,
-  PAGES_PER_SHARD,
-  pageTarget,
-  pageTargetJson,
+  listEntry,
+  listShardName,
+  listTarget,
   parseShard,
   rootBody,
-  ShardBody,
   shardBody,
   shardOf,
 } from "./hash-tree.ts";
 import type { OutputFile } from "./output.ts";
-import { type PageDigests, type PageList, pageAt, pageCount } from "./software-pages.ts";
+import type { Piece } from "./pieces.ts";
+import type { PageList } from "./software-pages.ts";
 
 export interface HashTreeLayout {
   basePath: string;
@@ -31,7 +33,7 @@ export interface HashTreeLayout {
   pieceFile: string;
 }
 
-/** What the small files' writer knows of each body with a target. */
+/** What the writers know of each file: hashes and sizes by path, and the request target of each body served by URL. */
 export interface SmallBodies {
   hashes: ReadonlyMap<string, string>;
   sizes: ReadonlyMap<string, number>;
@@ -51,83 +53,60 @@ export interface PreviousShards {
   /** every file but the list pages, with its SHA-256 */
   files: ReadonlyMap<string, string>;
   keys: ReadonlyMap<string, string>;
-  /** whether this build's small bodies are at the same paths as the build before's (none added, none removed) */
+  /** whether this build's bodies served by URL are at the same paths as the build before's (none added or removed) */
   samePaths: boolean;
 }
 
-/**
- * Every shard file of the build, and how many targets they hold (the root comes after, from their hashes:
- * hashTreeRootFile).
- */
+/** Every shard of a build, how many targets they name and how many distinct pieces (the root comes after, from the
+ *  shards' hashes: hashTreeRootFile). */
+export interface HashTreeShards {
+  files: ShardFile[];
+  targets: number;
+  pieces: number;
+}
+
 export function hashTreeShardFiles(args: {
   layout: HashTreeLayout;
   /** a file of the working copy, as the build before wrote it (a shard this build patches) */
   readPrevious: (path: string) => string;
-  lists: PageList[];
-  maxLimit: number;
-  /** per list: the pages this build hashed (its others are in the shards of the build before) */
-  pages: (PageDigests | undefined)[];
+  lists: readonly PageList[];
+  /** each list's pieces, in `lists` order */
+  listPieces: readonly (readonly Piece[])[];
+  /** each list's run as written (its SHA-256 and size), in `lists` order */
+  runs: readonly BodyHash[];
+  /** the bodies made of pieces (the catalog body), by request target */
+  parts: ReadonlyMap<string, () => BodyPart[]>;
   small: SmallBodies;
   previous?: PreviousShards;
-}): { files: ShardFile[]; targets: number } {
-  const { layout, lists, small } = args;
-  const files: ShardFile[] = [];
-  let targets = small.targets.size;
-  lists.forEach((list, i) => {
-    const total = list.items.length;
-    const count = pageCount(total, args.maxLimit);
-    const hashed = args.pages[i];
-    // The list's identity: the same items in the same order are the same pages.
-    const key = `${layout.basePath} ${list.category} ${sha1(list.items.join("\n"))}`;
-    const targetJson = pageTargetJson(layout.basePath, list.category);
-    listShardNames(list.filter, total, args.maxLimit).forEach((name, k) => {
-      const path = shardPath(layout, name);
-      const first = k * PAGES_PER_SHARD;
-      const end = Math.min(count, first + PAGES_PER_SHARD);
-      const render = () => {
-        let old: Map<string, BodyHash> | undefined;
-        const shard = new ShardBody(name, (end - first) * (targetJson(100, total).length + 90));
-        for (let index = first; index < end; index++) {
-          const { limit, offset } = pageAt(total, index);
-          const size = hashed?.sizes[index] ?? 0;
-          if (size > 0) {
-            shard.add(targetJson(limit, offset), { digests: hashed!.digests, from: index * 32 }, size);
-            continue;
-          }
-          // A page this build did not hash is as the build before wrote it, in the shard it wrote.
-          old ??= parseShard(args.readPrevious(path));
-          const target = pageTarget(layout.basePath, list.category, limit, offset);
-          const body = old.get(target);
-          if (!body) throw new Error(`hash tree: no hash for ${target}`);
-          shard.add(targetJson(limit, offset), body.sha256, body.size);
-        }
-        return shard.finish();
-      };
-      // Rendered when the writer reads it, and not kept: a shard's bytes are garbage once written.
-      const file: OutputFile = {
-        path,
-        key: `${key} ${k}`,
-        get body() {
-          return render();
-        },
-      };
-      files.push({ name, file });
-      targets += end - first;
-    });
+}): HashTreeShards {
+  const { layout, small } = args;
+  const pieces = new Set<string>();
+  const lists = args.lists.map((list, i): ShardFile => {
+    const name = listShardName(list.filter);
+    const listPieces = args.listPieces[i]!;
+    for (const p of listPieces) pieces.add(p.id);
+    const entry = listEntry(args.runs[i]!, list.category, listPieces);
+    return smallShard(layout, name, shardBody(name, [[listTarget(layout.basePath, list.category), entry]]));
   });
-
-  return { files: [...files, ...smallShardFiles(layout, small, args.readPrevious, args.previous)], targets };
+  const entryOf = (path: string, target: string) =>
+    bodyEntry({ sha256: small.hashes.get(path)!, size: small.sizes.get(path)! }, args.parts.get(target)?.());
+  const bodies = bodyShardFiles(layout, small, entryOf, args.readPrevious, args.previous);
+  // The pieces of the bodies made of them are asked of those bodies (their shard may be kept, unread).
+  for (const parts of args.parts.values())
+    for (const part of parts()) if ("pieces" in part) for (const p of part.pieces) pieces.add(p.id);
+  return { files: [...lists, ...bodies], targets: small.targets.size + lists.length, pieces: pieces.size };
 }
 
 /**
- * The shards of the bodies that are no list page. When the build before had the same small bodies (none added, none
- * removed: every target stays in its bucket), only the shards holding a body that changed are rendered, each its
- * old body with those entries replaced; the others are kept by their key. Else every one is rendered from the
- * writer's hashes. A shard's key is the SHA-1 of its body.
+ * The shards of the bodies served by URL. When the build before had the same such bodies (none added, none removed:
+ * every target stays in its bin), only the shards holding a body that changed are rendered, each its old body with
+ * those entries replaced; the others are kept by their key. Else every one is rendered from the writers' hashes. A
+ * shard's key is the SHA-1 of its body.
  */
-function smallShardFiles(
+function bodyShardFiles(
   layout: HashTreeLayout,
   small: SmallBodies,
+  entryOf: (path: string, target: string) => string,
   readPrevious: (path: string) => string,
   previous: PreviousShards | undefined,
 ): ShardFile[] {
@@ -137,26 +116,25 @@ function smallShardFiles(
     counts[kind] = (counts[kind] ?? 0) + 1;
   }
   if (previous?.samePaths) {
-    const patched = patchSmallShards(layout, small, readPrevious, previous, counts);
+    const patched = patchBodyShards(layout, small, entryOf, readPrevious, previous, counts);
     if (patched) return patched;
   }
   const groups: ShardEntries = new Map();
   for (const [path, target] of small.targets)
-    addEntry(groups, shardOf(layout.basePath, target, counts), target, small.hashes.get(path)!, small.sizes.get(path)!);
+    addEntry(groups, shardOf(layout.basePath, target, counts), target, entryOf(path, target));
   return Array.from(groups, ([name, entries]) => {
     entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     return smallShard(layout, name, shardBody(name, entries));
   });
 }
 
-/** Shard name → its entries: a target and its body's hash and size. */
-type ShardEntries = Map<string, [target: string, body: BodyHash][]>;
+/** Shard name → its entries: a target and its entry (JSON text). */
+type ShardEntries = Map<string, [target: string, entry: string][]>;
 
-function addEntry(shards: ShardEntries, name: string, target: string, sha256: string, size: number): void {
-  const entry: [string, BodyHash] = [target, { sha256, size }];
+function addEntry(shards: ShardEntries, name: string, target: string, entry: string): void {
   const entries = shards.get(name);
-  if (entries) entries.push(entry);
-  else shards.set(name, [entry]);
+  if (entries) entries.push([target, entry]);
+  else shards.set(name, [[target, entry]]);
 }
 
 const smallShard = (layout: HashTreeLayout, name: string, body: string): ShardFile => ({
@@ -164,20 +142,19 @@ const smallShard = (layout: HashTreeLayout, name: string, body: string): ShardFi
   file: { path: shardPath(layout, name), body, key: `shard ${sha1(body)}` },
 });
 
-/** The small shards patched (see smallShardFiles), or undefined when the build before's cannot be (no key for one). */
-function patchSmallShards(
+/** The body shards patched (see bodyShardFiles), or undefined when the build before's cannot be (no key for one). */
+function patchBodyShards(
   layout: HashTreeLayout,
   small: SmallBodies,
+  entryOf: (path: string, target: string) => string,
   readPrevious: (path: string) => string,
   previous: PreviousShards,
   counts: Record<string, number>,
 ): ShardFile[] | undefined {
   const changed: ShardEntries = new Map();
-  for (const [path, target] of small.targets) {
-    const sha256 = small.hashes.get(path)!;
-    if (previous.files.get(path) !== sha256)
-      addEntry(changed, shardOf(layout.basePath, target, counts), target, sha256, small.sizes.get(path)!);
-  }
+  for (const [path, target] of small.targets)
+    if (previous.files.get(path) !== small.hashes.get(path))
+      addEntry(changed, shardOf(layout.basePath, target, counts), target, entryOf(path, target));
   const [before, after] = shardPath(layout, "\u0000").split("\u0000") as [string, string];
   const shards: ShardFile[] = [];
   for (const path of previous.files.keys()) {
@@ -187,9 +164,9 @@ function patchSmallShards(
     const entries = changed.get(name);
     if (entries) {
       const old = parseShard(readPrevious(path));
-      for (const [target, body] of entries) {
+      for (const [target, entry] of entries) {
         if (!old.has(target)) return undefined;
-        old.set(target, body);
+        old.set(target, entry);
       }
       shards.push(smallShard(layout, name, shardBody(name, old)));
       changed.delete(name);
@@ -216,11 +193,11 @@ function patchSmallShards(
 /** The root over the shards written: each by name, with the hash and size its writer recorded. */
 export function hashTreeRootFile(
   layout: HashTreeLayout,
-  shards: { files: ShardFile[]; targets: number },
+  shards: HashTreeShards,
   written: Omit<SmallBodies, "targets">,
 ): OutputFile {
   const rows = new Map<string, BodyHash>();
   for (const { name, file } of shards.files)
     rows.set(name, { sha256: written.hashes.get(file.path)!, size: written.sizes.get(file.path)! });
-  return { path: layout.rootFile, body: rootBody(rows, shards.targets) };
+  return { path: layout.rootFile, body: rootBody(rows, shards.targets, shards.pieces) };
 }

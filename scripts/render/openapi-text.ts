@@ -10,7 +10,7 @@ export const TAGS = [
   {
     name: "Bulk and sync",
     description:
-      "The whole catalog in one body, and a hash tree over every body, so a copy can fetch only what changed.",
+      "The whole catalog in one body, and a hash tree over every body and every list, cut into pieces, so a copy can fetch only what changed.",
   },
   { name: "Description", description: "This OpenAPI description itself." },
 ];

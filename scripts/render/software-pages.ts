@@ -2,7 +2,6 @@
 // Pages are not built as strings: a page is the list's pre-encoded items between an envelope prefix and suffix,
 // so writers hand the pieces to the kernel (writev) and no page is ever held whole.
 
-import { createHash } from "node:crypto";
 import { PAGE_PREFIX, pageSuffix } from "../api/runtime/page-envelope.ts";
 import { ALL_FILTER, categoryFilter, MAX_LIMIT } from "../api/runtime/route-table.ts";
 import type { Catalog, Tool } from "../model/derive.ts";
@@ -67,20 +66,6 @@ export const pageMeta = (total: number, limit: number, offset: number, category:
 const PREFIX = Buffer.from(PAGE_PREFIX);
 
 /**
- * The SHA-256 and size of some pages of one list, by their index in the list's order (`pageIndex`): 32 bytes each,
- * so the hashes of a whole tree cost 32 bytes a page and no string. A size of 0 marks a page not hashed (no page is
- * empty).
- */
-export interface PageDigests {
-  total: number;
-  digests: Buffer;
-  sizes: Uint32Array;
-  /** pages hashed, and the bytes fed to SHA-256 (an offset's shared items once): the bench judges these exactly */
-  hashed: number;
-  hashedBytes: number;
-}
-
-/**
  * The pages of one list as byte pieces: `pieces(limit, offset)` concatenated is the page body.
  * The items are joined with commas once, so any page's slice of them is one view of that buffer: a page is three
  * pieces (prefix, slice, suffix) whatever its limit, and nothing is copied.
@@ -92,8 +77,6 @@ export class PageRenderer {
   private readonly ends: number[] = [];
   /** `"category":…` as JSON, the same for every page of the list */
   private readonly categoryJson: string;
-  /** UTF-8 bytes of `categoryJson` beyond its length in characters (the rest of a suffix is ASCII) */
-  private readonly categoryExtraBytes: number;
 
   constructor(list: PageList) {
     this.joined = Buffer.from(list.items.join(","));
@@ -105,7 +88,6 @@ export class PageRenderer {
       at += 1; // the comma
     }
     this.categoryJson = json(list.category);
-    this.categoryExtraBytes = Buffer.byteLength(this.categoryJson) - this.categoryJson.length;
   }
 
   get total(): number {
@@ -127,71 +109,7 @@ export class PageRenderer {
     if (end <= offset) return [PREFIX, suffix];
     return [PREFIX, this.joined.subarray(this.starts[offset], this.ends[end - 1]), suffix];
   }
-
-  /**
-   * Hashes the pages at `offset` for `limits` (ascending) into `out`. The pages at one offset share their bytes up to
-   * the last item (`meta` comes last), so one SHA-256 state grows item by item and each page costs a copy of it, its
-   * newest item and its suffix: every item byte is hashed once per offset, not once per page.
-   */
-  hashPagesAt(offset: number, limits: Iterable<number>, out: PageDigests): void {
-    const state = createHash("sha256").update(PREFIX);
-    out.hashedBytes += PREFIX.length;
-    // bytes of `joined` hashed so far: the items offset…end-1 and the commas between them
-    let from = offset < this.total ? this.starts[offset]! : 0;
-    let end = offset;
-    for (const limit of limits) {
-      const last = Math.min(offset + limit, this.total);
-      if (last > end) {
-        const to = this.ends[last - 1]!;
-        state.update(this.joined.subarray(from, to));
-        out.hashedBytes += to - from;
-        from = to;
-        end = last;
-      }
-      // The suffix as a string and the digest as latin1: no Buffer per page, which the garbage collector pays for.
-      const suffix = this.suffixText(limit, offset);
-      const index = pageIndex(this.total, limit, offset);
-      out.digests.write(state.copy().update(suffix).digest("binary"), index * 32, "latin1");
-      out.hashed++;
-      out.hashedBytes += suffix.length + this.categoryExtraBytes;
-      out.sizes[index] =
-        PREFIX.length + (end > offset ? from - this.starts[offset]! : 0) + suffix.length + this.categoryExtraBytes;
-    }
-  }
 }
 
 /** Which offsets of one limit: every one, or those listed (ascending). */
 export type PageOffsets = "all" | number[];
-
-/**
- * The SHA-256 and size of the pages of `list` that `offsets` names (index limit-1), grouped by offset so that each
- * offset's pages grow one hash state (PageRenderer.hashPagesAt).
- */
-export function hashPages(list: PageList, offsets: PageOffsets[], maxLimit = MAX_LIMIT): PageDigests {
-  const renderer = new PageRenderer(list);
-  const total = renderer.total;
-  const out: PageDigests = {
-    total,
-    digests: Buffer.alloc(pageCount(total, maxLimit) * 32),
-    sizes: new Uint32Array(pageCount(total, maxLimit)),
-    hashed: 0,
-    hashedBytes: 0,
-  };
-  const limitsAt = Array.from({ length: total + 1 }, () => [] as number[]);
-  offsets.forEach((some, i) => {
-    for (const offset of some === "all" ? limitsAt.keys() : some) limitsAt[offset]!.push(i + 1);
-  });
-  limitsAt.forEach((limits, offset) => {
-    if (limits.length > 0) renderer.hashPagesAt(offset, limits, out);
-  });
-  return out;
-}
-
-/** Pages of a list of `total` tools: every limit 1–100 × offset 0..total, limits first (the hash tree's order). */
-export const pageCount = (total: number, maxLimit = MAX_LIMIT) => maxLimit * (total + 1);
-/** Position of a page in its list's order. */
-export const pageIndex = (total: number, limit: number, offset: number) => (limit - 1) * (total + 1) + offset;
-export const pageAt = (total: number, index: number) => ({
-  limit: Math.floor(index / (total + 1)) + 1,
-  offset: index % (total + 1),
-});

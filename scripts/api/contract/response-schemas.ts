@@ -146,22 +146,73 @@ const sha256 = z
   .regex(/^[0-9a-f]{64}$/)
   .describe("SHA-256 of the body, lower-case hex");
 const bodyHash = z.strictObject({ sha256, size: count.describe("bytes of the body") });
+const pieceRef = z
+  .tuple([
+    z
+      .string()
+      .regex(/^[0-9a-f]{64}$/)
+      .describe("the piece's id: the SHA-256 of its body, lower-case hex; GET /sync/pieces/{id}.json"),
+    z.int().min(1).describe("how many items it holds"),
+    z.int().min(2).describe("bytes of its body"),
+  ])
+  .describe("one piece: its id, how many items it holds, and its body's bytes");
+const treeFormat = z.literal(2).describe("the hash tree's format");
 
 export const SyncRoot = z
   .strictObject({
     data: z
       .record(z.string().regex(/^[a-z0-9][a-z0-9-]*$/), bodyHash)
       .describe("each shard by name (its file is sync/{name}.json), with the hash and size of its body"),
-    meta: z.strictObject({ shards: count, targets: count.describe("request targets over all shards") }),
+    meta: z.strictObject({
+      format: treeFormat,
+      shards: count,
+      targets: count.describe("request targets over all shards: bodies and lists"),
+      pieces: count.describe("distinct pieces the shards name"),
+    }),
   })
   .meta({ id: "SyncRoot" });
 
 export const SyncShard = z
   .strictObject({
     data: z
-      .record(z.string().regex(/^\/\S+$/), bodyHash)
-      .describe("each request target (path and query, as a client sends it) with the hash and size of its body"),
-    meta: z.strictObject({ shard: z.string(), targets: count }),
+      .record(
+        z.string().regex(/^\/\S+$/),
+        z.union([
+          bodyHash.describe("a body served at this request target"),
+          z
+            .strictObject({
+              sha256,
+              size: count.describe("bytes of the body"),
+              parts: z
+                .array(
+                  z.union([
+                    z.strictObject({ text: z.string().describe("these characters, as they are") }),
+                    z.strictObject({
+                      pieces: z
+                        .array(pieceRef)
+                        .describe("these pieces' items joined by commas, without their brackets"),
+                    }),
+                  ]),
+                )
+                .describe("the body is its parts concatenated"),
+            })
+            .describe("a body served at this request target, made of pieces (the export)"),
+          z
+            .strictObject({
+              sha256: sha256.describe("SHA-256 of the list's items joined by commas"),
+              size: count.describe("bytes of the list's items joined by commas"),
+              category: slug.nullable().describe("the list's meta.category"),
+              total: count.describe("the list's meta.total: how many items it holds"),
+              pieces: z.array(pieceRef).describe("the list's pieces, in order"),
+            })
+            .describe("a list (`/software`, `/software?category={slug}`): every page of it is a window of its items"),
+        ]),
+      )
+      .describe(
+        "each request target (path and query, as a client sends it) with the hash and size of its body, or a list " +
+          "with its pieces",
+      ),
+    meta: z.strictObject({ format: treeFormat, shard: z.string(), targets: count }),
   })
   .meta({ id: "SyncShard" });
 

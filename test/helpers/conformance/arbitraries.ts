@@ -73,6 +73,7 @@ export function pathArbitrary(catalog: Catalog, { separators }: { separators: bo
     "catalog.json",
     "sync",
     "index.json",
+    "pieces",
     "pages",
     "all",
     "category",

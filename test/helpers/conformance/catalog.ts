@@ -46,6 +46,8 @@ export interface Catalog {
   categoryBySlug: Map<string, CategoryFacts>;
   /** the hash tree's shard files (`name.json`), as dist/v1/sync/index.json names them (E2): empty without one */
   syncShards: Set<string>;
+  /** the pieces' files (`<id>.json`) the hash tree's shards name (E2): empty without a tree */
+  syncPieces: Set<string>;
   /** every editorial-only text of the content: must never appear in output (H5) */
   secrets: string[];
 }
@@ -56,6 +58,20 @@ function readSyncShards(indexFile: string): Set<string> {
   if (!existsSync(indexFile)) return new Set();
   const root = readJson(indexFile) as { data: Record<string, unknown> };
   return new Set(Object.keys(root.data).map((name) => `${name}.json`));
+}
+
+/** Every piece a shard names: a list's pieces, and those of a body's parts. */
+function readSyncPieces(syncDir: string, shards: Set<string>): Set<string> {
+  const pieces = new Set<string>();
+  for (const shard of shards) {
+    const { data } = readJson(join(syncDir, shard)) as {
+      data: Record<string, { pieces?: [string][]; parts?: { pieces?: [string][] }[] }>;
+    };
+    for (const entry of Object.values(data))
+      for (const [id] of [...(entry.pieces ?? []), ...(entry.parts ?? []).flatMap((p) => p.pieces ?? [])])
+        pieces.add(`${id}.json`);
+  }
+  return pieces;
 }
 const readDir = <T>(dir: string): T[] =>
   readdirSync(dir)
@@ -77,6 +93,8 @@ export function loadCatalog(contentDir: string, distDir: string): Catalog {
   const secrets = [...tools.map((t) => t.internalNotes), ...categories.map((c) => c.editorialNotes)].filter(
     (s): s is string => typeof s === "string" && s.length > 0,
   );
+  const syncDir = join(distDir, routes.basePath.slice(1), "sync");
+  const syncShards = readSyncShards(join(syncDir, "index.json"));
   return {
     siteUrl: site.siteUrl,
     // the schema's default when site.json leaves it out
@@ -89,7 +107,8 @@ export function loadCatalog(contentDir: string, distDir: string): Catalog {
     toolBySlug: new Map(tools.map((t) => [t.slug, t])),
     categoryBySlug: new Map(categories.map((c) => [c.slug, c])),
     secrets,
-    syncShards: readSyncShards(join(distDir, routes.basePath.slice(1), "sync", "index.json")),
+    syncShards,
+    syncPieces: readSyncPieces(syncDir, syncShards),
   };
 }
 

@@ -13,6 +13,7 @@ export type Prediction =
   | { status: 200; kind: "search"; total: number; slugs: string[] }
   | { status: 200; kind: "export" }
   | { status: 200; kind: "sync"; shard: string }
+  | { status: 200; kind: "piece"; piece: string }
   | { status: 200; kind: "asset"; file: string; contentType: string }
   | { status: 400 | 404; kind: "error"; code: string };
 
@@ -88,6 +89,9 @@ export function predict(rawPath: string, rawQuery: string, catalog: Catalog): Pr
     .map(decode);
   if (segments.some((s) => s === null || s === "")) return notFound;
   const [first, second, ...more] = segments as string[];
+  // E2: each piece a shard names, at /sync/pieces/<id>.json
+  if (first === "sync" && second === "pieces" && more.length === 1)
+    return catalog.syncPieces.has(more[0]!) ? { status: 200, kind: "piece", piece: more[0]! } : notFound;
   if (more.length > 0) return notFound;
   if (second === undefined) {
     if (first === "software") return predictList(rawQuery, catalog);

@@ -44,9 +44,10 @@ describe("incremental builds", () => {
     await edit("tools/beta-mail.json", (t) => ((t.pricingPlans as { price: number }[])[0]!.price = 25));
     const result = await build({ contentDir: content, outDir: dist });
     // beta-mail is only in "email": its detail and /best/email change; no summary (no price in it), no page, no
-    // search answer. The export holds every detail; the hash tree changes in the three shards holding those targets
-    // (software-0, best-0, catalog) and its root.
-    expect(result).toMatchObject({ mode: "incremental", written: 2 + 1 + 3 + 1, deleted: 0 });
+    // list piece, no search answer. The export holds every detail: it and its one piece holding beta-mail change (the
+    // old piece goes); the hash tree changes in the three shards holding those targets (software-0, best-0, catalog)
+    // and its root.
+    expect(result).toMatchObject({ mode: "incremental", written: 2 + 2 + 3 + 1, deleted: 1 });
     await expectSameAsFullBuild();
   });
 
@@ -88,8 +89,9 @@ describe("incremental builds", () => {
     // quill is 3rd of 4 in "all" and 1st of 1 in "seo". In a list, item i is on pages o = i-limit+1 … i:
     // "all": sum over limit 1..100 of min(limit, 3) = 1+2+3*98 = 297; "seo": 100 (offset 0, every limit); + detail;
     // + the export; + the search answers of quill's prefixes (q…quill, s…seo: 8); + the hash tree's shards of those
-    // (list-0, category-seo-0, software-0, search-0, catalog) and its root; the two lists' runs and offsets (runs/).
-    expect(result).toMatchObject({ mode: "incremental", written: 297 + 100 + 1 + 1 + 8 + 6 + 4, deleted: 0 });
+    // (list, category-seo, software-0, search-0, catalog) and its root; the two lists' runs and offsets (runs/); the
+    // pieces holding quill (one of each list, one of the export) replace the old ones.
+    expect(result).toMatchObject({ mode: "incremental", written: 297 + 100 + 1 + 1 + 8 + 6 + 4 + 3, deleted: 3 });
     await expectSameAsFullBuild();
   });
 
@@ -103,9 +105,9 @@ describe("incremental builds", () => {
     // "all" goes 4 → 5 tools, "seo" 1 → 2: 100 × (5+1) + 100 × (2+1) pages; plus the new detail, /best/seo,
     // /categories (seo is now listed), the two offset_out_of_range bodies whose totals changed, and openapi.json
     // (its example page carries meta.total); the export; the search answers of b (Beta's too) and br…bravo (5); the
-    // hash tree's shards of those (list-0, category-seo-0, software-0, best-0, search-0, catalog) and its root; the two
-    // lists' runs and offsets (runs/).
-    expect(result).toMatchObject({ mode: "incremental", written: 600 + 300 + 6 + 1 + 5 + 7 + 4, deleted: 0 });
+    // hash tree's shards of those (list, category-seo, software-0, best-0, search-0, catalog) and its root; the two
+    // lists' runs and offsets (runs/); the pieces of the two lists and of the export that hold bravo replace the old.
+    expect(result).toMatchObject({ mode: "incremental", written: 600 + 300 + 6 + 1 + 5 + 7 + 4 + 3, deleted: 3 });
     await expectSameAsFullBuild();
   });
 
@@ -117,9 +119,12 @@ describe("incremental builds", () => {
     expect(result.mode).toBe("incremental");
     // quill's detail, /best/seo (now empty), offset 4 of "all" and offset 1 of "seo" per limit, all of "podcasts"
     // (100 pages) and its offset_out_of_range body; the search answers only quill had (q…quill, s…seo: 8) and the
-    // hash tree's shard of the podcasts list; its run and offsets (runs/).
-    expect(result.deleted).toBe(1 + 1 + 100 + 100 + 100 + 1 + 8 + 1 + 2);
-    expect((await hashTree(dist)).size).toBe(before - result.deleted);
+    // hash tree's shard of the podcasts list; its run and offsets (runs/); the old pieces of "all", of "seo" (now
+    // empty: no piece) and of the export.
+    expect(result.deleted).toBe(1 + 1 + 100 + 100 + 100 + 1 + 8 + 1 + 2 + 3);
+    // and one piece added: the catalog body's new one (the new "all" list holds the "email" list's items: its piece is
+    // there already)
+    expect((await hashTree(dist)).size).toBe(before - result.deleted + 1);
     await expectSameAsFullBuild();
   });
 

@@ -2,6 +2,7 @@ import { lstat, mkdir, readdir, readFile, readlink, writeFile } from "node:fs/pr
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type SiteOutput, writeOutput } from "../../../scripts/io/write-output.ts";
+import { listRunFiles } from "../../../scripts/render/list-runs.ts";
 import { cutPieces, LIST_PIECES, piecesOf } from "../../../scripts/render/pieces.ts";
 import { tempDir } from "../../helpers/fs/dirs.ts";
 import { hashTree } from "../../helpers/fs/tree.ts";
@@ -11,7 +12,8 @@ const site = (
   items = ['{"a":1}', '{"b":2}'],
   groups: SiteOutput["groups"] = [],
 ): SiteOutput => ({
-  files,
+  // the list's run and offsets (runs/), as every build writes them
+  files: [...files, ...listRunFiles([{ filter: "all", category: null, items }], () => items.join("\n"))],
   groups,
   lists: [{ filter: "all", category: null, items }],
   pageTemplate: "pages/{filter}/{limit}/{offset}.json",
@@ -81,8 +83,8 @@ describe("writeOutput: the one writer of dist/", () => {
       };
     };
     const build = (key: string, text: string) => writeOutput(dist, site([keyed("k.json", key, text)]), options);
-    // k.json, 6 pages, and the hash tree (the list's shard and the root)
-    expect(await build("k1", "one")).toMatchObject({ written: 7 + 2 });
+    // k.json, the list's run and offsets, 6 pages, and the hash tree (the list's shard and the root)
+    expect(await build("k1", "one")).toMatchObject({ written: 1 + 2 + 6 + 2 });
     // Each build brings the generation before the published one up to date: a new key is rendered by two builds.
     expect(await build("k1", "one")).toMatchObject({ written: 0 });
     expect(await build("k2", "one")).toMatchObject({ written: 0 });
@@ -94,14 +96,14 @@ describe("writeOutput: the one writer of dist/", () => {
     expect(await readFile(join(dist, "k.json"), "utf8")).toBe("three");
   });
 
-  it("counts what it renders and hashes, each body once (a page's shared items once per offset), none for a kept body", async () => {
+  it("counts what it renders and hashes, each body once (no page: the hash tree names none), none for a kept body", async () => {
     const files = () => [
       { path: "a.json", body: '{"a":1}' },
       { path: "k.json", body: '{"k":1}', key: "k1" },
     ];
     const full = await writeOutput(dist, site(files()), options);
-    // every file made and hashed once; the pages of one offset share their items' bytes in the hash
-    expect(full).toMatchObject({ rendered: full.files, renderedBytes: full.bytes, hashed: full.files });
+    // every file made once, and hashed once but the 6 pages
+    expect(full).toMatchObject({ rendered: full.files, renderedBytes: full.bytes, hashed: full.files - 6 });
     expect(full.hashedBytes).toBeLessThan(full.bytes);
     await writeOutput(dist, site(files()), options);
     // nothing changed: the unkeyed body and the hash tree's root are made and hashed again, the keyed body, the
@@ -128,8 +130,9 @@ describe("writeOutput: the one writer of dist/", () => {
       writeOutput(dist, site([], undefined, [group(key, names)]), options);
     const files = async () => (await readdir(join(dist, "g"))).sort();
     const hashTreeFiles = async () => [...(await hashTree(dist))].filter(([path]) => path.startsWith("pages/sync/"));
-    // two group files, 6 pages, the hash tree (the list's shard, the one of other bodies and the root)
-    expect(await build("g1", ["a", "b"])).toMatchObject({ written: 2 + 6 + 3 });
+    // two group files, the list's run and offsets, 6 pages, the hash tree (the list's shard, the one of other bodies
+    // and the root)
+    expect(await build("g1", ["a", "b"])).toMatchObject({ written: 2 + 2 + 6 + 3 });
     expect(await readFile(join(dist, "pages/sync/catalog.json"), "utf8")).toContain('"/g/a":');
     const hashTreeAfterFirst = await hashTreeFiles();
     expect(await build("g1", ["a", "b"])).toMatchObject({ written: 0 });
@@ -169,8 +172,8 @@ describe("writeOutput: the one writer of dist/", () => {
   it("a full build replaces the previous tree whole: old files are gone, every page is there", async () => {
     await legacyBuild(dist);
     const summary = await writeOutput(dist, site([{ path: "a/b.json", body: "{}" }]), options);
-    // a/b.json, 6 pages, and the hash tree (the list's shard and the root)
-    expect(summary).toMatchObject({ mode: "full", files: 1 + 2 * 3 + 2, written: 1 + 2 * 3 + 2, deleted: 0 });
+    // a/b.json, the list's run and offsets, 6 pages, and the hash tree (the list's shard and the root)
+    expect(summary).toMatchObject({ mode: "full", files: 1 + 2 + 2 * 3 + 2, written: 1 + 2 + 2 * 3 + 2, deleted: 0 });
     const tree = await hashTree(dist);
     expect([...tree.keys()].filter((p) => !p.startsWith("."))).toEqual([
       "a/b.json",
@@ -182,7 +185,9 @@ describe("writeOutput: the one writer of dist/", () => {
       "pages/all/2/1.json",
       "pages/all/2/2.json",
       "pages/sync/index.json",
-      "pages/sync/list-0.json",
+      "pages/sync/list.json",
+      "runs/all.offsets",
+      "runs/all.run",
     ]);
     expect((await lstat(dist)).isSymbolicLink()).toBe(true);
     expect(await readlink(dist)).toBe("dist.builds/g000001");

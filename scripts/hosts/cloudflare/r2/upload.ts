@@ -10,10 +10,10 @@
 import { readFile, realpath } from "node:fs/promises";
 import { join } from "node:path";
 import { loadRouteTable } from "../../../api/load-route-table.ts";
-import { BUILD_INDEX_FILE, type BuildIndexText } from "../../../api/runtime/build-index.ts";
+import type { BuildIndexText } from "../../../api/runtime/build-index.ts";
 import { etagFromSha256Hex as etagOfId } from "../../../api/runtime/etag.ts";
 import { fill, layout, MAX_LIMIT, type RouteTable } from "../../../api/runtime/route-table.ts";
-import { readBuildFiles } from "../../../io/build-hashes.ts";
+import { readBuildPaths } from "../../../io/build-hashes.ts";
 import { publishedPathFilter } from "../adapter.ts";
 import {
   type BodyPart,
@@ -87,12 +87,8 @@ const READ_GROUP = 32;
  *  with `/`, sorted: the files the build wrote, and in a pages build every list page. */
 export async function publishedFiles(distDir: string): Promise<string[]> {
   const root = await realpath(distDir);
-  const table = await loadRouteTable(root);
-  const isPublished = publishedPathFilter(table);
-  const files = [...readBuildFiles(root).keys()].filter(isPublished);
-  const index = JSON.parse(await readFile(join(root, BUILD_INDEX_FILE), "utf8")) as BuildIndexText;
-  if (index.layout === "pages") files.push(...pageFiles(table, index));
-  return files.sort(compareKeys);
+  const isPublished = publishedPathFilter(await loadRouteTable(root));
+  return (await readBuildPaths(root)).filter(isPublished).sort(compareKeys);
 }
 
 /** Every list page a build names: each list's pages at each limit, from offset 0 to its total. */

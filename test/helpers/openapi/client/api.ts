@@ -130,7 +130,7 @@ export interface paths {
         };
         /**
          * Get the root of the hash tree
-         * @description Names the shards of the hash tree with the SHA-256 and size of each. Together the shards list every body this API serves by URL (list pages, tools, categories, rankings, search answers, the export, this description) with its SHA-256 and size, so a copy fetches this root (with `If-None-Match`), the shards whose hash changed, and the bodies whose hash changed. It holds no dates: the same catalog gives the same tree.
+         * @description Names the shards of the hash tree with the SHA-256 and size of each. Together the shards list every body this API serves by URL but the list pages (tools, categories, rankings, search answers, the export, this description) with its SHA-256 and size, and each list of `GET /software` (unfiltered and per category) with the hash and size of its items joined by commas and its pieces: every page of a list is a window of its items. The export's entry names its parts: texts and pieces. A copy fetches this root (with `If-None-Match`), the shards whose hash changed, the bodies whose hash changed, and the pieces it does not hold. It holds no dates: the same catalog gives the same tree.
          */
         get: operations["getSyncRoot"];
         put?: never;
@@ -150,7 +150,7 @@ export interface paths {
         };
         /**
          * Get one shard of the hash tree
-         * @description Each request target of the shard (path and query, as a client sends it) with the SHA-256 and size of its body. Shard names come from `GET /sync/index.json`.
+         * @description Each request target of the shard (path and query, as a client sends it) with the SHA-256 and size of its body; a list's shard names the list's target (`/software`, `/software?category={slug}`) with its category, its total and its pieces. Shard names come from `GET /sync/index.json`.
          */
         get: operations["getSyncShard"];
         put?: never;
@@ -387,22 +387,66 @@ export interface components {
                 };
             };
             meta: {
+                /**
+                 * @description the hash tree's format
+                 * @constant
+                 */
+                format: 2;
                 shards: number;
-                /** @description request targets over all shards */
+                /** @description request targets over all shards: bodies and lists */
                 targets: number;
+                /** @description distinct pieces the shards name */
+                pieces: number;
             };
         };
         SyncShard: {
-            /** @description each request target (path and query, as a client sends it) with the hash and size of its body */
+            /** @description each request target (path and query, as a client sends it) with the hash and size of its body, or a list with its pieces */
             data: {
                 [key: string]: {
                     /** @description SHA-256 of the body, lower-case hex */
                     sha256: string;
                     /** @description bytes of the body */
                     size: number;
+                } | {
+                    /** @description SHA-256 of the body, lower-case hex */
+                    sha256: string;
+                    /** @description bytes of the body */
+                    size: number;
+                    /** @description the body is its parts concatenated */
+                    parts: ({
+                        /** @description these characters, as they are */
+                        text: string;
+                    } | {
+                        /** @description these pieces' items joined by commas, without their brackets */
+                        pieces: [
+                            string,
+                            number,
+                            number
+                        ][];
+                    })[];
+                } | {
+                    /** @description SHA-256 of the list's items joined by commas */
+                    sha256: string;
+                    /** @description bytes of the list's items joined by commas */
+                    size: number;
+                    /** @description the list's meta.category */
+                    category: string | null;
+                    /** @description the list's meta.total: how many items it holds */
+                    total: number;
+                    /** @description the list's pieces, in order */
+                    pieces: [
+                        string,
+                        number,
+                        number
+                    ][];
                 };
             };
             meta: {
+                /**
+                 * @description the hash tree's format
+                 * @constant
+                 */
+                format: 2;
                 shard: string;
                 targets: number;
             };
