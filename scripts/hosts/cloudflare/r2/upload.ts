@@ -54,6 +54,8 @@ export interface UploadSummary extends Traffic {
   present: number;
   packs: number;
   shards: number;
+  /** the bytes of the manifest shards sent (of sentBytes) */
+  shardBytes: number;
   /** the build's bytes as stored (by its shards) and decoded */
   storedBytes: number;
   bytes: number;
@@ -369,7 +371,7 @@ async function writeManifest(
     packs: [...new Set(refs.flatMap((ref) => ref[3]))].sort(compareKeys),
   };
   await target.put([{ key: buildRecordKey(record.id), body: new TextEncoder().encode(JSON.stringify(record)) }]);
-  return { record, shardsSent: objects.length };
+  return { record, shardsSent: objects.length, shardBytes: objects.reduce((sum, o) => sum + o.body.byteLength, 0) };
 }
 
 /** The stored bodies a build needs in the bucket (storedId: each body's ETag, and its coding but gzip). */
@@ -401,6 +403,7 @@ export async function uploadToR2(
     if (record && !sameLayout(record)) record = null;
     let sending = { sent: 0, sentBodyBytes: 0, present: stored.size };
     let shardsSent = 0;
+    let shardBytes = 0;
     if (!record) {
       const liveRecord = live && !otherLayout ? await readRecord(target, live.pointer.build) : null;
       const plan = planShards(publication, liveRecord);
@@ -413,7 +416,7 @@ export async function uploadToR2(
       sending = await sendPacks(target, root, publication, plan, known, progress, report);
       progress.phase = "sending the manifest";
       report();
-      ({ record, shardsSent } = await writeManifest(target, publication, plan, known, liveRecord));
+      ({ record, shardsSent, shardBytes } = await writeManifest(target, publication, plan, known, liveRecord));
     }
     progress.phase = "switching";
     report();
@@ -428,6 +431,7 @@ export async function uploadToR2(
       present: sending.present,
       packs: progress.packs,
       shards: shardsSent,
+      shardBytes,
       storedBytes: record.storedBytes,
       bytes,
       switched,
