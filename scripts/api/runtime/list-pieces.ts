@@ -53,3 +53,52 @@ export function joinSlices(slices: readonly Uint8Array[]): Uint8Array {
   }
   return items;
 }
+
+/** Where a piece lies: its pack (any name) and offset, and its body's size. */
+export interface PiecePlace {
+  pack: number | string;
+  offset: number;
+  size: number;
+}
+
+/** One ranged read of a pack: [from, to) and the slices it holds, each [start, end) inside the bytes read. */
+export interface PieceRange {
+  pack: number | string;
+  from: number;
+  to: number;
+  parts: { start: number; end: number }[];
+}
+
+/**
+ * The ranged reads a page's slices take: one per slice, but slices of pieces laid end to end in one pack (the first
+ * read to its last item, the next from its first) are one read, the `][` between them skipped.
+ */
+export function pieceRanges(slices: readonly PieceSlice[], places: readonly PiecePlace[]): PieceRange[] {
+  const ranges: PieceRange[] = [];
+  for (const [i, slice] of slices.entries()) {
+    const place = places[slice.piece]!;
+    const last = ranges.at(-1);
+    const previous = i > 0 ? slices[i - 1]! : undefined;
+    const before = previous && places[previous.piece]!;
+    if (
+      last &&
+      before &&
+      previous.toLast &&
+      slice.fromFirst &&
+      before.pack === place.pack &&
+      before.offset + before.size === place.offset
+    ) {
+      last.parts.push({ start: place.offset + slice.start - last.from, end: place.offset + slice.end - last.from });
+      last.to = place.offset + slice.end;
+      continue;
+    }
+    const from = place.offset + slice.start;
+    ranges.push({
+      pack: place.pack,
+      from,
+      to: place.offset + slice.end,
+      parts: [{ start: 0, end: slice.end - slice.start }],
+    });
+  }
+  return ranges;
+}

@@ -7,7 +7,7 @@
 // Web APIs only (runs in workerd).
 import { StorageFault } from "../../../api/runtime/build-index.ts";
 import { etagFromSha256Hex, etagOfBytes } from "../../../api/runtime/etag.ts";
-import { joinSlices, pieceSlices } from "../../../api/runtime/list-pieces.ts";
+import { joinSlices, pieceRanges, pieceSlices } from "../../../api/runtime/list-pieces.ts";
 import { PAGE_PREFIX, pageOfFile, pageSuffix } from "../../../api/runtime/page-envelope.ts";
 import {
   type BodyPiece,
@@ -194,28 +194,12 @@ export function r2Builds(pageTemplate: string): R2Builds {
           offset,
         );
         // One ranged read per run of slices whose pieces lie end to end in one pack: between two of them, `][`.
+        const places = pieces.map(([, pack, offset, lengths]) => ({ pack, offset, size: listPieceSize(lengths) }));
         const parts: Uint8Array[] = [];
-        for (let i = 0; i < slices.length; ) {
-          const first = slices[i]!;
-          const [, pack, start] = pieces[first.piece]!;
-          let j = i;
-          while (j + 1 < slices.length) {
-            const here = pieces[slices[j]!.piece]!;
-            const next = pieces[slices[j + 1]!.piece]!;
-            if (next[1] !== here[1] || next[2] !== here[2] + listPieceSize(here[3])) break;
-            j++;
-          }
-          const last = slices[j]!;
-          const from = start + first.start;
-          const to = pieces[last.piece]![2] + last.end;
-          const bytes = new Uint8Array(await get(packKey(packs[pack]!), "body", { offset: from, length: to - from }));
-          let at = 0;
-          for (let k = i; k <= j; k++) {
-            const s = slices[k]!;
-            parts.push(bytes.subarray(at, at + s.end - s.start));
-            at += s.end - s.start + 2;
-          }
-          i = j + 1;
+        for (const range of pieceRanges(slices, places)) {
+          const key = packKey(packs[range.pack as number]!);
+          const bytes = new Uint8Array(await get(key, "body", { offset: range.from, length: range.to - range.from }));
+          for (const { start, end } of range.parts) parts.push(bytes.subarray(start, end));
         }
         const items = joinSlices(parts);
         const encoder = new TextEncoder();
