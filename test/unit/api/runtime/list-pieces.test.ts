@@ -44,7 +44,7 @@ describe("a page from its list's pieces", () => {
         "x",
         "crm",
         items.map((i) => bytes(i).byteLength),
-        pieces.map((p, k) => [`p${k}`, counts[k]!] as const),
+        counts.map((count, k) => [`p${k}`, count] as const),
       );
       for (let limit = 1; limit <= 12; limit++)
         for (let o = 0; o <= items.length; o++) {
