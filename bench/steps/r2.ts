@@ -26,6 +26,7 @@ import { changeOnePrice, insertToolMidList, writeBenchCatalog } from "../workspa
 import { lackOfSpace, OUT, distDir as serveDistDir } from "../workspace/out.ts";
 import { benchConformanceR2, type ConformanceResult, conformanceReport } from "./r2-conformance.ts";
 import { benchEdge, type EdgeResult, edgeReport } from "./r2-edge.ts";
+import { benchR2Pages, type R2PagesResult, r2PagesReport } from "./r2-pages.ts";
 
 // Its own catalog and build (not the serve step's dist-n): another step rebuilding dist-n would recycle the
 // generation this upload reads.
@@ -93,7 +94,12 @@ export interface R2UploadResult {
   edge?: EdgeResult[];
   /** the conformance suite in R2 mode over an n-tool catalog */
   conformance?: ConformanceResult;
+  /** n ≤ PAGES_N: every page of the page tree against the Worker over the runs build's R2 upload (r2-pages.ts) */
+  pages?: R2PagesResult;
 }
+
+/** Up to this size the r2 step compares every page of the page tree with the Worker's answer from R2. */
+export const PAGES_N = 1000;
 
 /** The catalog the edge must take from one machine (issue 40). */
 export const EDGE_N = 10_000;
@@ -260,6 +266,7 @@ export async function benchR2Upload(
     const edge = [await benchEdge(n, log)];
     if (n < EDGE_N) edge.push(await benchEdge(EDGE_N, log));
     const conformance = await benchConformanceR2(n, log);
+    const pages = n <= PAGES_N ? await benchR2Pages(n, { inserts: 5, assets: true }, log) : undefined;
     const series = {
       inserts,
       writes,
@@ -285,6 +292,7 @@ export async function benchR2Upload(
       ...reads,
       edge,
       conformance,
+      ...(pages ? { pages } : {}),
     };
   } finally {
     if (!keepBucket) await rm(persist, { recursive: true, force: true });
@@ -344,6 +352,7 @@ export function r2Report(r: R2UploadResult): string {
     reads("hot (the same again)", r.hot),
     ...(r.edge ?? []).map(edgeReport),
     ...(r.conformance ? [conformanceReport(r.conformance)] : []),
+    ...(r.pages ? [r2PagesReport(r.pages)] : []),
   ]
     .filter(Boolean)
     .join("\n");

@@ -11,7 +11,8 @@ import { chooseContentDir } from "./build-catalog.ts";
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const contentDir = chooseContentDir();
-  const site = await buildSite({ content: contentDir, prefix: "conformance-r2-" });
+  // A runs build (no page files): the Worker answers every page from its lists' pieces in R2 (L2).
+  const site = await buildSite({ content: contentDir, prefix: "conformance-r2-", layout: "runs" });
   const { dist: distDir, result } = site;
   await plantCanaries(distDir);
   const { startLocalWorker } = await import("../../scripts/hosts/cloudflare/local/workerd.ts");

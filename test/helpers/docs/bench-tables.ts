@@ -101,10 +101,10 @@ export const BENCH_TABLES: Record<string, (results: BenchResults) => string> = {
       ],
     );
   },
-  /** What an edge-only build takes on the disk and in the bucket, by size. */
+  /** What a runs build (the edge-only build) takes on the disk and in the bucket, by size. */
   "r2-sizes": ({ r2 }) =>
     table(
-      ["tools", "edge-only build: files, on disk", "stored in R2 (≈ the first upload's bytes)", "storage, a month"],
+      ["tools", "runs build: files, on disk", "stored in R2 (≈ the first upload's bytes)", "storage, a month"],
       r2.results.edge.map((run) => [
         count(run.n),
         `${count(run.buildFiles)}, ${bytes(run.diskBytes)}`,

@@ -97,7 +97,7 @@ describe("a build counts served files and build records, as export, validate and
         `^exported ${formatCount(served)} served files \\([\\d.]+ MB\\) and 1 host file \\(404\\.html\\) for static `,
       ),
     );
-    // upload:r2 names the same served files, stored as fewer objects (distinct bodies, the lists' runs).
+    // upload:r2 names the same served files, stored as fewer objects (distinct bodies and pieces).
     const upload = await uploadToR2(dist, memoryBucket().target);
     expect(summaryLine(upload, await servedFilesOf(await realpath(dist)))).toMatch(
       new RegExp(`^R2: build \\w+ \\(${formatCount(served)} served files, stored as [\\d,]+ objects: `),

@@ -7,7 +7,6 @@ import { realpath } from "node:fs/promises";
 import { resolve } from "node:path";
 import { UserError } from "../../../cli/command.ts";
 import { onStopRequest, type StopHandler } from "../../../cli/stop.ts";
-import { layoutOf } from "../../../io/read-build-index.ts";
 import { describePlan, measurePublished, planFor } from "../plan.ts";
 import { readLive } from "../r2/bucket.ts";
 import { progressPrinter } from "../r2/progress.ts";
@@ -60,12 +59,9 @@ export async function serveWorkerLocally(values: LocalServeOptions): Promise<voi
     throw new UserError(`${values.dist}/ does not exist: run npm run build first`);
   });
   if (values["as-is"] && !values.r2) throw new UserError("--as-is goes with --r2", 2);
-  // Serving a bucket as it is needs no walk over dist/ (281,000 files at n = 1,000); a runs build has no list pages
-  // to walk, and only R2 serves it here for now.
-  if (layoutOf(root) === "runs") {
-    if (!values.r2)
-      throw new UserError(`${values.dist}/ is a runs build (no list page files): only R2 serves it, with --r2`);
-  } else if (!values["as-is"]) {
+  // Serving a bucket as it is needs no walk over dist/ (281,000 files at n = 1,000 in a pages build; a runs build has
+  // no list pages, and Static Assets serve it too: its pages come from its lists' pieces).
+  if (!values["as-is"]) {
     const size = await measurePublished(root, await publishedFiles(root));
     console.log(describePlan(size));
     if (!values.r2 && planFor(size) === "r2")

@@ -15,6 +15,7 @@ import {
   type PackIndex,
   packKey,
   shardKey,
+  storedId,
 } from "../worker/r2-layout.ts";
 import { indexLength } from "./packs.ts";
 import { decodeShard } from "./shards.ts";
@@ -48,11 +49,12 @@ export async function readPackIndex(target: UploadTarget, name: string): Promise
   return index && (JSON.parse(new TextDecoder().decode(index.subarray(0, length))) as PackIndex);
 }
 
-/** Every body in the bucket's packs, by ETag (each pack's index read back): for tests and the benchmark. */
+/** Every stored body in the bucket's packs, by storedId (each pack's index read back): for tests and the benchmark. */
 export async function bodiesInBucket(target: UploadTarget): Promise<Set<string>> {
   const bodies = new Set<string>();
   await pool(await target.list(PACKS_PREFIX), 8, async ({ key }) => {
-    for (const [etag] of (await readPackIndex(target, key.slice(PACKS_PREFIX.length))) ?? []) bodies.add(etag);
+    for (const [etag, , , , coding] of (await readPackIndex(target, key.slice(PACKS_PREFIX.length))) ?? [])
+      bodies.add(storedId(etag, coding));
   });
   return bodies;
 }
@@ -68,12 +70,13 @@ export async function switchTo(
   // The same build in another layout (uploaded again with this code) is switched to all the same.
   if (
     live?.pointer.build === record.id &&
-    sameLayout(live.pointer) &&
+    live.pointer.format === record.format &&
     (!sameBuild || JSON.stringify(live.pointer.shards) === JSON.stringify(shards))
   )
     return { switched: false, previous: live.pointer.previous };
+  // The format of the build it names (prune gives a kept build of an older layout a new manifest of its own format).
   const pointer: LivePointer = {
-    format: LAYOUT_FORMAT,
+    ...(record.format === undefined ? {} : { format: record.format }),
     build: record.id,
     shards,
     // a new manifest of the same build (prune's repacking) keeps the pointer's history

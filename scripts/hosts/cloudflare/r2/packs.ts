@@ -1,10 +1,11 @@
-// Packs (worker/r2-layout.ts): bodies gzip-compressed one by one and laid end to end, so any body is one ranged read
-// that a client accepting gzip takes as it is; the pack ends with its index and the index's length, so an upload
-// killed before its build was complete leaves packs the next upload can read back and reuse.
+// Packs (worker/r2-layout.ts): bodies gzip-compressed one by one, and lists' pieces as they are, laid end to end, so
+// any body is one ranged read that a client accepting gzip takes as it is, and any page's items one range of a piece;
+// the pack ends with its index and the index's length, so an upload killed before its build was complete leaves packs
+// the next upload can read back and reuse.
 import { promisify } from "node:util";
 import { constants, gzip } from "node:zlib";
 import { sha256Hex } from "../../../api/sha256-node.ts";
-import { PACK_TRAILER, type PackIndex } from "../worker/r2-layout.ts";
+import { PACK_TRAILER, type PackIndex, type StoredCoding } from "../worker/r2-layout.ts";
 
 const gzipAsync = promisify(gzip);
 
@@ -17,12 +18,19 @@ export class PackWriter {
   readonly index: PackIndex = [];
   bytes = 0;
 
-  /** Appends one compressed body; its offset and length in the pack. */
-  add(etag: string, size: number, gz: Uint8Array): { offset: number; length: number } {
-    const at = { offset: this.bytes, length: gz.byteLength };
-    this.chunks.push(gz);
-    this.index.push([etag, size, at.offset, at.length]);
-    this.bytes += gz.byteLength;
+  /** Appends one stored body (gzip-compressed, or as it is); its offset and length in the pack. */
+  add(
+    etag: string,
+    size: number,
+    stored: Uint8Array,
+    coding: StoredCoding = "gzip",
+  ): { offset: number; length: number } {
+    const at = { offset: this.bytes, length: stored.byteLength };
+    this.chunks.push(stored);
+    this.index.push(
+      coding === "gzip" ? [etag, size, at.offset, at.length] : [etag, size, at.offset, at.length, coding],
+    );
+    this.bytes += stored.byteLength;
     return at;
   }
 

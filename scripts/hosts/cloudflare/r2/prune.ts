@@ -5,17 +5,22 @@
 // bucket holds at most 1 / REPACK_SHARE of what the kept builds use (plus their manifests). Refused while an upload
 // is under way (its marker or heartbeat is fresh): it may rely on packs no complete build names yet. A killed or
 // failed upload's marker stops being fresh UPLOAD_FRESH_MS after its last heartbeat.
+
+import { etagFromSha256Hex } from "../../../api/runtime/etag.ts";
 import { UserError } from "../../../cli/command.ts";
 import { POINTER_TTL_MS } from "../worker/r2-builds.ts";
 import {
   BUILDS_PREFIX,
   type BuildRecord,
   buildRecordKey,
+  type ListEntry,
+  listPieceSize,
   type ManifestShard,
   PACKS_PREFIX,
+  type PartedEntry,
   packKey,
-  runId,
   SHARDS_PREFIX,
+  type ShardEntry,
   type ShardRef,
   shardKey,
   UPLOADS_PREFIX,
@@ -81,26 +86,23 @@ export async function prune(
   const sizeOf = new Map(packs.map((o) => [o.key.slice(PACKS_PREFIX.length), o.size]));
   const before = [...packs, ...shardObjects].reduce((sum, o) => sum + o.size, 0);
 
-  // What the kept builds use of each pack: its bodies and list runs by offset.
-  const shards = new Map<string, ManifestShard>();
+  // What the kept builds use of each pack: its stored bodies and pieces (and a format 2 build's runs) by offset.
+  const shards = new Map<string, { shard: ManifestShard; format: number }>();
   for (const build of kept)
-    for (const [, name] of build.shards) if (!shards.has(name)) shards.set(name, await readShard(target, name));
-  const used = new Map<string, Map<number, { etag: string; size: number; length: number }>>();
-  const use = (name: string, offset: number, body: { etag: string; size: number; length: number }) => {
-    let bodies = used.get(name);
-    if (!bodies) used.set(name, (bodies = new Map()));
-    bodies.set(offset, body);
-  };
-  for (const shard of shards.values()) {
-    for (const [, etag, size, pack, offset, length] of shard.files)
-      use(shard.packs[pack]!, offset, { etag, size, length });
-    for (const [, run, pack, offset, length] of shard.lists ?? [])
-      use(shard.packs[pack]!, offset, { etag: runId(run), size: length, length });
-  }
+    for (const [, name] of build.shards)
+      if (!shards.has(name)) shards.set(name, { shard: await readShard(target, name), format: build.format ?? 1 });
+  const used = new Map<string, Map<number, Stored>>();
+  for (const { shard, format } of shards.values())
+    for (const ref of storedRefs(shard, format)) {
+      const name = shard.packs[ref.pack]!;
+      let bodies = used.get(name);
+      if (!bodies) used.set(name, (bodies = new Map()));
+      bodies.set(ref.offset, ref.stored);
+    }
   const usedBytes = (name: string) => [...(used.get(name)?.values() ?? [])].reduce((sum, b) => sum + b.length, 0);
   const sparse = [...used.keys()].filter((name) => usedBytes(name) < REPACK_SHARE * (sizeOf.get(name) ?? 0));
 
-  // The sparse packs' used bodies into new packs: old (pack, offset) → new place.
+  // The sparse packs' used bodies into new packs, as stored, in their order: old (pack, offset) → new place.
   const moved = new Map<string, { pack: string; offset: number; length: number }>();
   let writer = new PackWriter();
   let waiting: { from: string; offset: number; at: { offset: number; length: number } }[] = [];
@@ -115,7 +117,7 @@ export async function prune(
     const bytes = await target.readBytes(packKey(name));
     if (!bytes) throw new UserError(`${packKey(name)} is missing, though a kept build uses it: nothing was pruned`);
     for (const [offset, body] of [...used.get(name)!].sort((a, b) => a[0] - b[0])) {
-      const at = writer.add(body.etag, body.size, bytes.subarray(offset, offset + body.length));
+      const at = writer.add(body.id, body.size, bytes.subarray(offset, offset + body.length), body.coding);
       waiting.push({ from: name, offset, at });
       if (writer.bytes >= target.packBytes) await seal();
     }
@@ -128,23 +130,16 @@ export async function prune(
     if (!ref[3].some((p) => sparse.includes(p))) return ref;
     const done = renamed.get(ref[1]);
     if (done) return [ref[0], done[1], ref[2], done[3], done[4]];
-    const old = shards.get(ref[1])!;
-    const shard: ManifestShard = { packs: [], files: [] };
+    const { shard: old, format } = shards.get(ref[1])!;
+    const packs: string[] = [];
     const index = new Map<string, number>();
-    const place = (pack: number, offset: number, length: number) => {
+    const shard = relocated(old, format, (pack, offset, length) => {
       const to = moved.get(`${old.packs[pack]}@${offset}`) ?? { pack: old.packs[pack]!, offset, length };
       let k = index.get(to.pack);
-      if (k === undefined) index.set(to.pack, (k = shard.packs.push(to.pack) - 1));
-      return { k, ...to };
-    };
-    for (const [path, etag, size, pack, offset, length] of old.files) {
-      const to = place(pack, offset, length);
-      shard.files.push([path, etag, size, to.k, to.offset, to.length]);
-    }
-    for (const [key, run, pack, offset, length, category, lengths] of old.lists ?? []) {
-      const to = place(pack, offset, length);
-      (shard.lists ??= []).push([key, run, to.k, to.offset, to.length, category, lengths]);
-    }
+      if (k === undefined) index.set(to.pack, (k = packs.push(to.pack) - 1));
+      return { pack: k, offset: to.offset };
+    });
+    shard.packs = packs;
     const { name, body } = encodeShard(shard);
     await target.put([{ key: shardKey(name), body }]);
     const next: ShardRef = [ref[0], name, ref[2], shard.packs, ref[4]];
@@ -189,4 +184,89 @@ export async function prune(
     bucketBytes: { before, after },
     ...traffic,
   };
+}
+
+/** A stored body as a pack's index names it: its id, decoded size, stored length, and "identity" for one stored as it
+ *  is (a format 3 list piece; a format 2 run is named `run:<id>` and has none). */
+interface Stored {
+  id: string;
+  size: number;
+  length: number;
+  coding?: "identity";
+}
+
+/** A format 2 list: [key, run id, pack, offset, length, category, lengths]; its run stored as it is. */
+type ListEntry2 = [string, string, number, number, number, string | null, number[]];
+
+/** Every stored body a shard of a build of `format` points at: its pack (in the shard's packs) and offset. */
+function storedRefs(shard: ManifestShard, format: number): { pack: number; offset: number; stored: Stored }[] {
+  const refs: { pack: number; offset: number; stored: Stored }[] = [];
+  for (const [, etag, size, pack, offset, length, coding] of shard.files)
+    refs.push({ pack, offset, stored: { id: etag, size, length, ...(coding === "identity" ? { coding } : {}) } });
+  if (format < 3) {
+    for (const [, run, pack, offset, length] of (shard.lists ?? []) as unknown as ListEntry2[])
+      refs.push({ pack, offset, stored: { id: `run:${run}`, size: length, length } });
+    return refs;
+  }
+  for (const [, , , pieces] of shard.lists ?? [])
+    for (const [id, pack, offset, lengths] of pieces) {
+      const size = listPieceSize(lengths);
+      refs.push({ pack, offset, stored: { id: etagFromSha256Hex(id), size, length: size, coding: "identity" } });
+    }
+  for (const [, , , parts] of shard.parted ?? [])
+    for (const part of parts)
+      if (typeof part !== "string")
+        for (const [id, pack, offset, length, size] of part)
+          refs.push({ pack, offset, stored: { id: etagFromSha256Hex(id), size, length } });
+  return refs;
+}
+
+/** The shard with every place moved as `to` says (pack positions in a new packs list the caller keeps). */
+function relocated(
+  shard: ManifestShard,
+  format: number,
+  to: (pack: number, offset: number, length: number) => { pack: number; offset: number },
+): ManifestShard {
+  const files = shard.files.map((e) => {
+    const at = to(e[3], e[4], e[5]);
+    return [e[0], e[1], e[2], at.pack, at.offset, ...e.slice(5)] as ShardEntry;
+  });
+  const next: ManifestShard = { packs: [], files };
+  if (format < 3) {
+    if (shard.lists)
+      next.lists = (shard.lists as unknown as ListEntry2[]).map((l) => {
+        const at = to(l[2], l[3], l[4]);
+        return [l[0], l[1], at.pack, at.offset, l[4], l[5], l[6]];
+      }) as unknown as ListEntry[];
+    return next;
+  }
+  if (shard.lists)
+    next.lists = shard.lists.map(
+      ([key, id, category, pieces]): ListEntry => [
+        key,
+        id,
+        category,
+        pieces.map(([pid, pack, offset, lengths]) => {
+          const at = to(pack, offset, listPieceSize(lengths));
+          return [pid, at.pack, at.offset, lengths];
+        }),
+      ],
+    );
+  if (shard.parted)
+    next.parted = shard.parted.map(
+      ([path, etag, size, parts]): PartedEntry => [
+        path,
+        etag,
+        size,
+        parts.map((part) =>
+          typeof part === "string"
+            ? part
+            : part.map(([pid, pack, offset, length, pieceSize]) => {
+                const at = to(pack, offset, length);
+                return [pid, at.pack, at.offset, length, pieceSize];
+              }),
+        ),
+      ],
+    );
+  return next;
 }

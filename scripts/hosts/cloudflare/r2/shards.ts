@@ -1,56 +1,48 @@
-// The build's manifest in the bucket: runs of dist paths in sorted order (worker/r2-layout.ts), cut where the content
-// says (a folder changes, or a path's hash says so), never by position, so an inserted file changes only the shard
-// it lands in; each list (its run's place and items' lengths) is a shard of its own: a one-price edit rewrites a
-// handful of small shards, an inserted tool those of the lists it joins. Each shard is gzip-compressed JSON named by its own hash.
+// The build's manifest in the bucket (worker/r2-layout.ts): its keys (files, lists, bodies in parts) in sorted order,
+// cut into shards where the content says, never by position (the pieces' rule, over keys): walking the keys in order,
+// a shard ends after a key when it holds at least SHARD_KEYS.min keys and the key's hash is 0 modulo
+// SHARD_KEYS.spread, or when it holds SHARD_KEYS.max. So an inserted key changes only the shard it lands in (or
+// splits it in two), a one-price edit rewrites the few shards holding the bodies it changed, and an inserted tool
+// those of its bodies, its lists and its pieces. Each shard is gzip-compressed JSON named by its own hash.
+// More, smaller shards send fewer bytes per change and cost more writes per upload: docs/hosts/cloudflare.md has the
+// figures behind the balance set here.
+import { hash } from "node:crypto";
 import { gunzipSync, gzipSync } from "node:zlib";
 import { sha256Hex } from "../../../api/sha256-node.ts";
 import type { ManifestShard } from "../worker/r2-layout.ts";
 
-/** No shard is cut by a hash before it holds this many paths, and every shard is cut at this many. */
-const MIN_PATHS = 512;
-const MAX_PATHS = 8192;
-/** About one path in this many ends a shard by its hash. */
-const HASH_CUT = 4096;
-
-/** The group a path's shard must not leave: its folder, a list's limit folders together. */
-const groupOf = (path: string) => path.slice(0, Math.max(0, path.lastIndexOf("/"))).replace(/\/\d+$/, "");
-
-/** FNV-1a over the path's UTF-16 code units. */
-function fnv(path: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < path.length; i++) {
-    hash ^= path.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193) >>> 0;
-  }
-  return hash;
+export interface ShardBounds {
+  /** no cut before a shard holds this many keys */
+  min: number;
+  /** a cut after a key whose hash is 0 modulo this: shards of about min + spread keys */
+  spread: number;
+  /** a cut whatever the key once a shard holds this many */
+  max: number;
 }
 
-/** Sorted paths cut into shards (each a run of them); a path `alone` says is a shard of its own (a list). */
-export function cutShards(sorted: readonly string[], alone: (path: string) => boolean = () => false): string[][] {
+/** The balance: 15,384 tools make about 25 shards of about 700 keys (about 25 kB each, gzip-compressed). */
+export const SHARD_KEYS: ShardBounds = { min: 256, spread: 512, max: 4096 };
+
+/** The first four bytes of the SHA-256 of the key's UTF-8 bytes, as a big-endian number. */
+export const keyHash = (key: string): number => hash("sha256", key, "buffer").readUInt32BE(0);
+
+/** Sorted keys cut into shards, each a run of them. */
+export function cutShards(sorted: readonly string[], bounds: ShardBounds = SHARD_KEYS): string[][] {
   const shards: string[][] = [];
   let current: string[] = [];
-  for (const path of sorted) {
-    const last = current.at(-1);
-    if (
-      last !== undefined &&
-      (alone(last) ||
-        alone(path) ||
-        groupOf(last) !== groupOf(path) ||
-        current.length >= MAX_PATHS ||
-        (current.length >= MIN_PATHS && fnv(last) % HASH_CUT === 0))
-    ) {
+  for (const key of sorted) {
+    current.push(key);
+    if (current.length === bounds.max || (current.length >= bounds.min && keyHash(key) % bounds.spread === 0)) {
       shards.push(current);
       current = [];
     }
-    current.push(path);
   }
   if (current.length > 0) shards.push(current);
   return shards;
 }
 
-/** What a shard says of the catalog alone (paths, bodies, sizes), whatever packs hold the bodies. */
-export const shardDigest = (entries: readonly (readonly [path: string, etag: string, size: number])[]): string =>
-  sha256Hex(entries.map(([p, e, s]) => `${p}\t${e}\t${s}\n`).join("")).slice(0, 32);
+/** What a shard says of the catalog alone (its keys' lines, worker/r2-layout.ts keyLine), whatever packs hold what. */
+export const shardDigest = (lines: readonly string[]): string => sha256Hex(lines.join("")).slice(0, 32);
 
 /** A shard's stored bytes and name. */
 export function encodeShard(shard: ManifestShard): { name: string; body: Uint8Array } {

@@ -9,7 +9,7 @@ import type { UploadSummary } from "./upload.ts";
 export function summaryLine(s: UploadSummary, served?: number): string {
   return (
     `R2: build ${s.build} (${served === undefined ? "" : `${formatCount(served)} served files, `}stored as ` +
-    `${formatCount(s.objects)} objects: each distinct body but the list pages once, and each list's run): sent ` +
+    `${formatCount(s.objects)} objects: each distinct body and piece once, no list page, no whole export): sent ` +
     `${formatCount(s.sent)} bodies in ${formatCount(s.packs)} packs and ${formatCount(s.shards)} manifest shards ` +
     `(${formatBytes(s.sentBytes)}, ${formatCount(s.writes)} write requests), ${formatCount(s.present)} ` +
     `already there, in ${s.seconds.toFixed(1)} s; ` +

@@ -14,7 +14,7 @@ import { StorageFault } from "../../../api/runtime/build-index.ts";
 import { createResolver } from "../../../api/runtime/resolve-request.ts";
 import { type ErrorId, type HostErrorId, layout, type RouteTable } from "../../../api/runtime/route-table.ts";
 import { type CacheLike, countedReads, gunzip, type R2Reads, r2Builds } from "./r2-builds.ts";
-import { assetsStore, type Env, type FileMeta, type FileStore, type Read } from "./stores.ts";
+import { assetsStore, type Body, type Env, type FileMeta, type FileStore, type Read } from "./stores.ts";
 
 export type { Env } from "./stores.ts";
 
@@ -56,7 +56,7 @@ export function createWorker(table: RouteTable, errorBodies: Record<ErrorId | Ho
       return [id, { ...headers.error(id, body.byteLength), body }] as const;
     }),
   );
-  const pageTemplate = layout(table.basePath).page;
+  const { page: pageTemplate, syncPiece: pieceTemplate } = layout(table.basePath);
   const builds = r2Builds(pageTemplate);
   // One store per isolate: it keeps the build's index once read.
   let assets: FileStore | undefined;
@@ -72,7 +72,7 @@ export function createWorker(table: RouteTable, errorBodies: Record<ErrorId | Ho
     method: string,
     status: number,
     headerList: HeaderPairs,
-    body: ArrayBuffer | Uint8Array | null,
+    body: Body | Uint8Array | null,
     encoded = false,
   ) =>
     new Response(sendsBody(method, status) ? body : null, {
@@ -116,7 +116,9 @@ export function createWorker(table: RouteTable, errorBodies: Record<ErrorId | Ho
         // bad query, an unknown path) reads nothing and names no build: it is the same in every build.
         if (!env.BUCKET && !env.ASSETS)
           throw new Error("the Worker has neither an ASSETS nor a BUCKET binding: check wrangler.jsonc");
-        let store: FileStore | null = env.BUCKET ? null : (assets ??= assetsStore(env.ASSETS!, pageTemplate));
+        let store: FileStore | null = env.BUCKET
+          ? null
+          : (assets ??= assetsStore(env.ASSETS!, pageTemplate, pieceTemplate));
         const liveStore = async (bucket: NonNullable<Env["BUCKET"]>): Promise<FileStore> => {
           const view = await builds.view(bucket, edgeCache(), (p) => ctx?.waitUntil(p));
           reads = view.reads;
@@ -149,7 +151,7 @@ export function createWorker(table: RouteTable, errorBodies: Record<ErrorId | Ho
         // The body when it is sent: read with the metadata, or now (a HEAD needs none); decoded here only for a
         // client that does not take it as stored.
         let body = method === "HEAD" ? null : (r.found.body ?? (await store!.body(r.file)));
-        if (body && stored && !gzip) body = await gunzip(body);
+        if (body && stored && !gzip) body = await gunzip(body as ArrayBuffer);
         if (plan.status !== 200) return answer(respond(method, plan.status, headers.errorFile(length), body));
         // As stored, no Content-Length, as the edge sends what it compresses itself: a client reads the length it
         // decodes from the body, not from a header that counts the coded bytes (a HEAD included).

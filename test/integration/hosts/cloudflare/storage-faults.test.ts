@@ -1,7 +1,9 @@
 // H7 on the Worker, in workerd (Miniflare, offline): a body the live build names that the storage cannot give whole
 // answers 503 service_unavailable with Retry-After and no-store, again on the next request, and 200 with the right
-// bytes once the storage is back, with no restart. R2: the build's one pack moved out of the bucket, or cut short in
-// the middle of a body. Static Assets: a file of the assets folder removed or cut under the running Worker.
+// bytes once the storage is back, with no restart. The build is a runs build (no page files: pages come from pieces).
+// R2: the build's one pack moved out of the bucket, or cut short in the middle of a body or a piece. Static Assets: a
+// file, and a piece a page is made of, removed or cut under the running Worker. (A fault after the export's first
+// piece, once its status line is sent: export-parts.test.ts.)
 import { readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -9,6 +11,7 @@ import { type LocalWorker, startLocalWorker } from "../../../../scripts/hosts/cl
 import { uploadToR2 } from "../../../../scripts/hosts/cloudflare/r2/upload.ts";
 import { packKey } from "../../../../scripts/hosts/cloudflare/worker/r2-layout.ts";
 import { builtSite } from "../../../helpers/build/built-site.ts";
+import { expectedPage } from "../../../helpers/r2/expect-bucket.ts";
 
 /** A tool, two list pages, a ranking, a search answer and the export: each a body of its own kind. */
 const TARGETS = [
@@ -28,7 +31,7 @@ interface LocalBucket {
   delete(key: string): Promise<void>;
 }
 
-const site = builtSite({ prefix: "worker-storage-faults-" });
+const site = builtSite({ prefix: "worker-storage-faults-", layout: "runs" });
 
 async function get(origin: string, target: string) {
   const res = await fetch(origin + target);
@@ -117,9 +120,14 @@ describe("H7 the Worker over Static Assets answers 503 when a file of the build 
   }, 60_000);
   afterAll(() => worker?.close());
 
-  it("a removed tool, a cut list page: 503 twice each; restored: 200 with the right bytes", async () => {
-    const files = ["v1/software/beta-mail.json", "v1/software/pages/all/2/0.json"];
+  it("a removed tool, a cut piece of a page: 503 twice each; restored: 200 with the right bytes", async () => {
+    const index = JSON.parse(await readFile(join(site.dist, "build-index.json"), "utf8")) as {
+      lists: Record<string, { pieces: [string, number][] }>;
+    };
+    const piece = `v1/sync/pieces/${index.lists.all!.pieces[0]![0]}.json`;
+    const files = ["v1/software/beta-mail.json", piece];
     const targets = ["/v1/software/beta-mail", "/v1/software?limit=2"];
+    const expected = await Promise.all(targets.map(async (t) => (await readBody(t))!));
     const originals = await Promise.all(files.map((f) => readFile(join(site.dist, f))));
     await rm(join(site.dist, files[0]!));
     await writeFile(join(site.dist, files[1]!), originals[1]!.subarray(0, 30));
@@ -128,26 +136,27 @@ describe("H7 the Worker over Static Assets answers 503 when a file of the build 
     } finally {
       await Promise.all(files.map((f, i) => writeFile(join(site.dist, f), originals[i]!)));
     }
-    await expectBack(
-      worker.url,
-      targets,
-      originals.map((o) => o.toString()),
-    );
+    await expectBack(worker.url, targets, expected);
     expect((await get(worker.url, "/v1/software/no-such-tool")).status, "what the build does not name").toBe(404);
   });
 });
 
-/** What the build holds for a target, as the Node server's resolver would find it: read from the built files. */
+/** What the build holds for a target, as the Node server's resolver would find it: read from the built files (a
+ *  page from its list's run, as the page tree would hold it). */
 async function readBody(target: string): Promise<string | undefined> {
   const file: Record<string, string> = {
     "/v1/software/quill": "v1/software/quill.json",
+    "/v1/software/beta-mail": "v1/software/beta-mail.json",
     "/v1/software/zeta-crm": "v1/software/zeta-crm.json",
-    "/v1/software?limit=2": "v1/software/pages/all/2/0.json",
-    "/v1/software?limit=3&offset=1": "v1/software/pages/all/3/1.json",
-    "/v1/software?category=email&limit=1&offset=1": "v1/software/pages/category/email/1/1.json",
     "/v1/best/email": "v1/best/email.json",
     "/v1/search?q=mail": "v1/search/mail.json",
     "/v1/export/catalog.json": "v1/export/catalog.json",
   };
+  const page: Record<string, [string, string | null, number, number]> = {
+    "/v1/software?limit=2": ["all", null, 2, 0],
+    "/v1/software?limit=3&offset=1": ["all", null, 3, 1],
+    "/v1/software?category=email&limit=1&offset=1": ["category/email", "email", 1, 1],
+  };
+  if (page[target]) return (await expectedPage(site.dist, ...page[target]!)).toString();
   return file[target] && (await readFile(join(site.dist, file[target]!), "utf8"));
 }

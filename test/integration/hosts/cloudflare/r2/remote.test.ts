@@ -9,19 +9,17 @@ import { createHash } from "node:crypto";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { PAGE_PREFIX, pageSlice, pageSuffix } from "../../../../../scripts/api/runtime/page-envelope.ts";
-import { fill, layout, MAX_LIMIT } from "../../../../../scripts/api/runtime/route-table.ts";
 import { build } from "../../../../../scripts/build.ts";
-import { listBuilds, readLive, readShard, rollback } from "../../../../../scripts/hosts/cloudflare/r2/bucket.ts";
+import { listBuilds, readLive, rollback } from "../../../../../scripts/hosts/cloudflare/r2/bucket.ts";
 import { prune } from "../../../../../scripts/hosts/cloudflare/r2/prune.ts";
 import { remoteOptionsFromEnv, remoteR2Target } from "../../../../../scripts/hosts/cloudflare/r2/remote.ts";
 import type { UploadTarget } from "../../../../../scripts/hosts/cloudflare/r2/target.ts";
-import { publishedFiles, uploadToR2 } from "../../../../../scripts/hosts/cloudflare/r2/upload.ts";
-import { LIVE_KEY, listKey, packKey } from "../../../../../scripts/hosts/cloudflare/worker/r2-layout.ts";
+import { uploadToR2 } from "../../../../../scripts/hosts/cloudflare/r2/upload.ts";
+import { LIVE_KEY } from "../../../../../scripts/hosts/cloudflare/worker/r2-layout.ts";
 import { builtSite } from "../../../../helpers/build/built-site.ts";
 import { launchArgs } from "../../../../helpers/process/launch.ts";
+import { expectLiveBuildIs as expectBucket } from "../../../../helpers/r2/expect-bucket.ts";
 import { BUCKET, KEY_ID, type S3Server, SECRET, s3Server } from "../../../../helpers/r2/s3-server.ts";
 
 const site = builtSite({ copyContent: true, prefix: "cloudflare-r2-remote-" });
@@ -52,42 +50,10 @@ const target = () =>
     partBytes: 64 * 1024,
   });
 
-/** Every published file of `dist`, read back from the live build as a Worker would: its shard, one ranged GET of its
- *  pack, gunzipped; equal to the file. Every list page: its items' range of the list's run (read by one ranged GET)
- *  in the page's envelope, equal to the page file. */
-async function expectLiveBuildIs(t: UploadTarget, distDir: string) {
-  const live = (await readLive(t))!.pointer;
-  const files = await publishedFiles(distDir);
-  const seen: string[] = [];
-  const template = layout("/v1").page;
-  for (const [, name] of live.shards) {
-    const shard = await readShard(t, name);
-    for (const [key, , pack, offset, length, category, lengths] of shard.lists ?? []) {
-      const run = Buffer.from((await t.readBytes(packKey(shard.packs[pack]!), { offset, length }))!);
-      const filter = key.slice(listKey(template, "").length);
-      for (let limit = 1; limit <= MAX_LIMIT; limit++)
-        for (let at = 0; at <= lengths.length; at++) {
-          const path = fill(template, { filter, limit, offset: at });
-          const slice = pageSlice(lengths, limit, at);
-          const page = Buffer.concat([
-            Buffer.from(PAGE_PREFIX),
-            run.subarray(slice.start, slice.start + slice.length),
-            Buffer.from(pageSuffix(lengths.length, limit, at, JSON.stringify(category))),
-          ]);
-          expect(page.equals(await readFile(join(distDir, path))), path).toBe(true);
-          seen.push(path);
-        }
-    }
-    for (const [path, , size, pack, offset, length] of shard.files) {
-      const stored = await t.readBytes(packKey(shard.packs[pack]!), { offset, length });
-      const body = gunzipSync(stored!);
-      expect(body.byteLength, path).toBe(size);
-      expect(body.equals(await readFile(join(distDir, path))), path).toBe(true);
-      seen.push(path);
-    }
-  }
-  expect(seen.sort()).toEqual(files);
-}
+/** Every published file of `dist`, read back from the live build as a Worker would (its shard, ranged GETs of its
+ *  pack): each body and every page of every list equal to the build's. */
+const expectLiveBuildIs = (t: UploadTarget, distDir: string) =>
+  expectBucket((key, range) => t.readBytes(key, range), distDir);
 
 // Thousands of signed requests, and every body read back by a ranged GET: 45 s alone, more beside other tests.
 it("publishes packs by multipart upload, then the manifest and record, then the pointer, each in the S3 request shape", async () => {
