@@ -1,8 +1,9 @@
-// Text stays text: the export marks every text a spreadsheet would read as something else with a leading `'`, writes
-// numbers German reads back as the same; the import removes the marker and refuses an unmarked cell that looks like
-// what a spreadsheet saves for a value it converted.
+// Text stays text: the export marks every text a spreadsheet would read as something else with a leading `'`, quotes
+// every text cell, writes numbers German reads back as the same; the import removes the marker and refuses an unmarked
+// cell that looks like what a spreadsheet saves for a value it converted.
 import { cp, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { parse } from "csv-parse/sync";
 import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { readCell, writeCell } from "../../../scripts/content/csv/cells.ts";
@@ -162,6 +163,37 @@ describe("a cell and back", () => {
 });
 
 describe("content:export of a catalog written to provoke a spreadsheet", () => {
+  it("quotes every text cell, and no text cell begins with = + - @, a tab or a carriage return", () => {
+    const { files } = exported();
+    let texts = 0;
+    for (const [name, text] of Object.entries(files)) {
+      // The cells as written, quotes and all: csv-parse's `raw` keeps each record's text.
+      const rows = parse(text, { bom: true, raw: true, relax_column_count: true }) as unknown as {
+        raw: string;
+        record: string[];
+      }[];
+      const header = rows[0]!.record;
+      for (const { raw } of rows.slice(1)) {
+        const cells = splitRaw(raw);
+        for (const [i, written] of cells.entries()) {
+          const column = header[i]!;
+          const numeric = /^(rating|freeTrialDays|moneyBackDays|price|cacheMaxAge|cacheStaleWhileRevalidate)$/.test(
+            column,
+          );
+          const flagOrDate = /^(has[A-Z]\w+|pricingLastVerified)$/.test(column);
+          if (written === "" || numeric || flagOrDate) {
+            expect(written.startsWith('"'), `${name} ${column} ${written}`).toBe(false);
+            continue;
+          }
+          texts++;
+          expect(written, `${name} ${column}`).toMatch(/^".*"$/s);
+          expect(written.slice(1), `${name} ${column}`).not.toMatch(/^[=+\-@\t\r＝＋－＠]/u);
+        }
+      }
+    }
+    expect(texts).toBeGreaterThan(PROVOKING_TEXTS.length * 8);
+  });
+
   it("imports back as the same catalog", () => {
     const { catalog, files } = exported();
     const back = csvToContent({
@@ -185,9 +217,9 @@ describe("content:import of a cell a spreadsheet changed", () => {
     const csv = join(tmp.path, "csv");
     await cp(fixture("csv/tiny"), csv, { recursive: true });
     const tools = await readFile(join(csv, "tools.csv"), "utf8");
-    await writeFile(join(csv, "tools.csv"), tools.replace("fast,young", "42,5"));
+    await writeFile(join(csv, "tools.csv"), tools.replace('"fast","young"', "42,5"));
     const plans = await readFile(join(csv, "plans.csv"), "utf8");
-    await writeFile(join(csv, "plans.csv"), plans.replace("unlimited", "1"));
+    await writeFile(join(csv, "plans.csv"), plans.replace('"unlimited"', "1"));
     const content = join(tmp.path, "content");
     await cp(fixture("tiny"), content, { recursive: true });
     const tree = await hashTree(content);
@@ -205,7 +237,7 @@ describe("content:import of a cell a spreadsheet changed", () => {
     const csv = join(tmp.path, "csv");
     await cp(fixture("csv/tiny"), csv, { recursive: true });
     const tools = await readFile(join(csv, "tools.csv"), "utf8");
-    await writeFile(join(csv, "tools.csv"), tools.replace("fast,young", "'00042,=2+3 typed as text"));
+    await writeFile(join(csv, "tools.csv"), tools.replace('"fast","young"', `"'00042","=2+3 typed as text"`));
     const content = join(tmp.path, "content");
     await cp(fixture("tiny"), content, { recursive: true });
     const report = await importContentFromCsv(csv, content, true);
@@ -215,3 +247,19 @@ describe("content:import of a cell a spreadsheet changed", () => {
     ]);
   });
 });
+
+/** One CSV record's cells as written (quotes kept): commas inside quotes do not split. */
+function splitRaw(raw: string): string[] {
+  const cells: string[] = [];
+  let cell = "";
+  let quoted = false;
+  for (const c of raw.replace(/[\r\n]+$/, "")) {
+    if (c === '"') quoted = !quoted;
+    if (c === "," && !quoted) {
+      cells.push(cell);
+      cell = "";
+    } else cell += c;
+  }
+  cells.push(cell);
+  return cells;
+}
