@@ -233,6 +233,17 @@ describe("content:import of a cell a spreadsheet changed", () => {
     expect(await hashTree(content)).toEqual(tree);
   });
 
+  it("refuses a slug the spreadsheet changed in one line, with no error of the rows that point at it", async () => {
+    const csv = join(tmp.path, "csv");
+    await cp(fixture("csv/tiny"), csv, { recursive: true });
+    const tools = await readFile(join(csv, "tools.csv"), "utf8");
+    await writeFile(join(csv, "tools.csv"), tools.replace('"quill","Quill SEO"', '1000,"Quill SEO"'));
+    const error = await importContentFromCsv(csv, join(tmp.path, "content"), false).catch((e: unknown) => e);
+    expect((error as ContentErrors).errors.map((e) => `${e.file.slice(csv.length + 1)}: ${e.path}`)).toEqual([
+      "tools.csv:4: slug",
+    ]);
+  });
+
   it("takes a marked cell as the text after its marker, and an unmarked ordinary one as typed", async () => {
     const csv = join(tmp.path, "csv");
     await cp(fixture("csv/tiny"), csv, { recursive: true });
