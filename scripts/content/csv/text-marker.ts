@@ -1,4 +1,4 @@
-// What a spreadsheet makes of a text cell, and the marker that keeps text text. A spreadsheet opening a CSV file reads
+// What a spreadsheet makes of a text cell, and the marker that keeps text text (C5). A spreadsheet opening a CSV file reads
 // `00042` as the number 42, `=2+3` as a formula, `1,000` in German as 1, `Jan 2` as a date and `TRUE` as a flag, and
 // saves what it read: the text is gone, and nothing in the saved file says so. The export writes such texts with a
 // leading apostrophe, `'00042`, which LibreOffice Calc keeps as a character of a text cell (measured: 7.4, en-US and

@@ -1,4 +1,4 @@
-// The catalog survives a real spreadsheet: content:export's files opened and saved by LibreOffice Calc (headless), in
+// The catalog survives a real spreadsheet (C5): content:export's files opened and saved by LibreOffice Calc (headless), in
 // English and German, with the import dialog's defaults and with its detection of special numbers and evaluation of
 // formulas on, then content:import. The sample and a catalog written to provoke a spreadsheet come back byte for byte.
 // The same provoking texts written without the marker (as an export without it would, or as a person types them)
