@@ -28,6 +28,7 @@ const SECONDS: Record<string, number> = {
   "integration:test/integration/cli/stop-commands.test.ts": 19,
   "integration:test/integration/build/content-cache.test.ts": 18,
   "integration:test/integration/docs/aligned-export.test.ts": 17,
+  "integration:test/integration/content/libreoffice-round-trip.test.ts": 15,
   "integration:test/integration/io/incremental.test.ts": 15,
   "conformance:test/conformance/export-sync.test.ts": 14,
   "conformance:test/conformance/paths.test.ts": 12,
