@@ -84,9 +84,11 @@ const FORMULA_ERROR =
 
 /**
  * What an unmarked cell looks like when it looks like what a spreadsheet saves for a number, a date or time, a flag or
- * a formula's error: "a number", …; undefined for any other text. The whole cell counts, so `3 seats` is text.
+ * a formula's error: "a number", …; undefined for any other text. The whole cell counts, so `3 seats` is text, and a
+ * cell of several lines, which a spreadsheet never converts, is text too.
  */
 export function rewrittenAs(cell: string): string | undefined {
+  if (/[\r\n]/.test(cell)) return undefined;
   const text = cell.trim();
   if (text === "") return undefined;
   if (isFlagWord(text)) return "a flag (true or false)";

@@ -107,6 +107,8 @@ describe("the marker rule", () => {
     // Whole cells count on the import's side: a text that begins like a number is taken as typed.
     for (const text of ["3 seats", "10,000 monthly events", "24/7 support", "-x", "=A1", "+49 30 12 x", "Version 2"])
       expect(rewrittenAs(text), text).toBeUndefined();
+    // A spreadsheet never converts a cell of several lines.
+    for (const text of ["1\n2", "TRUE\n", "42\r\n"]) expect(rewrittenAs(text), JSON.stringify(text)).toBeUndefined();
   });
 
   it("never refuses what the export writes unmarked: the import's rule is inside the export's", () => {
