@@ -24,7 +24,9 @@ export const CONTENT_EXPORT: CommandSpec<typeof options> = {
   summary:
     "Writes the content folder as CSV (UTF-8 with a byte-order mark, a header row): one row per tool in tools.csv, per " +
     "pricing plan in plans.csv, per category in categories.csv, and site.csv. A list (pros, cons, categories, a plan's " +
-    "features) is one cell with one entry per line. Files of those names in DIR are replaced. See docs/guide/content.md.",
+    "features) is one cell with one entry per line. Text cells are quoted, and a text a spreadsheet would read as a " +
+    "number, date, flag or formula (00042, =2+3, Jan 2) starts with ' ('00042), which content:import removes. Files " +
+    "of those names in DIR are replaced. See docs/guide/content.md.",
   options,
   notes: ["then edit them in a spreadsheet and: npm run content:import -- --csv DIR"],
 };

@@ -36,7 +36,9 @@ export const CONTENT_IMPORT: CommandSpec<typeof options> = {
     "their tool), site.json from site.csv (left as it is without one). Only files whose data changed are rewritten; " +
     "tools and categories no longer in the CSV are removed. A bad row stops it all: every error is printed, nothing " +
     "is written. Reads what spreadsheets save: comma, semicolon (decimal commas) or tab separated, UTF-8 or UTF-16 " +
-    "(Excel's Unicode text). See docs/guide/content.md.",
+    "(Excel's Unicode text). A text cell's leading ' is removed; a text cell without one that looks like what a " +
+    "spreadsheet saves for a number, date, flag or formula error (42, 01/02/26, TRUE) is refused: the spreadsheet " +
+    "may have changed it. See docs/guide/content.md.",
   options,
   notes: ["Exit status: 0 imported, 1 bad rows (nothing written), 2 bad flags."],
 };

@@ -29,6 +29,7 @@ const SECONDS: Record<string, number> = {
   "integration:test/integration/content/content-cache.test.ts": 18,
   "integration:test/integration/hosts/static/static-copy-aligned.test.ts": 17,
   "integration:test/integration/hosts/node/hostile-input.test.ts": 15,
+  "integration:test/integration/content/libreoffice-round-trip.test.ts": 15,
   "integration:test/integration/io/incremental.test.ts": 15,
   "conformance:test/conformance/export-sync.test.ts": 14,
   "conformance:test/conformance/paths.test.ts": 12,

@@ -1,5 +1,7 @@
 // One spreadsheet cell ↔ one content field value, by the field's kind. Reading says what was wrong in the words of
 // the content's own errors ("expected a number, got "12,50""); the schema then checks ranges, formats and lengths.
+// Texts carry the marker of text-marker.ts where a spreadsheet would read them as something else.
+import { FLAG_WORDS, markText, rewrittenAs, TEXT_MARKER } from "./text-marker.ts";
 
 /** How a field is written in its cell. An empty cell means null, an empty list, or an absent field, by kind. */
 export type CellKind =
@@ -22,25 +24,6 @@ const NUMBER = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$/;
 /** A decimal comma, as spreadsheets in most European locales write numbers: `12,50`. */
 const DECIMAL_COMMA_NUMBER = /^-?(?:0|[1-9][0-9]*),[0-9]+$/;
 const INTEGER = /^-?(?:0|[1-9][0-9]*)$/;
-
-/**
- * The words spreadsheets save a flag as: English, and the words Excel and LibreOffice write in the locales that save
- * `;`-separated files (a flag cell is written in the spreadsheet's language: WAHR, VRAI, …).
- */
-const FLAG_WORDS = new Map<string, boolean>([
-  ["true", true],
-  ["false", false],
-  ["wahr", true],
-  ["falsch", false],
-  ["vrai", true],
-  ["faux", false],
-  ["verdadero", true],
-  ["verdadeiro", true],
-  ["vero", true],
-  ["falso", false],
-  ["waar", true],
-  ["onwaar", false],
-]);
 
 export interface CellOptions {
   /** the file is `;`-separated: a number may be written with a decimal comma */
@@ -76,15 +59,34 @@ function readLocalDate(cell: string, order: DateOrder | undefined): CellRead {
   return { value: `${year}-${String(month).padStart(2, "0")}-${String(day).padStart(2, "0")}` };
 }
 
+/**
+ * A text cell's text: without its marker, or, unmarked, as it is, unless it looks like what a spreadsheet saves for a
+ * value it converted: the export never writes such a text unmarked, so the spreadsheet may have changed it.
+ */
+function readText(cell: string): { value: string } | { error: string } {
+  if (cell.startsWith(TEXT_MARKER)) return { value: cell.slice(TEXT_MARKER.length) };
+  const looksLike = rewrittenAs(cell);
+  if (looksLike === undefined) return { value: cell };
+  return {
+    error:
+      `${JSON.stringify(cell)} is ${looksLike} as a spreadsheet saves one, not a text as the export writes it ` +
+      `(${TEXT_MARKER}${cell}): the spreadsheet may have changed this cell. To keep it as text, type ` +
+      `${TEXT_MARKER}${TEXT_MARKER}${cell} (a spreadsheet takes the first ${TEXT_MARKER} as "this is text" and keeps the second)`,
+  };
+}
+
+/** A list entry's text: without its marker. */
+const unmarked = (entry: string) => (entry.startsWith(TEXT_MARKER) ? entry.slice(TEXT_MARKER.length) : entry);
+
 export function readCell(kind: CellKind, cell: string, options: CellOptions = {}): CellRead {
   const empty = cell === "";
   switch (kind) {
     case "text":
-      return { value: cell };
+      return readText(cell);
     case "optional-text":
-      return empty ? { absent: true } : { value: cell };
+      return empty ? { absent: true } : readText(cell);
     case "nullable-text":
-      return { value: empty ? null : cell };
+      return empty ? { value: null } : readText(cell);
     case "nullable-date": {
       if (empty) return { value: null };
       const date = cell.trim();
@@ -114,15 +116,49 @@ export function readCell(kind: CellKind, cell: string, options: CellOptions = {}
       if (value !== undefined) return { value };
       return { error: `expected true or false, got ${JSON.stringify(cell)}` };
     }
-    case "list":
-      // A spreadsheet saved with CRLF may keep CRLF inside a cell too.
-      return { value: empty ? [] : cell.split(/\r\n|\n|\r/) };
+    case "list": {
+      if (empty) return { value: [] };
+      // A spreadsheet converts a cell as a whole, and never one of several lines: one entry is read as a text.
+      const lines = cell.split(/\r\n|\n|\r/); // a spreadsheet saved with CRLF may keep CRLF inside a cell too
+      if (lines.length === 1) {
+        const read = readText(cell);
+        return "error" in read ? read : { value: [read.value] };
+      }
+      return { value: lines.map(unmarked) };
+    }
   }
 }
 
+/** Whether a kind's cells hold text (written quoted, with the marker where needed). */
+export const isTextKind = (kind: CellKind) =>
+  kind === "text" || kind === "optional-text" || kind === "nullable-text" || kind === "list";
+
 /**
- * The cell of a field's value, or why it has none: a list entry that is empty or holds a line break, and an optional
- * text that is present but empty, would not come back as they were.
+ * A number as a spreadsheet reads it back as the same number in English and in German: plain decimal with a point,
+ * and a fraction of exactly three digits written with a fourth, `0` (`1.2340`): German reads `1.234` as 1234 (a
+ * thousands group) and `1.2340` as the text `1.2340`, which the import reads as 1.234. An error when no cell can
+ * hold it: spreadsheets keep 15 significant digits, and round a number written with an exponent.
+ */
+function writeNumber(value: number): { cell: string } | { error: string } {
+  if (!Number.isFinite(value)) return { error: `${value} is not a number a spreadsheet holds` };
+  if (Number(value.toPrecision(15)) !== value)
+    return { error: `${value} has more than 15 significant digits: a spreadsheet keeps 15` };
+  const cell = String(value);
+  if (/e/i.test(cell)) return { error: `${cell} is written with an exponent, which a spreadsheet rounds` };
+  return { cell: /\.\d{3}$/.test(cell) ? `${cell}0` : cell };
+}
+
+/** A text's cell: with the marker where a spreadsheet would read it as something else. */
+function writeText(text: string): { cell: string } | { error: string } {
+  if (text.includes("\r"))
+    return { error: "holds a carriage return (CR): a spreadsheet saves it as a line break (LF), not as it was" };
+  return { cell: markText(text) };
+}
+
+/**
+ * The cell of a field's value, or why it has none: a list entry that is empty or holds a line break, an optional
+ * text that is present but empty, a text with a carriage return and a number no spreadsheet keeps would not come
+ * back as they were.
  */
 export function writeCell(kind: CellKind, value: unknown): { cell: string } | { error: string } {
   if (value === undefined || value === null) return { cell: "" };
@@ -134,19 +170,23 @@ export function writeCell(kind: CellKind, value: unknown): { cell: string } | { 
         return {
           error: `entry ${bad + 1} is ${entries[bad] === "" ? "empty" : "split over lines"}: a list's cell holds one entry per line`,
         };
-      return { cell: entries.join(LIST_SEPARATOR) };
+      // Each entry marked on its own: an entry moved to another line keeps its marker's meaning.
+      return { cell: entries.map(markText).join(LIST_SEPARATOR) };
     }
     case "optional-text":
       return value === ""
         ? { error: "is an empty text: an empty cell would leave the field out" }
-        : { cell: value as string };
+        : writeText(value as string);
+    case "text":
+    case "nullable-text":
+      return writeText(value as string);
     case "boolean":
       return { cell: value ? "true" : "false" };
     case "nullable-number":
     case "nullable-integer":
     case "optional-integer":
-      return { cell: String(value) };
-    default:
+      return writeNumber(value as number);
+    case "nullable-date":
       return { cell: value as string };
   }
 }

@@ -1,8 +1,9 @@
 // Valid content → the text of each CSV file: UTF-8 with a byte-order mark (without one, Excel reads UTF-8 as the
-// local code page), CRLF between rows (RFC 4180), a header row. Pure: the command writes the files.
+// local code page), CRLF between rows (RFC 4180), a header row, every text cell quoted. Pure: the command writes the
+// files.
 import { stringify } from "csv-stringify/sync";
 import type { ContentError } from "../errors.ts";
-import { writeCell } from "./cells.ts";
+import { isTextKind, writeCell } from "./cells.ts";
 import { CATEGORIES, PLAN_TOOL_COLUMN, PLANS, type Sheet, SITE, TOOLS } from "./sheets.ts";
 
 export interface ContentRecords {
@@ -34,6 +35,15 @@ export function contentToCsv(
       record_delimiter: "windows",
       // csv-stringify quotes a cell holding its record delimiter (CRLF), not a bare LF, which spreadsheets also end rows at.
       quoted_match: /[\r\n]/,
+      cast: {
+        // Every text cell is quoted, the header's names and the cells of numbers, flags and dates are not: a quoted
+        // cell is one cell whatever separators a spreadsheet's import is set to split at (LibreOffice ticks `,`,
+        // `;` and tab), and keeps its spaces when the import trims unquoted cells.
+        string: (value, { column, records }) =>
+          records > 0 && value !== "" && isTextKind(sheet.columns[Number(column)]!.kind)
+            ? { value, quoted: true }
+            : value,
+      },
     });
 
   const tools = content.tools.map(({ file, data }) => rowOf(TOOLS, file, data));

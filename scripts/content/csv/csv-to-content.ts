@@ -54,6 +54,9 @@ export function csvToContent(input: CsvInput): ImportResult {
     const read = readSheet(sheet, input.shown(sheet.file), bytes);
     errors.push(...read.errors);
     complete &&= read.complete;
+    // A row whose slug (a plan's: its tool's) could not be read names nothing: its cell's error is enough.
+    const key = sheet === PLANS ? PLAN_TOOL_COLUMN : "slug";
+    if (sheet !== SITE && read.rows.some((r) => !(key in r.fields))) complete = false;
     return read.rows;
   };
   const toolRows = sheetRows(TOOLS);

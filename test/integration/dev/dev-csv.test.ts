@@ -63,12 +63,12 @@ describe("npm run dev -- --csv DIR", () => {
     expect(stdout).toContain("no change"); // the start's import: the CSV files are the content's own export
     expect(await proPrice()).toBe(19);
 
-    await editSheet("plans.csv", (t) => t.replace("alpha-mail,Pro,19,", "alpha-mail,Pro,21,"));
+    await editSheet("plans.csv", (t) => t.replace('"alpha-mail","Pro",19,', '"alpha-mail","Pro",21,'));
     await waitFor("the new price to be served", async () => ((await proPrice()) === 21 ? true : undefined));
     expect(stdout).toContain("alpha-mail: pricingPlans[1].price: 19 → 21");
 
     const errorsBefore = stderr.length;
-    await editSheet("plans.csv", (t) => t.replace("alpha-mail,Pro,21,", "alpha-mail,Pro,twenty-one,"));
+    await editSheet("plans.csv", (t) => t.replace('"alpha-mail","Pro",21,', '"alpha-mail","Pro",twenty-one,'));
     const printed = await waitFor("the bad cell's error", () => {
       const since = stderr.slice(errorsBefore);
       return /last good build/.test(since) ? since : undefined;
@@ -79,8 +79,8 @@ describe("npm run dev -- --csv DIR", () => {
 
     // The cell fixed, and zeta-crm's rows cut (a sheet saved half-way): its file stays, and is still served.
     const outputBefore = stdout.length;
-    await editSheet("plans.csv", (t) => t.replace("twenty-one", "21").replace(/zeta-crm,.*\r\n/, ""));
-    await editSheet("tools.csv", (t) => t.replace(/zeta-crm,[\s\S]*$/, ""));
+    await editSheet("plans.csv", (t) => t.replace("twenty-one", "21").replace(/"zeta-crm",.*\r\n/, ""));
+    await editSheet("tools.csv", (t) => t.replace(/"zeta-crm",[\s\S]*$/, ""));
     await waitFor("the kept file to be reported", () =>
       /no row any more \(their files are kept; content:import removes them\): zeta-crm/.test(stdout.slice(outputBefore))
         ? true

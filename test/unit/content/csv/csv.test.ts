@@ -121,17 +121,17 @@ describe("content:import", () => {
     await cp(tinyCsv, csv, { recursive: true });
     // Rows end in CRLF; the line breaks inside a list's cell are LF.
     const rows = (await readFile(join(csv, "tools.csv"), "utf8")).split("\r\n");
-    const quill = rows.find((r) => r.startsWith("quill,"))!;
+    const quill = rows.find((r) => r.startsWith('"quill",'))!;
     const quillTwo = quill.replaceAll("quill", "quill-two").replace("Quill SEO", "Quill Two");
-    const kept = rows.filter((r) => !r.startsWith("zeta-crm,"));
+    const kept = rows.filter((r) => !r.startsWith('"zeta-crm",'));
     await writeFile(join(csv, "tools.csv"), kept.join("\r\n").replace(quill, `${quill}\r\n${quillTwo}`));
     const plans = await readFile(join(csv, "plans.csv"), "utf8");
     await writeFile(
       join(csv, "plans.csv"),
-      plans.replace("alpha-mail,Pro,19,", "alpha-mail,Pro,21,").replace(/zeta-crm.*\r\n/, ""),
+      plans.replace('"alpha-mail","Pro",19,', '"alpha-mail","Pro",21,').replace(/"zeta-crm".*\r\n/, ""),
     );
     const categories = await readFile(join(csv, "categories.csv"), "utf8");
-    await writeFile(join(csv, "categories.csv"), categories.replace(/podcasts,.*\r\n/, ""));
+    await writeFile(join(csv, "categories.csv"), categories.replace(/"podcasts",.*\r\n/, ""));
 
     const tree = await hashTree(content);
     const dry = await importContentFromCsv(csv, content, true);
@@ -173,9 +173,9 @@ describe("content:import", () => {
     await cp(fixture("tiny"), content, { recursive: true });
     await cp(tinyCsv, csv, { recursive: true });
     const tools = await readFile(join(csv, "tools.csv"), "utf8");
-    await writeFile(join(csv, "tools.csv"), tools.replace(/zeta-crm,[\s\S]*$/, ""));
+    await writeFile(join(csv, "tools.csv"), tools.replace(/"zeta-crm",[\s\S]*$/, ""));
     const plans = await readFile(join(csv, "plans.csv"), "utf8");
-    await writeFile(join(csv, "plans.csv"), plans.replace(/zeta-crm.*\r\n/, ""));
+    await writeFile(join(csv, "plans.csv"), plans.replace(/"zeta-crm".*\r\n/, ""));
     const tree = await hashTree(content);
     const report = await importContentFromCsv(csv, content, false, { keepRemoved: true });
     expect(report.tools.removed).toEqual(["zeta-crm"]);
