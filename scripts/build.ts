@@ -26,6 +26,7 @@ import { renderCatalogBody } from "./render/catalog-body.ts";
 import { renderCategories } from "./render/categories.ts";
 import { renderDocsPage } from "./render/docs-page.ts";
 import { renderErrors } from "./render/errors.ts";
+import { renderFindIndex } from "./render/find-index.ts";
 import { edgeOnlyFile, listRunFiles } from "./render/list-runs.ts";
 import { renderOpenApi } from "./render/openapi.ts";
 import { lazyFile, type OutputFile, routeTableKey } from "./render/output.ts";
@@ -98,6 +99,8 @@ export function renderSite(catalog: Catalog, table: RouteTable, { edgeOnly = fal
     ...renderDocsPage(catalog, table),
     lazyFile(layout(table.basePath).routeTable, routeTableKey(table), () => `${JSON.stringify(table, null, 2)}\n`),
     renderSchemaTable(table),
+    // a build record: what the MCP servers' find_software and several-word search read (never served by URL)
+    renderFindIndex(catalog, summaries),
     ...Object.values(adapters).flatMap((adapt) => adapt(table)),
   ];
   return {
