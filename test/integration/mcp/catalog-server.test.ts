@@ -120,8 +120,9 @@ describe("npm run mcp over a built dist/", () => {
     return response.status;
   }
 
-  it("lists the five tools: read-only, idempotent, closed-world, with the API's limits in their input schemas", () => {
+  it("lists the six tools: read-only, idempotent, closed-world, with the API's limits in their input schemas", () => {
     expect(tools.map((t) => t.name).sort()).toEqual([
+      "find_software",
       "get_best_in_category",
       "get_software",
       "list_categories",
@@ -157,6 +158,23 @@ describe("npm run mcp over a built dist/", () => {
       required: ["category"],
     });
     expect(Object.keys(byName.list_categories!.inputSchema.properties ?? {})).toEqual([]);
+    expect(byName.find_software!.inputSchema).toMatchObject({
+      type: "object",
+      properties: {
+        category: { type: "string", pattern: SLUG_PATTERN },
+        hasMcpServer: { type: "boolean" },
+        hasApi: { type: "boolean" },
+        hasZapier: { type: "boolean" },
+        hasMake: { type: "boolean" },
+        hasFreePlan: { type: "boolean" },
+        maxPrice: { type: "number", minimum: 0 },
+        minRating: { type: "number", minimum: 0, maximum: 5 },
+        sort: { type: "string", enum: ["name", "price", "rating"] },
+        limit: { type: "integer", minimum: 1, maximum: 100 },
+        offset: { type: "integer", minimum: 0 },
+      },
+    });
+    expect(byName.find_software!.inputSchema.required ?? []).toEqual([]);
   });
 
   it("a slug's example is of its own kind (a tool's names a tool of the sample), and prices are said to be US dollars per month", () => {
