@@ -2,8 +2,10 @@
 import { createServer, type Server, STATUS_CODES } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { resolve } from "node:path";
+import { isLoopbackAddress, isMcpTarget } from "../../../mcp/http.ts";
 import type { PrebuiltResponse } from "./api-handler.ts";
 import { followDist } from "./follow-dist.ts";
+import { createMcpHandler } from "./mcp-handler.ts";
 
 export interface ServerOptions {
   distDir: string;
@@ -72,6 +74,13 @@ export async function startServer({
 }: ServerOptions): Promise<RunningServer> {
   const dist = await followDist(resolve(distDir), { cacheBytes }, onSwitch);
   const t = { ...DEFAULT_TIMEOUTS, ...timeouts };
+  // MCP at /mcp (M4), outside the API: over the build the API serves now. Bound to loopback (known once listening),
+  // it refuses a foreign Origin.
+  let loopback = true;
+  const mcp = createMcpHandler(
+    () => dist.current().root,
+    () => loopback,
+  );
   // Without a Host header Node would answer a bare 400 itself; the route table answers instead.
   const server: Server = createServer(
     {
@@ -82,7 +91,7 @@ export async function startServer({
       // how often the timeouts above are checked: by default every 30 s, which would let idle sockets pile up
       connectionsCheckingInterval: Math.min(1_000, t.headers),
     },
-    (req, res) => dist.current().handle(req, res),
+    (req, res) => (isMcpTarget(req.url ?? "") ? mcp.handle(req, res) : dist.current().handle(req, res)),
   );
   // Malformed or oversized requests get a JSON error body, never Node's bare 400/431; one response per request.
   // Node's parser rejects unknown method tokens (FOO, get) before the handler: they are still P6's 405.
@@ -110,6 +119,7 @@ export async function startServer({
     throw e;
   });
   const address = server.address() as AddressInfo;
+  loopback = isLoopbackAddress(address.address);
   const shownHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
   return {
     url: `http://${shownHost}:${address.port}`,
