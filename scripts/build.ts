@@ -28,6 +28,7 @@ import { renderDocsPage } from "./render/docs-page.ts";
 import { renderErrors } from "./render/errors.ts";
 import { renderFindIndex } from "./render/find-index.ts";
 import { edgeOnlyFile, listRunFiles } from "./render/list-runs.ts";
+import { renderLlmsTxt } from "./render/llms-txt.ts";
 import { renderOpenApi } from "./render/openapi.ts";
 import { lazyFile, type OutputFile, routeTableKey } from "./render/output.ts";
 import { renderRankings } from "./render/rankings.ts";
@@ -97,6 +98,7 @@ export function renderSite(catalog: Catalog, table: RouteTable, { edgeOnly = fal
     ...renderErrors(catalog),
     renderOpenApi(catalog, table),
     ...renderDocsPage(catalog, table),
+    renderLlmsTxt(catalog, table),
     lazyFile(layout(table.basePath).routeTable, routeTableKey(table), () => `${JSON.stringify(table, null, 2)}\n`),
     renderSchemaTable(table),
     // a build record: what the MCP servers' find_software and several-word search read (never served by URL)

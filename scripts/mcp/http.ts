@@ -14,9 +14,9 @@
 // - never a 5xx: an exception is a 400 carrying a JSON-RPC error.
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { MCP_PATH } from "../api/runtime/route-table.ts";
 
-/** Where both hosts answer MCP: outside the base path (P9). */
-export const MCP_PATH = "/mcp";
+export { MCP_PATH };
 /** A request body larger than this is refused with 413 (1 MiB: a tool call is a few hundred bytes). */
 export const MAX_MCP_BODY_BYTES = 1024 * 1024;
 
