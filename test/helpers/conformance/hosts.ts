@@ -30,6 +30,8 @@ export interface Host {
    * suite (shared-hosts.ts) rather than each file its own.
    */
   startOnce?: boolean;
+  /** true: it answers MCP at /mcp (M4: the Node server, the Worker); false: it has none (P9); absent: unknown */
+  mcp?: boolean;
 }
 
 const node: Host = {
@@ -41,6 +43,7 @@ const node: Host = {
     return { origin: server.url.replace(/\/$/, ""), stop: () => server.close() };
   },
   encodings: ["br", "gzip"],
+  mcp: true,
 };
 
 // `npm run serve -- --workers 2`: the same server as two processes sharing the port (node:cluster), as users run it.
@@ -66,6 +69,7 @@ const nodeWorkers: Host = {
   },
   encodings: ["br", "gzip"],
   startOnce: true,
+  mcp: true,
 };
 
 // Measured on the sample catalog (README "Hosts", serve row): serve ignores the query and the method and has one
@@ -222,6 +226,7 @@ const serve: Host = {
   },
   knownGaps: SERVE_GAPS,
   startOnce: true,
+  mcp: false,
 };
 
 // The real nginx over dist/nginx/*.conf (scripts/hosts/nginx/adapter.ts, scripts/hosts/nginx/start.ts); gaps:
@@ -238,6 +243,7 @@ const nginx: Host = {
   // gzip_static is in Debian's nginx; brotli needs a module it does not ship
   encodings: ["gzip"],
   startOnce: true,
+  mcp: false,
 };
 
 // The generated Cloudflare Worker (dist/cloudflare/worker.js, scripts/hosts/cloudflare/adapter.ts) in workerd through
@@ -279,6 +285,7 @@ const cloudflareAssets: Host = {
   },
   knownGaps: CLOUDFLARE_GAPS,
   startOnce: true,
+  mcp: true,
 };
 
 // R2 on a local bucket Miniflare persists in a temporary folder, brought up to date by the upload command's code.
@@ -304,6 +311,7 @@ const cloudflareR2: Host = {
   },
   knownGaps: CLOUDFLARE_GAPS,
   startOnce: true,
+  mcp: true,
 };
 
 // CONFORMANCE_ORIGIN=http://127.0.0.1:8080: a host started elsewhere, serving a build of the same catalog
