@@ -14,9 +14,7 @@
 // - never a 5xx: an exception is a 400 carrying a JSON-RPC error.
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import { MCP_PATH } from "../api/runtime/route-table.ts";
-
-export { MCP_PATH };
+import { isLoopbackOrigin } from "./endpoint.ts";
 /** A request body larger than this is refused with 413 (1 MiB: a tool call is a few hundred bytes). */
 export const MAX_MCP_BODY_BYTES = 1024 * 1024;
 
@@ -42,42 +40,12 @@ const PREFLIGHT: Record<string, string> = {
   "Access-Control-Max-Age": "86400",
 };
 
-/** Whether a request target (origin-form or absolute-form, any query) is the MCP endpoint: its raw path exactly, as
- *  the docs assets are matched (no decoding, no trailing slash). */
-export function isMcpTarget(target: string): boolean {
-  const path = target.startsWith("/") ? target : target.replace(/^https?:\/\/[^/?#]*/i, "");
-  const end = path.indexOf("?");
-  return (end === -1 ? path : path.slice(0, end)) === MCP_PATH;
-}
-
 /** A JSON-RPC error response without id (the transport's form for errors of the request as a whole). */
 function rpcError(status: number, code: number, message: string, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }), {
     status,
     headers: { "Content-Type": "application/json", ...CORS, ...headers },
   });
-}
-
-/** An Origin whose host is loopback: localhost (and *.localhost), 127.0.0.0/8, [::1]. `null` (an opaque origin) is
- *  not. */
-export function isLoopbackOrigin(origin: string): boolean {
-  let host: string;
-  try {
-    host = new URL(origin).hostname;
-  } catch {
-    return false;
-  }
-  return (
-    host === "localhost" ||
-    host.endsWith(".localhost") ||
-    host === "[::1]" ||
-    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)
-  );
-}
-
-/** A listen address only this machine can reach. */
-export function isLoopbackAddress(address: string): boolean {
-  return address === "localhost" || address === "::1" || /^(::ffff:)?127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(address);
 }
 
 /**

@@ -4,7 +4,7 @@ import { readFile, realpath } from "node:fs/promises";
 import { join } from "node:path";
 import type { Miniflare, MiniflareOptions } from "miniflare";
 import { UserError } from "../../../cli/command.ts";
-import { isLoopbackAddress } from "../../../mcp/http.ts";
+import { isLoopbackAddress } from "../../../mcp/endpoint.ts";
 import { ASSETS_BINDING, R2_BINDING, WORKER_FILE, WRANGLER_ASSETS_CONFIG, WRANGLER_R2_CONFIG } from "../adapter.ts";
 import type { UploadTarget } from "../r2/target.ts";
 import { localUploadTarget, UPLOADER_BINDING, UPLOADER_NAME, UPLOADER_SOURCE } from "./bucket-service.ts";

@@ -14,8 +14,7 @@ import {
 import { StorageFault } from "../../../api/runtime/build-index.ts";
 import { createResolver } from "../../../api/runtime/resolve-request.ts";
 import { type ErrorId, type HostErrorId, layout, type RouteTable } from "../../../api/runtime/route-table.ts";
-import { isMcpTarget } from "../../../mcp/http.ts";
-import { workerMcp } from "./mcp.ts";
+import { isMcpTarget } from "../../../mcp/endpoint.ts";
 import { type CacheLike, countedReads, gunzip, type R2Reads, r2Builds } from "./r2-builds.ts";
 import { assetsStore, type Env, type FileMeta, type FileStore, type Read } from "./stores.ts";
 
@@ -175,9 +174,17 @@ export function createWorker(
       }
     },
   };
-  // MCP (M4), outside the base path (P9): answered before the API, which its tools ask in turn.
-  const mcp = workerMcp({ basePath: table.basePath, version, api: api.fetch, builds, cache: edgeCache });
+  // MCP (M4), outside the base path (P9): answered before the API, which its tools ask in turn. Its module (the SDK
+  // and zod) is evaluated on the first request to /mcp, not at every isolate's start.
+  let mcp: Promise<ReturnType<typeof import("./mcp.ts").workerMcp>> | undefined;
+  const answerMcp: WorkerModule["fetch"] = async (request, env, ctx) => {
+    mcp ??= import("./mcp.ts").then(({ workerMcp }) =>
+      workerMcp({ basePath: table.basePath, version, api: api.fetch, builds, cache: edgeCache }),
+    );
+    return (await mcp)(request, env, ctx);
+  };
   return {
-    fetch: (request, env, ctx) => (isMcpTarget(request.url) ? mcp(request, env, ctx) : api.fetch(request, env, ctx)),
+    fetch: (request, env, ctx) =>
+      isMcpTarget(request.url) ? answerMcp(request, env, ctx) : api.fetch(request, env, ctx),
   };
 }
