@@ -51,9 +51,10 @@ describe("the content cache", () => {
       contentRecalled: 9,
     });
     await writeFile(betaMail(), (await readFile(betaMail(), "utf8")).replace('"price":19', '"price":25'));
-    // its detail and /best/email; the export; the hash tree's shards of those (software-0, best-0, catalog) and root
+    // its detail and /best/email; the export; the hash tree's shards of those (software-0, best-0, catalog) and root;
+    // the find index (each tool's lowest paid price)
     expect(await build({ contentDir: content, outDir: dist })).toMatchObject({
-      written: 2 + 1 + 4,
+      written: 2 + 1 + 4 + 1,
       contentRecalled: 8,
     });
     expect((await detailOf("beta-mail")).pricingPlans[0].price).toBe(25);

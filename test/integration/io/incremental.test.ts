@@ -45,8 +45,8 @@ describe("incremental builds", () => {
     const result = await build({ contentDir: content, outDir: dist });
     // beta-mail is only in "email": its detail and /best/email change; no summary (no price in it), no page, no
     // search answer. The export holds every detail; the hash tree changes in the three shards holding those targets
-    // (software-0, best-0, catalog) and its root.
-    expect(result).toMatchObject({ mode: "incremental", written: 2 + 1 + 3 + 1, deleted: 0 });
+    // (software-0, best-0, catalog) and its root; the find index holds each tool's lowest paid price.
+    expect(result).toMatchObject({ mode: "incremental", written: 2 + 1 + 3 + 1 + 1, deleted: 0 });
     await expectSameAsFullBuild();
   });
 
@@ -104,8 +104,8 @@ describe("incremental builds", () => {
     // /categories (seo is now listed), the two offset_out_of_range bodies whose totals changed, and openapi.json
     // (its example page carries meta.total); the export; the search answers of b (Beta's too) and br…bravo (5); the
     // hash tree's shards of those (list-0, category-seo-0, software-0, best-0, search-0, catalog) and its root; the two
-    // lists' runs (edge/lists/).
-    expect(result).toMatchObject({ mode: "incremental", written: 600 + 300 + 6 + 1 + 5 + 7 + 2, deleted: 0 });
+    // lists' runs (edge/lists/); the find index.
+    expect(result).toMatchObject({ mode: "incremental", written: 600 + 300 + 6 + 1 + 5 + 7 + 2 + 1, deleted: 0 });
     await expectSameAsFullBuild();
   });
 
