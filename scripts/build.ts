@@ -28,7 +28,9 @@ import { renderCatalogBody } from "./render/catalog-body.ts";
 import { renderCategories } from "./render/categories.ts";
 import { renderDocsPage } from "./render/docs-page.ts";
 import { renderErrors } from "./render/errors.ts";
+import { renderFindIndex } from "./render/find-index.ts";
 import { listRunFiles } from "./render/list-runs.ts";
+import { renderLlmsTxt } from "./render/llms-txt.ts";
 import { renderOpenApi } from "./render/openapi.ts";
 import { lazyFile, type OutputFile, routeTableKey } from "./render/output.ts";
 import { cutPieces, LIST_PIECES, pieceBody, pieceFiles, piecesOf, rememberingKeyHash } from "./render/pieces.ts";
@@ -109,8 +111,11 @@ export function renderSite(catalog: Catalog, table: RouteTable, paths: RouteLayo
     ...renderErrors(catalog, paths),
     renderOpenApi(catalog, table, paths),
     ...renderDocsPage(catalog, table, paths),
+    renderLlmsTxt(catalog, table),
     lazyFile(paths.routeTable, routeTableKey(table), () => `${JSON.stringify(table, null, 2)}\n`),
     renderSchemaTable(table),
+    // a build record: what the MCP servers' find_software and several-word search read (never served by URL)
+    renderFindIndex(catalog, summaries),
     ...Object.values(adapters).flatMap((adapt) => adapt(table, build)),
   ];
   return {

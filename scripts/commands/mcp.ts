@@ -22,10 +22,14 @@ export const MCP: CommandSpec<typeof options> = {
   summary:
     "Serves the catalog to AI agents as a Model Context Protocol server over standard input and output, read-only: " +
     "tools list_software, get_software, list_categories, get_best_in_category and search_software answer exactly what " +
-    "the HTTP API answers for the same request (search_software also takes several words). Started by an MCP client, " +
-    "not by hand.",
+    "the HTTP API answers for the same request (search_software also takes several words), and find_software says " +
+    "which tools fit (category, MCP server, API, integrations, free plan, budget, rating) in one call. Started by an " +
+    "MCP client, not by hand.",
   options,
-  notes: ["--silent keeps npm's own banner off standard output, which carries the protocol alone."],
+  notes: [
+    "--silent keeps npm's own banner off standard output, which carries the protocol alone.",
+    "Agents that connect by URL use /mcp of the Node server or the Worker instead (docs/guide/mcp.md).",
+  ],
 };
 
 async function main(): Promise<void> {

@@ -110,11 +110,11 @@ async function cachedCommandBundle(entry) {
 
 /**
  * The text of a self-contained bundle of `entry` (packages included) for `platform`, synchronously (esbuild's
- * buildSync, which takes no plugins). An input changed while esbuild ran is caught by its modification time: that
- * bundle is used once, not cached.
+ * buildSync, which takes no plugins). `alias`: packages replaced by project files (paths from the project root). An
+ * input changed while esbuild ran is caught by its modification time: that bundle is used once, not cached.
  */
-function cachedBundleTextSync(entry, { platform, target }) {
-  const options = { platform, target };
+function cachedBundleTextSync(entry, { platform, target, alias }) {
+  const options = { platform, target, ...(alias ? { alias } : {}) };
   const cache = cacheEntry(entry, options);
   if (cache.fresh) return readFileSync(cache.path, "utf8");
   const started = Date.now();

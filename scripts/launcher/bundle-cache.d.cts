@@ -7,5 +7,5 @@ export function freshCommandBundle(entry: string): string | undefined;
 /** The text of a cached, self-contained bundle of a project-relative entry. */
 export function cachedBundleTextSync(
   entry: string,
-  options: { platform: "node" | "neutral" | "browser"; target: string },
+  options: { platform: "node" | "neutral" | "browser"; target: string; alias?: Record<string, string> },
 ): string;

@@ -33,6 +33,7 @@ const SECONDS: Record<string, number> = {
   "integration:test/integration/io/incremental.test.ts": 15,
   "conformance:test/conformance/export-sync.test.ts": 14,
   "conformance:test/conformance/paths.test.ts": 12,
+  "conformance:test/conformance/mcp.test.ts": 12,
   "integration:test/integration/hosts/cloudflare/r2/prune.test.ts": 12,
   "integration:test/integration/render/typed-client.test.ts": 12,
   "integration:test/integration/check-dist/validate-command.test.ts": 12,

@@ -59,7 +59,8 @@ export interface Asset {
   contentType: string;
 }
 
-/** The docs page and what it loads: the only files served outside basePath. */
+/** The docs page, what it loads, and /llms.txt (the API told to a language model): the only files served outside
+ *  basePath (P9). */
 export const DOCS_ASSETS = {
   page: { file: "index.html", path: "/", contentType: "text/html; charset=utf-8" },
   redoc: {
@@ -72,7 +73,11 @@ export const DOCS_ASSETS = {
     path: "/docs/redoc.standalone.js.LICENSE.txt",
     contentType: "text/plain; charset=utf-8",
   },
+  llms: { file: "llms.txt", path: "/llms.txt", contentType: "text/plain; charset=utf-8" },
 } as const satisfies Record<string, Asset>;
+
+/** Where the Node server and the Worker answer MCP (M4): outside basePath, and no file (mcp/http.ts). */
+export const MCP_PATH = "/mcp";
 
 export interface RouteTable {
   basePath: string;

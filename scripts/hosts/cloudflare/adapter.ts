@@ -8,6 +8,8 @@ import { BUILD_INDEX_FILE } from "../../api/runtime/build-index.ts";
 import { answerTemplates, CODINGS, type RouteTable } from "../../api/runtime/route-table.ts";
 import { isSibling } from "../../api/served-files.ts";
 import { cachedBundleTextSync } from "../../launcher/bundle-cache.cjs";
+import { packageVersion } from "../../mcp/package-version.ts";
+import { FIND_INDEX_FILE } from "../../model/find-index.ts";
 import { lazyFile, type OutputFile, routeTableKey } from "../../render/output.ts";
 
 export const WORKER_FILE = "cloudflare/worker.js";
@@ -21,19 +23,24 @@ export const R2_BUCKET_NAME = "marketing-software-api";
 /** A date this workerd (miniflare 4.20260426) and the edge both support; pinned so output is byte-identical. */
 export const COMPATIBILITY_DATE = "2026-04-01";
 
+/** What the Worker bundle has instead of Ajv (worker/no-ajv.ts says why). */
+const NO_AJV = "./scripts/hosts/cloudflare/worker/no-ajv.ts";
+
 /**
- * The Worker module: createWorker(table, errors) from scripts/hosts/cloudflare/worker/worker.ts, as one self-contained
- * ES module.
+ * The Worker module: createWorker(table, errors, version) from scripts/hosts/cloudflare/worker/worker.ts, as one
+ * self-contained ES module.
  */
 export function bundleWorker(table: RouteTable): string {
   // The code is bundled only when it changed (esbuild would slow every small rebuild); the data goes in here.
   const code = cachedBundleTextSync("scripts/hosts/cloudflare/worker/entry.ts", {
     platform: "neutral",
     target: "es2022",
+    alias: { ajv: NO_AJV, "ajv-formats": NO_AJV },
   });
   const data = {
     __ROUTE_TABLE__: JSON.stringify(table),
     __ERROR_BODIES__: JSON.stringify(errorBodies(table.basePath)),
+    __PACKAGE_VERSION__: JSON.stringify(packageVersion()),
   };
   let text = code;
   for (const [name, json] of Object.entries(data)) {
@@ -54,10 +61,12 @@ export function publishedRoots(table: RouteTable): string[] {
 /** Precompressed siblings stay local: the edge compresses responses itself (stores.ts says why). */
 const SIBLING_SUFFIXES = CODINGS.map((c) => c.suffix);
 
-/** Whether a dist/ path is uploaded (to Static Assets or R2): below a published root, no dotfile, no sibling. */
+/** Whether a dist/ path is uploaded (to Static Assets or R2): below a published root, no dotfile, no sibling; and the
+ *  find index, which the Worker's MCP tools read from the build (never served by URL). */
 export function publishedPathFilter(table: RouteTable): (path: string) => boolean {
   const roots = publishedRoots(table); // once, not once per file of a 281,000-file upload
   return (path) => {
+    if (path === FIND_INDEX_FILE) return true;
     if (path.split("/").some((segment) => segment.startsWith("."))) return false;
     if (isSibling(path)) return false;
     return roots.some((r) => (r.endsWith("/") ? path.startsWith(r) : path === r));
@@ -72,6 +81,8 @@ export function assetsIgnore(table: RouteTable): string {
     ...publishedRoots(table).map((r) => `!/${r}`),
     // The Worker reads the build's index to tell a missing body from no such file (H7); R2 has its manifest instead.
     `!/${BUILD_INDEX_FILE}`,
+    // Its MCP tools read the find index (R2: from the manifest, as publishedPathFilter uploads it). No route names it.
+    `!/${FIND_INDEX_FILE}`,
     ".*",
     ...SIBLING_SUFFIXES.map((s) => `*${s}`),
     "",

@@ -41,6 +41,8 @@ export interface Host {
   layout?: BuildLayout;
   /** runs only a seeded sample of the suite (inSample), to keep npm test within its time */
   sample?: Sample;
+  /** true: it answers MCP at /mcp (M4: the Node server, the Worker); false: it has none (P9); absent: unknown */
+  mcp?: boolean;
 }
 
 /** Every test whose name matches `always`, and of the others those whose hash with `seed` falls below `fraction`. */
@@ -64,6 +66,7 @@ const node: Host = {
     return { origin: server.url.replace(/\/$/, ""), stop: () => server.close() };
   },
   encodings: ["br", "gzip"],
+  mcp: true,
 };
 
 // The same server over the catalog built with --layout runs: list pages from the runs, answered exactly as the page
@@ -100,6 +103,7 @@ const nodeWorkers: Host = {
   },
   encodings: ["br", "gzip"],
   startOnce: true,
+  mcp: true,
 };
 
 // Measured on the sample catalog (README "Hosts", serve row): serve ignores the query and the method and has one
@@ -256,6 +260,7 @@ const serve: Host = {
   },
   knownGaps: SERVE_GAPS,
   startOnce: true,
+  mcp: false,
 };
 
 // The real nginx over dist/nginx/*.conf (scripts/hosts/nginx/adapter.ts, scripts/hosts/nginx/start.ts); gaps:
@@ -272,6 +277,7 @@ const nginx: Host = {
   // gzip_static is in Debian's nginx; brotli needs a module it does not ship
   encodings: ["gzip"],
   startOnce: true,
+  mcp: false,
 };
 
 // nginx over the same catalog built with --layout runs: list pages come from the njs handler (list-pages.js), every
@@ -354,6 +360,7 @@ const cloudflareAssets: Host = {
   },
   knownGaps: CLOUDFLARE_GAPS,
   startOnce: true,
+  mcp: true,
 };
 
 // R2 on a local bucket Miniflare persists in a temporary folder, brought up to date by the upload command's code.
@@ -379,6 +386,7 @@ const cloudflareR2: Host = {
   },
   knownGaps: CLOUDFLARE_GAPS,
   startOnce: true,
+  mcp: true,
 };
 
 // CONFORMANCE_ORIGIN=http://127.0.0.1:8080: a host started elsewhere, serving a build of the same catalog

@@ -52,9 +52,9 @@ describe("the content cache", () => {
     });
     await writeFile(betaMail(), (await readFile(betaMail(), "utf8")).replace('"price":19', '"price":25'));
     // its detail and /best/email; the export and the one piece of it that holds the tool; the hash tree's shards of
-    // those (software-0, best-0, catalog) and root
+    // those (software-0, best-0, catalog) and root; the find index (each tool's lowest paid price)
     expect(await build({ contentDir: content, outDir: dist })).toMatchObject({
-      written: 2 + 2 + 4,
+      written: 2 + 2 + 4 + 1,
       contentRecalled: 8,
     });
     expect((await detailOf("beta-mail")).pricingPlans[0].price).toBe(25);

@@ -3,7 +3,7 @@
 // count of the sample's files and bytes is the build's, every count of the n = 1,000 tree is bench/results.json's,
 // every rule id cited anywhere is defined in docs/develop/rules.md, and no link leaves the repository.
 import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { join } from "node:path";
 import fg from "fast-glob";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -383,6 +383,54 @@ describe("README.md and docs/", () => {
     }
   });
 
+  it("llms.txt: each of its links answers 200 on the Node server (the MCP endpoint a POST of initialize)", async () => {
+    const text = readFileSync(join(dist, "llms.txt"), "utf8");
+    const site = JSON.parse(readFileSync(join(repoRoot, "content/site.json"), "utf8")) as { apiBaseUrl: string };
+    const origin = site.apiBaseUrl.replace(/\/+$/, "");
+    const table = await loadRouteTable(realpathSync(dist));
+    // The convention's shape: an H1 title, a blockquote summary (with the base URL), then sections of links.
+    expect(text).toMatch(/^# [^\n]+\n\n> [^\n]+\n/);
+    expect(text).toContain(`Base URL: ${origin}${table.basePath}\n`);
+    expect(text.match(/^## .+$/gm)).toEqual(["## Endpoints", "## Description", "## MCP", "## Hosts"]);
+    const links = [...text.matchAll(/\]\((https?:\/\/[^)\s]+)\)/g)].map(([, url]) => url!);
+    // Every URL is one of its links but the base URL, and every listed operation has its example.
+    const bare = [...text.matchAll(/https?:\/\/[^)\s`]+/g)].map(([url]) => url).filter((url) => !links.includes(url));
+    expect(bare).toEqual([`${origin}${table.basePath}`]);
+    const listed = Object.values(OPERATIONS).filter((op) => !("listed" in op));
+    for (const op of listed) expect(text, op.path).toContain(`\`GET ${table.basePath}${op.path}\``);
+    expect(links.length).toBeGreaterThanOrEqual(listed.length + 3);
+    const server = await startServer({ distDir: dist, port: 0 });
+    try {
+      const served = await fetch(`${server.url}/llms.txt`);
+      expect(served.headers.get("content-type")).toBe("text/plain; charset=utf-8");
+      expect(await served.text()).toBe(text);
+      const initialize = JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "doc-facts", version: "1" } },
+      });
+      const failed: string[] = [];
+      for (const link of links) {
+        expect(link.startsWith(`${origin}/`), link).toBe(true);
+        const path = link.slice(origin.length);
+        const answer =
+          path === "/mcp"
+            ? await fetch(server.url + path, {
+                method: "POST",
+                headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+                body: initialize,
+              })
+            : await fetch(server.url + path);
+        await answer.arrayBuffer();
+        if (answer.status !== 200) failed.push(`${link}: ${answer.status}`);
+      }
+      expect(failed).toEqual([]);
+    } finally {
+      await server.close();
+    }
+  });
+
   it("docs/guide/mcp.md: the lines a person sends by hand, sent as written to npm run --silent mcp, get the answers shown", () => {
     const text = readFileSync(join(repoRoot, "docs/guide/mcp.md"), "utf8");
     const section = text.slice(text.indexOf("## Trying it by hand"));
@@ -404,7 +452,7 @@ describe("README.md and docs/", () => {
           .map((line) => [(JSON.parse(line) as { id: number }).id, line]),
       );
     expect(byId(run.stdout)).toEqual(byId(shown!));
-    expect(Object.keys(byId(shown!))).toEqual(["1", "2", "3", "4"]);
+    expect(Object.keys(byId(shown!))).toEqual(["1", "2", "3", "4", "5"]);
   });
 
   it("finds what it checks (the extraction works)", async () => {

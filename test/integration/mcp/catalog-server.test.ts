@@ -1,10 +1,13 @@
 // M1–M3 end to end: `npm run mcp` as a subprocess, the SDK's own Client, and the real Node server as the oracle. Every
-// tool result must be the HTTP API's body for the same request, errors included; a rebuild must be seen at once.
+// tool result must be the HTTP API's body for the same request, errors included; a rebuild must be seen at once, by
+// the stdio server and by the Node server's /mcp (M4).
 import { existsSync } from "node:fs";
 import { mkdir, realpath, rename, rm, symlink } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { Ajv } from "ajv";
 import addFormats from "ajv-formats";
 import fc from "fast-check";
@@ -120,8 +123,9 @@ describe("npm run mcp over a built dist/", () => {
     return response.status;
   }
 
-  it("lists the five tools: read-only, idempotent, closed-world, with the API's limits in their input schemas", () => {
+  it("lists the six tools: read-only, idempotent, closed-world, with the API's limits in their input schemas", () => {
     expect(tools.map((t) => t.name).sort()).toEqual([
+      "find_software",
       "get_best_in_category",
       "get_software",
       "list_categories",
@@ -157,6 +161,23 @@ describe("npm run mcp over a built dist/", () => {
       required: ["category"],
     });
     expect(Object.keys(byName.list_categories!.inputSchema.properties ?? {})).toEqual([]);
+    expect(byName.find_software!.inputSchema).toMatchObject({
+      type: "object",
+      properties: {
+        category: { type: "string", pattern: SLUG_PATTERN },
+        hasMcpServer: { type: "boolean" },
+        hasApi: { type: "boolean" },
+        hasZapier: { type: "boolean" },
+        hasMake: { type: "boolean" },
+        hasFreePlan: { type: "boolean" },
+        maxPrice: { type: "number", minimum: 0 },
+        minRating: { type: "number", minimum: 0, maximum: 5 },
+        sort: { type: "string", enum: ["name", "price", "rating"] },
+        limit: { type: "integer", minimum: 1, maximum: 100 },
+        offset: { type: "integer", minimum: 0 },
+      },
+    });
+    expect(byName.find_software!.inputSchema.required ?? []).toEqual([]);
   });
 
   it("a slug's example is of its own kind (a tool's names a tool of the sample), and prices are said to be US dollars per month", () => {
@@ -351,18 +372,38 @@ describe("npm run mcp over a built dist/", () => {
     });
   });
 
-  it("answers from a new build as soon as it is published", async () => {
-    expect((await mcp.client.callTool({ name: "get_software", arguments: { slug: INSERTED_SLUG } })).isError).toBe(
-      true,
-    );
-    await editTiny(content, "v2");
-    await build({ contentDir: content, outDir: genB });
-    await publish(dist, genB);
-    await http.reload();
-    expect(http.root()).toBe(await realpath(genB));
-    expect(await expectSameAnswer(mcp, { tool: "get_software", args: { slug: INSERTED_SLUG } })).toBe(200);
-    expect(await expectSameAnswer(mcp, { tool: "list_software", args: { limit: 2, offset: 4 } })).toBe(200);
-    expect(await expectSameAnswer(mcp, { tool: "get_software", args: { slug: "alpha-mail" } })).toBe(200);
+  it("answers from a new build as soon as it is published, over stdio and at the Node server's /mcp alike", async () => {
+    // The Node server's /mcp answers from the build the server serves: it follows the publication with the API.
+    const remoteHttp = new Client({ name: "catalog-mcp-test", version: "1.0.0" });
+    await remoteHttp.connect(new StreamableHTTPClientTransport(new URL(`${http.url}/mcp`)));
+    const found = async (client: Client) => {
+      const result = await client.callTool({ name: "find_software", arguments: { sort: "price", limit: 100 } });
+      return result.structuredContent as { data: { slug: string }[]; meta: { total: number } };
+    };
+    try {
+      expect((await mcp.client.callTool({ name: "get_software", arguments: { slug: INSERTED_SLUG } })).isError).toBe(
+        true,
+      );
+      for (const client of [mcp.client, remoteHttp]) expect((await found(client)).meta.total).toBe(4);
+      await editTiny(content, "v2");
+      await build({ contentDir: content, outDir: genB });
+      await publish(dist, genB);
+      await http.reload();
+      expect(http.root()).toBe(await realpath(genB));
+      expect(await expectSameAnswer(mcp, { tool: "get_software", args: { slug: INSERTED_SLUG } })).toBe(200);
+      expect(await expectSameAnswer(mcp, { tool: "list_software", args: { limit: 2, offset: 4 } })).toBe(200);
+      expect(await expectSameAnswer(mcp, { tool: "get_software", args: { slug: "alpha-mail" } })).toBe(200);
+      // find_software reads the new build's index, and its summaries from the same build.
+      for (const client of [mcp.client, remoteHttp]) {
+        const { data, meta } = await found(client);
+        expect(meta.total).toBe(5);
+        expect(data.map((t) => t.slug)).toContain(INSERTED_SLUG);
+      }
+      const viaHttp = await remoteHttp.callTool({ name: "get_software", arguments: { slug: INSERTED_SLUG } });
+      expect(viaHttp.structuredContent).toStrictEqual(await (await fetch(`${api}/software/${INSERTED_SLUG}`)).json());
+    } finally {
+      await remoteHttp.close();
+    }
   });
 
   it("says in one line when the build is gone, and recovers when it is back", async () => {

@@ -4,6 +4,7 @@ import { readFile, realpath } from "node:fs/promises";
 import { join } from "node:path";
 import type { Miniflare, MiniflareOptions } from "miniflare";
 import { UserError } from "../../../cli/command.ts";
+import { isLoopbackAddress } from "../../../mcp/endpoint.ts";
 import { ASSETS_BINDING, R2_BINDING, WORKER_FILE, WRANGLER_ASSETS_CONFIG, WRANGLER_R2_CONFIG } from "../adapter.ts";
 import type { UploadTarget } from "../r2/target.ts";
 import { localUploadTarget, UPLOADER_BINDING, UPLOADER_NAME, UPLOADER_SOURCE } from "./bucket-service.ts";
@@ -79,6 +80,11 @@ export async function miniflareOptions({
     throw new UserError(`${distDir} does not exist: build first (npm run build)`);
   });
   const config = await readConfig(root, mode === "assets" ? WRANGLER_ASSETS_CONFIG : WRANGLER_R2_CONFIG);
+  // The Worker cannot see the address it listens on: told here, /mcp refuses a foreign Origin on loopback (M4).
+  const bindings = {
+    ...(isLoopbackAddress(host) ? { MCP_LOOPBACK_ONLY: "1" } : {}),
+    ...(mode === "r2" && countReads ? { COUNT_R2_READS: "1" } : {}),
+  };
   const base = {
     // The module's text, not its path: Miniflare names modules relative to the working directory, and workerd
     // refuses a name with `..` (a build outside the project, e.g. in /tmp).
@@ -86,6 +92,7 @@ export async function miniflareOptions({
       { type: "ESModule", path: "worker.js", contents: await readFile(join(root, config.main ?? WORKER_FILE), "utf8") },
     ],
     compatibilityDate: config.compatibility_date,
+    bindings,
     cf: false,
     port,
     host,
@@ -95,11 +102,7 @@ export async function miniflareOptions({
     if (!bucket) throw new UserError(`${WRANGLER_R2_CONFIG} has no ${R2_BINDING} bucket`);
     const { cf, port: _port, host: _host, ...api } = base;
     const shared = { cf, port, host, r2Persist: r2Persist ?? true };
-    const worker = {
-      ...api,
-      r2Buckets: { [R2_BINDING]: bucket.bucket_name },
-      ...(countReads ? { bindings: { COUNT_R2_READS: "1" } } : {}),
-    };
+    const worker = { ...api, r2Buckets: { [R2_BINDING]: bucket.bucket_name } };
     if (!uploader) return { ...shared, ...worker };
     // The first worker answers on the port; the uploader is reached only through miniflare.getWorker().
     const upload = {

@@ -58,6 +58,8 @@ export interface Env {
   BUCKET?: R2BucketLike;
   /** "1": every answer says how many R2 reads it took (X-R2-Reads, and by kind X-R2-Read-Kinds), for tests and the benchmark */
   COUNT_R2_READS?: string;
+  /** "1": the Worker listens on a loopback address only (npm run start:cloudflare sets it): /mcp refuses a foreign Origin */
+  MCP_LOOPBACK_ONLY?: string;
 }
 
 /** A dist/ path as a URL path for the assets binding (any host name: the binding ignores it). */

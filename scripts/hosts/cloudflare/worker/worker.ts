@@ -1,7 +1,8 @@
 // The Cloudflare Worker: every request goes through the same resolver and answer policy as the Node server (api/);
 // the Worker only reads the resolved file from Workers Static Assets (binding ASSETS) or from the live build in R2
-// (binding BUCKET, r2-builds.ts: one build per request, named by X-Catalog-Build) and writes the answer. Bundled with
-// the table by scripts/hosts/cloudflare/adapter.ts.
+// (binding BUCKET, r2-builds.ts: one build per request, named by X-Catalog-Build) and writes the answer. /mcp is
+// answered before that (mcp.ts), by MCP tools that ask this same fetch. Bundled with the table by
+// scripts/hosts/cloudflare/adapter.ts.
 // Runs in workerd: Web APIs only, no node: imports.
 import {
   answerHeaders,
@@ -13,6 +14,7 @@ import {
 import { StorageFault } from "../../../api/runtime/build-index.ts";
 import { createResolver } from "../../../api/runtime/resolve-request.ts";
 import { type ErrorId, type HostErrorId, layout, type RouteTable } from "../../../api/runtime/route-table.ts";
+import { isMcpTarget } from "../../../mcp/endpoint.ts";
 import { type CacheLike, countedReads, gunzip, type R2Reads, r2Builds } from "./r2-builds.ts";
 import { assetsStore, type Body, type Env, type FileMeta, type FileStore, type Read } from "./stores.ts";
 
@@ -46,8 +48,13 @@ export function clientAcceptEncoding(request: Request): string | null {
 /** The edge cache, where the runtime has one (workerd's `caches.default`). */
 const edgeCache = (): CacheLike | undefined => (globalThis as { caches?: { default?: CacheLike } }).caches?.default;
 
-/** The Worker's module for one route table and its error bodies (by error id, as the build writes them). */
-export function createWorker(table: RouteTable, errorBodies: Record<ErrorId | HostErrorId, string>): WorkerModule {
+/** The Worker's module for one route table and its error bodies (by error id, as the build writes them); `version`:
+ *  the package's, which its MCP server reports. */
+export function createWorker(
+  table: RouteTable,
+  errorBodies: Record<ErrorId | HostErrorId, string>,
+  version = "0.0.0",
+): WorkerModule {
   const resolver = createResolver(table);
   const headers = answerHeaders(table);
   const errors = new Map(
@@ -100,7 +107,7 @@ export function createWorker(table: RouteTable, errorBodies: Record<ErrorId | Ho
     return read;
   }
 
-  return {
+  const api: WorkerModule = {
     async fetch(request, env, ctx) {
       const method = request.method;
       // In R2 mode every answer says which build it came from, and (COUNT_R2_READS) what it read.
@@ -168,5 +175,18 @@ export function createWorker(table: RouteTable, errorBodies: Record<ErrorId | Ho
         return answer(error(method, "service_unavailable"));
       }
     },
+  };
+  // MCP (M4), outside the base path (P9): answered before the API, which its tools ask in turn. Its module (the SDK
+  // and zod) is evaluated on the first request to /mcp, not at every isolate's start.
+  let mcp: Promise<ReturnType<typeof import("./mcp.ts").workerMcp>> | undefined;
+  const answerMcp: WorkerModule["fetch"] = async (request, env, ctx) => {
+    mcp ??= import("./mcp.ts").then(({ workerMcp }) =>
+      workerMcp({ basePath: table.basePath, version, api: api.fetch, builds, cache: edgeCache }),
+    );
+    return (await mcp)(request, env, ctx);
+  };
+  return {
+    fetch: (request, env, ctx) =>
+      isMcpTarget(request.url) ? answerMcp(request, env, ctx) : api.fetch(request, env, ctx),
   };
 }

@@ -1,9 +1,11 @@
 // The Node host: one HTTP server over the build published at --dist, following each new publication (B5).
-import { createServer, type Server, STATUS_CODES } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { resolve } from "node:path";
+import { isLoopbackAddress, isMcpTarget } from "../../../mcp/endpoint.ts";
 import type { PrebuiltResponse } from "./api-handler.ts";
 import { followDist } from "./follow-dist.ts";
+import type { McpHandler } from "./mcp-handler.ts";
 
 export interface ServerOptions {
   distDir: string;
@@ -72,6 +74,17 @@ export async function startServer({
 }: ServerOptions): Promise<RunningServer> {
   const dist = await followDist(resolve(distDir), { cacheBytes }, onSwitch);
   const t = { ...DEFAULT_TIMEOUTS, ...timeouts };
+  // MCP at /mcp (M4), outside the API: over the build the API serves now. Bound to loopback (known once listening),
+  // it refuses a foreign Origin. Loaded on its first request: the SDK and zod would triple the server's start.
+  let loopback = true;
+  let mcp: Promise<McpHandler> | undefined;
+  const answerMcp = (req: IncomingMessage, res: ServerResponse) =>
+    (mcp ??= import("./mcp-handler.ts").then(({ createMcpHandler }) =>
+      createMcpHandler(
+        () => dist.current().root,
+        () => loopback,
+      ),
+    )).then((handler) => handler.handle(req, res));
   // Without a Host header Node would answer a bare 400 itself; the route table answers instead.
   const server: Server = createServer(
     {
@@ -82,7 +95,7 @@ export async function startServer({
       // how often the timeouts above are checked: by default every 30 s, which would let idle sockets pile up
       connectionsCheckingInterval: Math.min(1_000, t.headers),
     },
-    (req, res) => dist.current().handle(req, res),
+    (req, res) => (isMcpTarget(req.url ?? "") ? void answerMcp(req, res) : dist.current().handle(req, res)),
   );
   // Malformed or oversized requests get a JSON error body, never Node's bare 400/431; one response per request.
   // Node's parser rejects unknown method tokens (FOO, get) before the handler: they are still P6's 405.
@@ -110,6 +123,7 @@ export async function startServer({
     throw e;
   });
   const address = server.address() as AddressInfo;
+  loopback = isLoopbackAddress(address.address);
   const shownHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
   return {
     url: `http://${shownHost}:${address.port}`,

@@ -46,6 +46,7 @@ const expectedBodies = () =>
       /^errors\/.+\.json$/.test(f) ||
       f === "index.html" ||
       f.startsWith("docs/") ||
+      f === "llms.txt" ||
       f === "404.html",
   );
 

@@ -203,6 +203,7 @@ describe("nginx adapter output", () => {
           "~^\\\\/$" asset_0;
           "~^\\\\/docs\\\\/redoc\\\\.standalone\\\\.js$" asset_1;
           "~^\\\\/docs\\\\/redoc\\\\.standalone\\\\.js\\\\.LICENSE\\\\.txt$" asset_2;
+          "~^\\\\/llms\\\\.txt$" asset_3;
           "~^/(?:v|%76)(?:1|%31)/(?:s|%73)(?:o|%6[Ff])(?:f|%66)(?:t|%74)(?:w|%77)(?:a|%61)(?:r|%72)(?:e|%65)/?$" listSoftware;
           "~^/(?:v|%76)(?:1|%31)/(?:s|%73)(?:o|%6[Ff])(?:f|%66)(?:t|%74)(?:w|%77)(?:a|%61)(?:r|%72)(?:e|%65)/(?:[0-9a-z]|%(?:3[0-9]|6[1-9A-Fa-f]|7[0-9Aa]))+(?:(?:\\\\-|%2[Dd])(?:[0-9a-z]|%(?:3[0-9]|6[1-9A-Fa-f]|7[0-9Aa]))+)*/?$" getSoftware;
           "~^/(?:v|%76)(?:1|%31)/(?:s|%73)(?:o|%6[Ff])(?:f|%66)(?:t|%74)(?:w|%77)(?:a|%61)(?:r|%72)(?:e|%65)/(?:[^/%?#\\\\x00-\\\\x20\\\\x7f-\\\\xff]|%[0-7][0-9A-Fa-f]|%(?:[Cc][2-9A-Fa-f]|[Dd][0-9A-Fa-f])%[89ABab][0-9A-Fa-f]|%[Ee]0%[ABab][0-9A-Fa-f]%[89ABab][0-9A-Fa-f]|%[Ee][1-9A-Ca-cEFef]%[89ABab][0-9A-Fa-f]%[89ABab][0-9A-Fa-f]|%[Ee][Dd]%[89][0-9A-Fa-f]%[89ABab][0-9A-Fa-f]|%[Ff]0%[9ABab][0-9A-Fa-f]%[89ABab][0-9A-Fa-f]%[89ABab][0-9A-Fa-f]|%[Ff][1-3]%[89ABab][0-9A-Fa-f]%[89ABab][0-9A-Fa-f]%[89ABab][0-9A-Fa-f]|%[Ff]4%8[0-9A-Fa-f]%[89ABab][0-9A-Fa-f]%[89ABab][0-9A-Fa-f])+/?$" !software_not_found;
@@ -591,6 +592,13 @@ describe("nginx adapter output", () => {
               error_page 400 405 501 = /./api-rejected;
               default_type "text/plain; charset=utf-8";
               try_files /docs/redoc.standalone.js.LICENSE.txt @api_error_not_found;
+          }
+          location @api_asset_3 {
+              # /llms.txt: a docs file, served as API files are but with its own type
+              error_page 403 404 500 =503 /./api-body/errors/service_unavailable.json;
+              error_page 400 405 501 = /./api-rejected;
+              default_type "text/plain; charset=utf-8";
+              try_files /llms.txt @api_error_not_found;
           }
           location @api_route_listSoftware {
               error_page 403 404 500 =503 /./api-body/errors/service_unavailable.json;
