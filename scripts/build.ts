@@ -111,7 +111,7 @@ export function renderSite(catalog: Catalog, table: RouteTable, paths: RouteLayo
     ...renderErrors(catalog, paths),
     renderOpenApi(catalog, table, paths),
     ...renderDocsPage(catalog, table, paths),
-    renderLlmsTxt(catalog, table),
+    renderLlmsTxt(catalog, table, paths),
     lazyFile(paths.routeTable, routeTableKey(table), () => `${JSON.stringify(table, null, 2)}\n`),
     renderSchemaTable(table),
     // a build record: what the MCP servers' find_software and several-word search read (never served by URL)

@@ -8,8 +8,8 @@ import {
   DEFAULT_LIMIT,
   DOCS_ASSETS,
   fill,
-  layout,
   MCP_PATH,
+  type RouteLayout,
   type RouteTable,
 } from "../api/runtime/route-table.ts";
 import type { Catalog } from "../model/derive.ts";
@@ -72,7 +72,8 @@ function endpointLine(op: Operation, base: string, api: string, facts: Facts): s
   return `- [${op.summary}](${api}${base}${target}): ${what}`;
 }
 
-export function llmsText(catalog: Catalog, table: RouteTable): string {
+/** The text of llms.txt; `paths`: the build's route layout (the first page's file, the description's path). */
+export function llmsText(catalog: Catalog, table: RouteTable, paths: RouteLayout): string {
   const origin = catalog.site.apiBaseUrl.replace(/\/+$/, "");
   const base = table.basePath;
   const category = catalog.categories.find((c) => c.listed) ?? catalog.categories.find((c) => c.tools.length > 0);
@@ -81,7 +82,7 @@ export function llmsText(catalog: Catalog, table: RouteTable): string {
     word: firstNameWord(catalog.tools)?.slice(0, 4) ?? "mail",
   };
   const endpoints = operationList().map(([, op]) => endpointLine(op, base, origin, facts));
-  const firstPage = `/${fill(layout(base).page, { filter: ALL_FILTER, limit: DEFAULT_LIMIT, offset: 0 })}`;
+  const firstPage = `/${fill(paths.page, { filter: ALL_FILTER, limit: DEFAULT_LIMIT, offset: 0 })}`;
   return `# Marketing Software Data API
 
 > A public, read-only JSON API of marketing software: tools with their pricing plans (US dollars per month), ratings and API, MCP, Zapier and Make support; categories; and price rankings. No key, no sign-up. Base URL: ${origin}${base}
@@ -94,7 +95,7 @@ ${endpoints.join("\n")}
 
 ## Description
 
-- [OpenAPI 3.1 description](${origin}/${layout(base).openapi}): every endpoint, parameter, limit, error code and response schema
+- [OpenAPI 3.1 description](${origin}/${paths.openapi}): every endpoint, parameter, limit, error code and response schema
 - [Reference page](${origin}${DOCS_ASSETS.page.path}): the description rendered, with requests that answer from this catalog
 
 ## MCP
@@ -111,7 +112,7 @@ ${endpoints.join("\n")}
 }
 
 /** llms.txt, keyed by what it is made of: the route table, the public address and the example values. */
-export function renderLlmsTxt(catalog: Catalog, table: RouteTable): OutputFile {
+export function renderLlmsTxt(catalog: Catalog, table: RouteTable, paths: RouteLayout): OutputFile {
   const key = [
     "llms",
     routeTableKey(table),
@@ -120,5 +121,5 @@ export function renderLlmsTxt(catalog: Catalog, table: RouteTable): OutputFile {
     catalog.categories.map((c) => `${c.slug}:${c.listed}:${c.tools.length > 0}`).join(","),
     firstNameWord(catalog.tools),
   ].join(" ");
-  return lazyFile(DOCS_ASSETS.llms.file, key, () => llmsText(catalog, table));
+  return lazyFile(DOCS_ASSETS.llms.file, key, () => llmsText(catalog, table, paths));
 }
