@@ -16,7 +16,9 @@ const LAYERS = [
   ["render"],
   ["io"],
   ["net"],
-  ["hosts", "mcp", "mirror", "check-dist", "scaffold"],
+  // the MCP server: the stdio command and the /mcp endpoint the Node server and the Worker embed
+  ["mcp"],
+  ["hosts", "mirror", "check-dist", "scaffold"],
   ["spans"],
   ["commands"],
 ];
