@@ -1,12 +1,11 @@
 // bench's commands (bench, bench:chart) behave like every other command: --help, an unknown flag or a bad value as
 // one line with exit 2, no stack trace, nothing built; `bench --report` prints what bench/results.json holds.
-import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { UserError } from "../../scripts/cli/command.ts";
 import { repoRoot } from "../../test/helpers/fs/dirs.ts";
-import { launchArgs } from "../../test/helpers/process/launch.ts";
+import { commandContract, expectOneLine, runEntry } from "../../test/helpers/process/command-contract.ts";
 import { parseBenchOptions } from "../options.ts";
 
 const COMMANDS = {
@@ -14,35 +13,9 @@ const COMMANDS = {
   "bench:chart": "bench/chart.ts",
 } as const;
 
-function run(command: keyof typeof COMMANDS, args: string[]) {
-  const r = spawnSync(process.execPath, launchArgs(COMMANDS[command], ...args), {
-    cwd: repoRoot,
-    encoding: "utf8",
-    timeout: 30_000,
-  });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+const run = (command: keyof typeof COMMANDS, args: string[]) => runEntry(COMMANDS[command], args);
 
-const oneLine = (text: string) => {
-  expect(text.trim().split("\n"), text).toHaveLength(1);
-  expect(text).not.toMatch(/\n\s+at /);
-};
-
-describe.each(Object.keys(COMMANDS) as (keyof typeof COMMANDS)[])("npm run %s", (command) => {
-  it("--help prints its usage and options, exit 0", () => {
-    const r = run(command, ["--help"]);
-    expect(r.status).toBe(0);
-    expect(r.stdout).toMatch(new RegExp(`^usage: npm run ${command} --`));
-    expect(r.stdout).toContain("--help");
-  });
-
-  it("an unknown flag is one line naming it, exit 2", () => {
-    const r = run(command, ["--no-such-flag"]);
-    expect(r.status).toBe(2);
-    oneLine(r.stderr);
-    expect(r.stderr).toContain("unknown option --no-such-flag");
-  });
-});
+commandContract(COMMANDS);
 
 describe("npm run bench: bad values", () => {
   it("a bad size, step or count is a one-line usage error (exit 2) before anything is built", () => {
@@ -65,7 +38,7 @@ describe("npm run bench: bad values", () => {
     // and as a process: the line on stderr, exit 2
     const r = run("bench", ["--sizes", "0"]);
     expect(r.status).toBe(2);
-    oneLine(r.stderr);
+    expectOneLine(r.stderr);
   });
 });
 

@@ -1,48 +1,21 @@
 // The developer commands (catalog:generate, schemas) behave like every other command: --help, an unknown flag or a
 // bad value as one line with exit 2, a refused folder as one line with exit 1, no stack trace. bench's own commands
 // are tested in bench/test/commands.test.ts.
-import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { repoRoot, tempDir } from "../../helpers/fs/dirs.ts";
-import { launchArgs } from "../../helpers/process/launch.ts";
+import { tempDir } from "../../helpers/fs/dirs.ts";
+import { commandContract, expectOneLine, runEntry } from "../../helpers/process/command-contract.ts";
 
 const COMMANDS = {
   "catalog:generate": "scripts/commands/catalog-generate.ts",
   schemas: "scripts/commands/schemas.ts",
 } as const;
 
-function run(command: keyof typeof COMMANDS, args: string[]) {
-  const r = spawnSync(process.execPath, launchArgs(COMMANDS[command], ...args), {
-    cwd: repoRoot,
-    encoding: "utf8",
-    timeout: 30_000,
-  });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+const run = (command: keyof typeof COMMANDS, args: string[]) => runEntry(COMMANDS[command], args);
 
-const oneLine = (text: string) => {
-  expect(text.trim().split("\n"), text).toHaveLength(1);
-  expect(text).not.toMatch(/\n\s+at /);
-};
-
-describe.each(Object.keys(COMMANDS) as (keyof typeof COMMANDS)[])("npm run %s", (command) => {
-  it("--help prints its usage and options, exit 0", () => {
-    const r = run(command, ["--help"]);
-    expect(r.status).toBe(0);
-    expect(r.stdout).toMatch(new RegExp(`^usage: npm run ${command} --`));
-    expect(r.stdout).toContain("--help");
-  });
-
-  it("an unknown flag is one line naming it, exit 2", () => {
-    const r = run(command, ["--no-such-flag"]);
-    expect(r.status).toBe(2);
-    oneLine(r.stderr);
-    expect(r.stderr).toContain("unknown option --no-such-flag");
-  });
-});
+commandContract(COMMANDS);
 
 describe("bad values and refused folders", () => {
   let dir: Awaited<ReturnType<typeof tempDir>>;
@@ -54,7 +27,7 @@ describe("bad values and refused folders", () => {
   it("catalog:generate: a bad number is one line, exit 2", () => {
     const r = run("catalog:generate", ["--tools", "ten", "--out", join(dir.path, "never")]);
     expect(r.status).toBe(2);
-    oneLine(r.stderr);
+    expectOneLine(r.stderr);
     expect(existsSync(join(dir.path, "never"))).toBe(false);
   });
 
@@ -70,7 +43,7 @@ describe("bad values and refused folders", () => {
     await writeFile(join(precious, "notes.txt"), "keep me");
     const r = run("catalog:generate", ["--tools", "2", "--out", precious]);
     expect(r.status).toBe(1);
-    oneLine(r.stderr);
+    expectOneLine(r.stderr);
     expect(r.stderr).toContain("holds more than a catalog");
     expect(await readdir(precious)).toEqual(["notes.txt"]);
   });
@@ -78,7 +51,7 @@ describe("bad values and refused folders", () => {
   it("catalog:generate refuses the repository's own content/", () => {
     const r = run("catalog:generate", ["--tools", "1", "--out", "content"]);
     expect(r.status).toBe(1);
-    oneLine(r.stderr);
+    expectOneLine(r.stderr);
     expect(r.stderr).toContain("is the sample catalog");
   });
 });
