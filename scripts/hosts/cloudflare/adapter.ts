@@ -61,12 +61,15 @@ export function publishedRoots(table: RouteTable): string[] {
 /** Precompressed siblings stay local: the edge compresses responses itself (stores.ts says why). */
 const SIBLING_SUFFIXES = CODINGS.map((c) => c.suffix);
 
+/** The build records the Worker reads from the build it answers with (never served by URL): its MCP tools' find index. */
+export const WORKER_RECORDS: readonly string[] = [FIND_INDEX_FILE];
+
 /** Whether a dist/ path is uploaded (to Static Assets or R2): below a published root, no dotfile, no sibling; and the
- *  find index, which the Worker's MCP tools read from the build (never served by URL). */
+ *  build records the Worker reads. */
 export function publishedPathFilter(table: RouteTable): (path: string) => boolean {
   const roots = publishedRoots(table); // once, not once per file of a 281,000-file upload
   return (path) => {
-    if (path === FIND_INDEX_FILE) return true;
+    if (WORKER_RECORDS.includes(path)) return true;
     if (path.split("/").some((segment) => segment.startsWith("."))) return false;
     if (isSibling(path)) return false;
     return roots.some((r) => (r.endsWith("/") ? path.startsWith(r) : path === r));

@@ -300,6 +300,7 @@ const nginxRuns: Host = {
   knownGaps: [],
   encodings: ["gzip"],
   startOnce: true,
+  mcp: false,
   layout: "runs",
   sameConfigAs: {
     host: "nginx",

@@ -56,7 +56,8 @@ export function writtenBuild(dist: string): WrittenBuild {
       parts.map((part) => ("text" in part ? part.text : part.pieces.map(([id]) => id))),
     );
 
-  for (const [path] of index.files) {
+  // the index's files, and the build record the Worker reads (the format's "Files")
+  for (const path of [...index.files.map(([path]) => path), "find-index.json"]) {
     const body = readFileSync(join(dist, path));
     const etag = etagOf(body);
     const coding = parted.has(path) ? "parts" : listPieces.has(path) ? "identity" : "gzip";

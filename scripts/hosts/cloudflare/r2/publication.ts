@@ -12,7 +12,7 @@ import { fill, layout, type RouteTable } from "../../../api/runtime/route-table.
 import { sha256Hex } from "../../../api/sha256-node.ts";
 import { UserError } from "../../../cli/command.ts";
 import { type BuildHash, readBuildFiles } from "../../../io/build-hashes.ts";
-import { publishedPathFilter } from "../adapter.ts";
+import { publishedPathFilter, WORKER_RECORDS } from "../adapter.ts";
 import {
   compareKeys,
   keyLine,
@@ -166,9 +166,10 @@ export async function readPublication(root: string, distDir = root): Promise<Pub
     parted.set(exportPath, { path: exportPath, etag: etagFromSha256Hex(sha256), size, parts });
   }
 
-  // The files the build names (build-index.json: what every host may answer with, list pages aside).
+  // The files the build names (build-index.json: what every host may answer with, list pages aside), and the build
+  // records the Worker reads (its MCP tools' find index).
   const files = new Map<string, PublishedFile>();
-  for (const [path] of index.files) {
+  for (const path of [...index.files.map(([path]) => path), ...WORKER_RECORDS]) {
     if (!isPublished(path) || parted.has(path)) continue;
     const { sha256, size } = hashOf(path);
     const isRaw = rawPieces.has(sha256) && path === piecePath(table, sha256);

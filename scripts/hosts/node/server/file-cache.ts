@@ -12,10 +12,10 @@ import { etagOf } from "../../../api/etag-node.ts";
 import { type BuildIndex, type NamedPage, StorageFault } from "../../../api/runtime/build-index.ts";
 import { CODINGS, type Coding, MIN_COMPRESS_BYTES } from "../../../api/runtime/route-table.ts";
 import { encodeBody } from "../../../io/encodings.ts";
+import { readRunPage, readRunPageSync } from "../../../io/run-pages.ts";
 import { runFile } from "../../../render/list-runs.ts";
 import { DEFAULT_RECENT_BYTES, Doorkeeper } from "./admission.ts";
 import { BodyPool, type PooledBody, SLAB_BYTES } from "./body-pool.ts";
-import { readRunPage, readRunPageSync } from "./run-pages.ts";
 
 export interface CachedFile {
   body: Buffer;

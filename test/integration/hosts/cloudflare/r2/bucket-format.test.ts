@@ -35,13 +35,15 @@ async function expectReadIs(read: ReadBuild, dist: string) {
     files: [string, number][];
     lists: Record<string, { category: string | null; lengths: number[] }>;
   };
-  for (const [path] of index.files) {
+  // the files the index names, and the one build record the Worker reads
+  const paths = [...index.files.map(([path]) => path), "find-index.json"];
+  for (const path of paths) {
     const file = read.files.get(path);
     expect(file, path).toBeDefined();
     expect(file!.body.equals(await readFile(join(dist, path))), path).toBe(true);
     expect(read.shardOf(path)).toBeDefined();
   }
-  expect(read.files.size).toBe(index.files.length);
+  expect(read.files.size).toBe(paths.length);
   expect([...read.lists.keys()].sort()).toEqual(
     Object.keys(index.lists)
       .map((f) => `v1/software/pages/${f}`)

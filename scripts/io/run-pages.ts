@@ -7,9 +7,9 @@
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { open } from "node:fs/promises";
 import { join } from "node:path";
-import { type NamedPage, StorageFault } from "../../../api/runtime/build-index.ts";
-import { PAGE_PREFIX } from "../../../api/runtime/page-envelope.ts";
-import { runFile } from "../../../render/list-runs.ts";
+import { type NamedPage, StorageFault } from "../api/runtime/build-index.ts";
+import { PAGE_PREFIX } from "../api/runtime/page-envelope.ts";
+import { runFile } from "../render/list-runs.ts";
 
 const PREFIX = Buffer.from(PAGE_PREFIX);
 
