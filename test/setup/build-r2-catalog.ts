@@ -1,7 +1,7 @@
 // vitest globalSetup of the conformance-r2 project: the catalog the conformance project builds (the sample, or
 // CONFORMANCE_CONTENT: the bench runs it over 1,000 tools), built once and published once to local R2 at `<dist>.r2`
 // (the upload command's default); each test file's host copies that bucket, so local R2 writes are paid once, not once
-// per file. With lists stored as runs the sample's bucket takes a couple of thousand bodies, not one per page. Same
+// per file. With lists stored as pieces the sample's bucket takes a few hundred bodies, not one per page. Same
 // provided context as build-catalog.ts, so the same suite runs unchanged.
 import type { TestProject } from "vitest/node";
 import { buildSite } from "../helpers/build/built-site.ts";
@@ -21,7 +21,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   try {
     const uploaded = await uploadToR2(distDir, await worker.uploadTarget());
     console.log(
-      `conformance-r2: built ${contentDir} (${result.tools} tools) and uploaded ${uploaded.objects} bodies and runs in ${uploaded.seconds.toFixed(1)} s`,
+      `conformance-r2: built ${contentDir} (${result.tools} tools) and uploaded ${uploaded.objects} bodies and pieces in ${uploaded.seconds.toFixed(1)} s`,
     );
   } finally {
     await worker.close();
