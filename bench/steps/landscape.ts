@@ -19,13 +19,15 @@
 // Its folders under bench/out (landscape-*) are removed after each size unless --keep.
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { cp, readFile, realpath, rm, writeFile } from "node:fs/promises";
+import { cp, readdir, readFile, realpath, rm, writeFile } from "node:fs/promises";
 import http from "node:http";
 import { join } from "node:path";
-import { brotliDecompressSync, gunzipSync } from "node:zlib";
+import { brotliDecompressSync, gunzipSync, gzipSync } from "node:zlib";
 import type { BuildIndexText } from "../../scripts/api/runtime/build-index.ts";
+import { createResolver } from "../../scripts/api/runtime/resolve-request.ts";
 import type { RouteTable } from "../../scripts/api/runtime/route-table.ts";
 import { updateMirror } from "../../scripts/mirror/update-mirror.ts";
+import { eachShardEntry } from "../../scripts/render/hash-tree.ts";
 import { HOSTS } from "../hosts/hosts.ts";
 import {
   answerOracle,
@@ -92,21 +94,35 @@ export interface MirrorFigures {
   seconds: number;
 }
 
+/** A body or shard the hash tree names, changed by one edit. */
+export interface ChangedBody {
+  target: string;
+  bytes: number;
+  /** its gzip (level 6) size: what a host that compresses would send */
+  gzipBytes: number;
+}
+
 export interface LandscapeChange {
   what: string;
   rebuildSeconds: number;
+  /** the build's own seconds (Node's start-up aside) */
+  rebuildReportedSeconds: number;
+  /** the bodies and shards whose hash the change moved (the tree's diff), largest first */
+  changed: ChangedBody[];
   rebuildPeakRss: number | null;
   upload: UploadFigures;
   mirror: MirrorFigures;
   /** seconds from the content file written to `npm run dev` answering its new body; null when it never did */
   devSeconds: number | null;
+  /** what dev printed meanwhile (its last lines: what its rebuild did) */
+  devPrinted?: string[];
 }
 
 export interface LandscapeResult {
   n: number;
   categories: number;
   seconds: { generate: number; build: number; upload: number; serving: number; total: number };
-  build: { files: number; diskBytes: number; peakRss: number | null };
+  build: { files: number; diskBytes: number; peakRss: number | null; reportedSeconds?: number };
   upload: UploadFigures;
   servingPeakRss: number | null;
   /** catalog, tree (every generation) and bucket after the first upload */
@@ -115,7 +131,9 @@ export interface LandscapeResult {
   firstRebuildSeconds: number;
   hosts: HostSample[];
   mirror: { diskBytes: number } & MirrorFigures;
-  dev: { layout: "runs"; startSeconds: number };
+  /** `npm run dev -- --layout runs`: seconds to its first answer, and to its first rebuild (a tool file rewritten with
+   *  the same content: no served file changes; the clone every first rebuild makes, not judged) */
+  dev: { layout: "runs"; startSeconds: number; firstRebuildSeconds: number | null };
   price: LandscapeChange;
   insert: LandscapeChange;
 }
@@ -159,7 +177,7 @@ async function openBuild(dist: string) {
     offsets: (filter) => {
       try {
         const bytes = readFileSync(join(root, `runs/${filter}.offsets`));
-        return new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4);
+        return new Uint32Array(new Uint8Array(bytes).buffer);
       } catch {
         return null;
       }
@@ -288,8 +306,12 @@ async function startDev(content: string, out: string, timeoutMs: number) {
     },
   );
   let output = "";
-  child.stdout!.on("data", (c: Buffer) => (output = (output + c.toString()).slice(-20_000)));
-  child.stderr!.on("data", (c: Buffer) => (output = (output + c.toString()).slice(-20_000)));
+  // what dev printed (its build lines say what each rebuild did); bounded, though dev prints a line or two an edit
+  const keep = (c: Buffer) => {
+    if (output.length < 4_000_000) output += c.toString();
+  };
+  child.stdout!.on("data", keep);
+  child.stderr!.on("data", keep);
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   const signal = (name: NodeJS.Signals) => {
     try {
@@ -315,7 +337,7 @@ async function startDev(content: string, out: string, timeoutMs: number) {
     await stop();
     throw new Error(`npm run dev did not serve within ${timeoutMs / 1000} s:\n${output.slice(-2000)}`);
   }
-  return { api, stop };
+  return { api, stop, output: () => output };
 }
 
 /** Waits until the host behind `origin` answers the hash tree's root of the build now published at `dist`. */
@@ -325,6 +347,41 @@ async function waitForBuild(origin: string, dist: string): Promise<void> {
     (await bodyOf(`${origin}/v1/sync/index.json`))?.equals(root) ? true : undefined,
   );
   if (!seen) throw new Error(`${origin} did not follow the new build of ${dist} within 30 s`);
+}
+
+type Tree = Map<string, { sha256: string; size: number }>;
+
+/** Every body the hash tree of the build at `dist` names (lists aside), and its shards, by target. */
+async function treeOf(dist: string): Promise<Tree> {
+  const root = await realpath(dist);
+  const tree: Tree = new Map();
+  const index = JSON.parse(await readFile(join(root, "v1/sync/index.json"), "utf8")) as {
+    data: Record<string, { sha256: string; size: number }>;
+  };
+  for (const [name, entry] of Object.entries(index.data)) {
+    const file = `v1/sync/${name}.json`;
+    tree.set(`/${file}`, entry);
+    eachShardEntry(await readFile(join(root, file), "utf8"), (target, sha256, size) =>
+      tree.set(target, { sha256, size }),
+    );
+  }
+  return tree;
+}
+
+/** What the tree at `dist` names that `before` did not (or with another hash), largest first, each also gzipped. */
+async function changedBodies(before: Tree, dist: string): Promise<ChangedBody[]> {
+  const root = await realpath(dist);
+  const table = JSON.parse(await readFile(join(root, "routes.json"), "utf8")) as RouteTable;
+  const resolver = createResolver(table);
+  const changed: ChangedBody[] = [];
+  for (const [target, entry] of await treeOf(dist)) {
+    if (before.get(target)?.sha256 === entry.sha256) continue;
+    const r = resolver.resolve("GET", target, () => true);
+    const file = r instanceof Promise || r.kind !== "file" ? null : r.file;
+    const body = file ? await readFile(join(root, file)) : null;
+    changed.push({ target, bytes: entry.size, gzipBytes: body ? gzipSync(body).byteLength : 0 });
+  }
+  return changed.sort((a, b) => b.bytes - a.bytes);
 }
 
 async function mirrorThrough(proxy: WireProxy, out: string): Promise<MirrorFigures> {
@@ -419,11 +476,24 @@ export async function benchLandscapeSize(
     const dev = await startDev(devContent, devDist, 20 * 60_000);
     stops.push(dev.stop);
     const devStartSeconds = clock() - devStarted;
+    // Dev's first rebuild clones the published tree (as the CLI's first above): a tool file rewritten with the same
+    // content (no served file changes), timed and shown, not judged.
+    const [warmFile] = (await readdir(join(devContent, "tools"))).sort();
+    const warmPath = join(devContent, "tools", warmFile!);
+    const before = dev.output().length;
+    const warmWritten = performance.now();
+    await writeFile(warmPath, `${JSON.stringify(JSON.parse(await readFile(warmPath, "utf8")))}\n`);
+    const warmed = await poll(600_000, async () =>
+      dev.output().slice(before).includes("no served file changed") ? performance.now() : undefined,
+    );
+    const devFirstRebuildSeconds = warmed === null ? null : (warmed - warmWritten) / 1000;
 
     const change = async (made: CatalogChange): Promise<LandscapeChange> => {
       say(`${made.what}: rebuilding…`);
       await applyChange(content, made);
+      const treeBefore = await treeOf(dist);
       const rebuild = await runBuild(content, dist, BUILD_ARGS);
+      const changed = await changedBodies(treeBefore, dist);
       await waitForBuild(node!.origin, dist);
       say(`rebuilt in ${rebuild.seconds.toFixed(2)} s; upload:r2…`);
       const up = await uploadR2(dist, bucket);
@@ -431,6 +501,7 @@ export async function benchLandscapeSize(
       const synced = await mirrorThrough(proxy, mirror);
       const want = await readFile(join(await realpath(dist), `v1/software/${made.slug}.json`));
       say(`mirror: ${(synced.wireDown / 1e3).toFixed(1)} kB on the wire; npm run dev…`);
+      const mark = dev.output().length;
       const written = performance.now();
       await writeFile(join(devContent, made.file), made.text);
       const answered = await poll(120_000, async () =>
@@ -439,10 +510,19 @@ export async function benchLandscapeSize(
       return {
         what: made.what,
         rebuildSeconds: rebuild.seconds,
+        rebuildReportedSeconds: rebuild.reportedSeconds,
+        changed,
         rebuildPeakRss: rebuild.peakRss,
         upload: up,
         mirror: synced,
         devSeconds: answered === null ? null : (answered - written) / 1000,
+        devPrinted: dev
+          .output()
+          .slice(mark)
+          .trim()
+          .split("\n")
+          .slice(-3)
+          .map((l) => l.slice(0, 300)),
       };
     };
     const price = await change(await priceEditInLargest(content, size));
@@ -452,14 +532,19 @@ export async function benchLandscapeSize(
       n,
       categories: size.categories,
       seconds: { generate: t1 - t0, build: t2 - t1, upload: t3 - t2, serving: t4 - t3, total: t4 - t0 },
-      build: { files: built.files, diskBytes: buildDisk, peakRss: built.peakRss },
+      build: {
+        files: built.files,
+        diskBytes: buildDisk,
+        peakRss: built.peakRss,
+        reportedSeconds: built.reportedSeconds,
+      },
       upload,
       servingPeakRss,
       diskBytes,
       firstRebuildSeconds: firstRebuild.seconds,
       hosts,
       mirror: { diskBytes: mirrorCopies, ...firstCopy },
-      dev: { layout: "runs", startSeconds: devStartSeconds },
+      dev: { layout: "runs", startSeconds: devStartSeconds, firstRebuildSeconds: devFirstRebuildSeconds },
       price,
       insert,
     };
@@ -469,15 +554,39 @@ export async function benchLandscapeSize(
   }
 }
 
+/** Each command the step times run once on a tiny catalog first: the launcher bundles a command on its first run
+ *  from a checkout (seconds), which a user pays once, not at every build. */
+async function warmUp(): Promise<void> {
+  const [content, dist] = [dir(0, "content"), dir(0, "dist")];
+  try {
+    await generateLandscape({ tools: 20, categories: 3 }, content);
+    await runBuild(content, dist, BUILD_ARGS);
+    for (const command of ["upload-r2", "dev", "serve", "start-cloudflare"])
+      await runMeasured(
+        process.execPath,
+        [join(ROOT, "scripts/launcher/launch.cjs"), join(ROOT, `scripts/commands/${command}.ts`), "--help"],
+        { cwd: ROOT },
+      );
+  } finally {
+    await removeLandscape(0);
+  }
+}
+
 export async function benchLandscape(
   sizes: LandscapeSize[],
   log: (line: string) => void,
   keep = false,
 ): Promise<LandscapeResult[]> {
+  log("landscape: each timed command once on 20 tools (the launcher's bundles)…");
+  await warmUp();
   const results: LandscapeResult[] = [];
   for (const size of sizes) results.push(await benchLandscapeSize(size, log, keep));
   return results;
 }
+
+const sum = (bodies: ChangedBody[], key: "bytes" | "gzipBytes") => bodies.reduce((t, b) => t + b[key], 0);
+/** What a mirror fetches whole of the changed bodies: all but the export, which it joins from pieces. */
+const fetched = (c: LandscapeChange) => c.changed.filter((b) => !b.target.endsWith("/export/catalog.json"));
 
 /** The bench report's section. */
 export function landscapeReport(results: LandscapeResult[]): string {
@@ -495,10 +604,17 @@ export function landscapeReport(results: LandscapeResult[]): string {
       `R2 ${c.upload.writes} writes, ${kb(c.upload.sentBytes)} sent; mirror ${kb(c.mirror.wireDown)} down ` +
       `(${c.mirror.requests} requests: ${c.mirror.shardsFetched} shards, ${c.mirror.bodiesFetched} bodies, ` +
       `${c.mirror.piecesFetched} pieces; ${kb(c.mirror.indexBytes + c.mirror.bodyBytes + c.mirror.pieceBytes)} decoded)\n` +
-      `    (${c.what})`;
+      `    (${c.what}; the build's own ${s(c.rebuildReportedSeconds)})\n` +
+      `    the tree changed ${c.changed.length} bodies and shards; but the export (made of pieces) ` +
+      `${kb(sum(fetched(c), "bytes"))}, ${kb(sum(fetched(c), "gzipBytes"))} gzipped: ` +
+      c.changed
+        .slice(0, 4)
+        .map((b) => `${b.target} ${kb(b.bytes)}`)
+        .join(", ") +
+      (c.devPrinted?.length ? `\n    dev printed: ${c.devPrinted.join(" | ")}` : "");
     lines.push(
       `  n = ${r.n.toLocaleString("en-US")}, ${r.categories} categories: generate ${t.generate.toFixed(1)} s, build ` +
-        `${t.build.toFixed(1)} s (${r.build.files.toLocaleString("en-US")} files, ${mb(r.build.diskBytes)}, ` +
+        `${t.build.toFixed(1)} s (the build's own ${r.build.reportedSeconds?.toFixed(1) ?? "n/a"} s; ${r.build.files.toLocaleString("en-US")} files, ${mb(r.build.diskBytes)}, ` +
         `${mib(r.build.peakRss)}), upload ${t.upload.toFixed(1)} s (${r.upload.writes} writes, ${mb(r.upload.sentBytes)}, ` +
         `${mib(r.upload.peakRss)}), serving after ${t.serving.toFixed(1)} s (${mib(r.servingPeakRss)}): ` +
         `${(t.total / 60).toFixed(1)} min; disk ${(r.diskBytes / 1e9).toFixed(2)} GB (catalog, tree, bucket)`,
@@ -514,7 +630,8 @@ export function landscapeReport(results: LandscapeResult[]): string {
           }; ` + `${mb(h.wireDown)} on the wire (identity bodies ${mb(h.bodyBytes)}) in ${h.seconds.toFixed(1)} s`,
       ),
       `  mirror, first copy: ${mb(r.mirror.diskBytes)} on disk, ${mb(r.mirror.wireDown)} on the wire, ${r.mirror.requests} requests, ${r.mirror.seconds.toFixed(1)} s`,
-      `  npm run dev -- --layout runs: serving after ${r.dev.startSeconds.toFixed(1)} s`,
+      `  npm run dev -- --layout runs: serving after ${r.dev.startSeconds.toFixed(1)} s; its first rebuild (a file ` +
+        `rewritten, nothing changed: the clone, not judged) served after ${s(r.dev.firstRebuildSeconds)}`,
       changeLine("one price edit", r.price),
       changeLine("one inserted tool", r.insert),
     );

@@ -20,6 +20,8 @@ describe("landscapeTargets", () => {
   const change = (seconds: number): LandscapeChange => ({
     what: "",
     rebuildSeconds: seconds,
+    rebuildReportedSeconds: seconds,
+    changed: [],
     rebuildPeakRss: null,
     upload: { writes: 5, sentBytes: 200_000, seconds: 1, peakRss: null },
     mirror: { wireDown: 250_000 } as LandscapeChange["mirror"],
