@@ -15,7 +15,7 @@ import {
 } from "../judge/targets.ts";
 import type { BuildResult } from "../steps/build.ts";
 import type { IncrementalResult } from "../steps/incremental.ts";
-import type { LandscapeResult } from "../steps/landscape.ts";
+import type { LandscapeFailure, LandscapeResult } from "../steps/landscape.ts";
 import type { R2UploadResult } from "../steps/r2.ts";
 import type { ServeResult } from "../steps/serve.ts";
 import type { SyncBenchResult } from "../steps/sync.ts";
@@ -27,7 +27,7 @@ export interface StepResults {
   r2?: R2UploadResult;
   serve?: ServeResult;
   sync?: SyncBenchResult;
-  landscape?: LandscapeResult[];
+  landscape?: (LandscapeResult | LandscapeFailure)[];
 }
 
 interface Section<T> {
@@ -55,7 +55,7 @@ export interface ResultsFile {
   /** search, export and hash tree sizes, and a mirror's one-price sync */
   sync?: Section<SyncBenchResult> | null;
   /** the landscape's catalogs on every full host, runs layout (issue 48) */
-  landscape?: Section<LandscapeResult[]> | null;
+  landscape?: Section<(LandscapeResult | LandscapeFailure)[]> | null;
   targets: Target[];
 }
 

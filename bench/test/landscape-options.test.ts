@@ -55,4 +55,10 @@ describe("landscapeTargets", () => {
     expect(large.find((t) => t.unit === "min")?.pass).toBe(true);
     expect(large).toHaveLength(7);
   });
+
+  it("gives a size that did not run to the end one row, not judged as met", () => {
+    const rows = landscapeTargets({ n: 103_528, categories: 300, failed: "catalog:generate exited 1: EMFILE" });
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.pass).toBeNull();
+  });
 });

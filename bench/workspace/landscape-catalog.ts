@@ -79,13 +79,13 @@ export async function priceEditInLargest(content: string, size: LandscapeSize): 
 }
 
 /** A copy of the largest category's middle tool (by name) under a name that sorts right after it: mid-list there and
- *  in the unfiltered list. */
-export async function insertInLargest(content: string, size: LandscapeSize): Promise<CatalogChange> {
+ *  in the unfiltered list; `k` > 1 makes it the k-th such tool. */
+export async function insertInLargest(content: string, size: LandscapeSize, k = 1): Promise<CatalogChange> {
   const { slug: category, tools } = largestCategory(size);
   const middle = tools[Math.floor(tools.length / 2)]!;
   const tool = await readTool(content, middle.slug);
-  const slug = `${middle.slug}-landscape-insert`;
-  const name = `${middle.name} Landscape Insert`;
+  const slug = `${middle.slug}-landscape-insert${k > 1 ? `-${k}` : ""}`;
+  const name = `${middle.name} Landscape Insert${k > 1 ? ` ${k}` : ""}`;
   const inserted = {
     ...tool,
     name,
