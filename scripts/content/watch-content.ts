@@ -123,7 +123,7 @@ export async function contentSignature(contentDir: string): Promise<string> {
   };
   await Promise.all(Array.from({ length: Math.min(SIGNATURE_READS, files.length) }, lane));
   const hash = createHash("sha256");
-  files.forEach((file, i) => hash.update(`${file}\0${digests[i]}\0`));
+  for (const [i, file] of files.entries()) hash.update(`${file}\0${digests[i]}\0`);
   return hash.digest("hex");
 }
 
