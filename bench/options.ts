@@ -1,8 +1,12 @@
 // Command-line options of `npm run bench`.
 import { type CommandSpec, parseCommandArgs, UserError } from "../scripts/cli/command.ts";
+import type { LandscapeSize } from "./workspace/landscape-catalog.ts";
+
+/** The landscape step's default catalogs (issue 48): the 2025 martech landscape, and G2's count of products. */
+export const LANDSCAPE_SIZES = "15384:49,103528:300";
 
 // r2 runs before serve: the serve step serves its bucket when the tree is past the Static Assets limits.
-export const STEPS = ["build", "incremental", "r2", "serve", "sync"] as const;
+export const STEPS = ["build", "incremental", "r2", "serve", "sync", "landscape"] as const;
 export type Step = (typeof STEPS)[number];
 
 export interface BenchOptions {
@@ -11,6 +15,8 @@ export interface BenchOptions {
   sizes: number[];
   /** the catalog the incremental and serve steps use */
   mainSize: number;
+  /** the landscape step's catalogs: tools and categories each */
+  landscapeSizes: LandscapeSize[];
   /** extra arguments passed to every build (e.g. --compress) */
   buildArgs: string[];
   /** Accept-Encoding sent by the serve step, when compressed bodies are measured */
@@ -36,6 +42,12 @@ const options = {
     type: "string",
     valueName: "N",
     description: "catalog for incremental and serve (default: largest size ≤ 1000)",
+  },
+  "landscape-sizes": {
+    type: "string",
+    default: LANDSCAPE_SIZES,
+    valueName: "N:K,…",
+    description: `the landscape step's catalogs, TOOLS:CATEGORIES each (default ${LANDSCAPE_SIZES}); the page-tree steps stay at --sizes`,
   },
   "build-arg": {
     type: "string",
@@ -83,6 +95,7 @@ export const BENCH: CommandSpec<typeof options> = {
   options,
   notes: [
     "a quick run: npm run bench -- --sizes 100 --only build",
+    "the landscape (runs layout, n = 15,384 and 103,528): npm run bench -- --only landscape",
     "before calling a change under the build's path done: npm run bench -- --check",
     "the recorded figures as tables: npm run bench -- --report",
   ],
@@ -93,6 +106,15 @@ function positiveInt(name: string, text: string): number {
   if (!/^\d+$/.test(text) || !Number.isSafeInteger(n) || n < 1)
     throw new UserError(`--${name} must be a whole number ≥ 1, got "${text}"`, 2);
   return n;
+}
+
+/** `15384:49,103528:300`: tools and categories of each landscape catalog. */
+export function parseLandscapeSizes(text: string): LandscapeSize[] {
+  return text.split(",").map((pair) => {
+    const m = /^\s*(\d+):(\d+)\s*$/.exec(pair);
+    if (!m) throw new UserError(`--landscape-sizes: "${pair}" is not TOOLS:CATEGORIES (e.g. 15384:49)`, 2);
+    return { tools: positiveInt("landscape-sizes", m[1]!), categories: positiveInt("landscape-sizes", m[2]!) };
+  });
 }
 
 /** Parses argv (--help prints the help and exits); a bad flag or value throws a one-line UserError (exit 2). */
@@ -123,6 +145,7 @@ export function parseBenchOptions(argv: string[]): BenchOptions {
     steps: STEPS.filter((s) => steps.includes(s)),
     sizes: [...new Set(sizes)],
     mainSize,
+    landscapeSizes: parseLandscapeSizes(values["landscape-sizes"]),
     buildArgs: [...new Set(buildArgs)],
     acceptEncoding: values.compress ? "br, gzip" : null,
     connections: positiveInt("connections", values.connections),

@@ -1,4 +1,4 @@
-// npm run bench: build, incremental, r2, serve and sync benchmarks side by side; prints tables, writes
+// npm run bench: build, incremental, r2, serve, sync and landscape benchmarks side by side; prints tables, writes
 // bench/results.json and redraws docs/develop/growth.svg from it. With --report it runs nothing and prints the tables
 // of bench/results.json. Benchmarks print numbers; tests never time anything.
 
@@ -12,6 +12,7 @@ import { allTargets, readResults, type StepResults, stepResultsOf, writeResults 
 import { guardReport, recordedHeader, stepTables, targetsReport } from "./report/tables.ts";
 import { benchBuilds } from "./steps/build.ts";
 import { benchIncremental } from "./steps/incremental.ts";
+import { benchLandscape } from "./steps/landscape.ts";
 import { benchR2Upload } from "./steps/r2.ts";
 import { benchServe } from "./steps/serve.ts";
 import { benchSync } from "./steps/sync.ts";
@@ -37,6 +38,8 @@ async function main(): Promise<number> {
     if (options.steps.includes("r2")) measured.r2 = await benchR2Upload(options.mainSize, options.buildArgs, log, true);
     if (options.steps.includes("serve")) measured.serve = await benchServe(options, log);
     if (options.steps.includes("sync")) measured.sync = await benchSync(options.sizes, options.mainSize, log);
+    if (options.steps.includes("landscape"))
+      measured.landscape = await benchLandscape(options.landscapeSizes, log, options.keep);
   } finally {
     if (!options.keep) await removeAll();
   }

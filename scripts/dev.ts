@@ -5,6 +5,7 @@
 // and a bad cell keeps the last good build.
 import { existsSync, statSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
+import type { BuildLayout } from "./api/runtime/build-index.ts";
 import { build, builtLine } from "./build.ts";
 import { describeFsError, UserError } from "./cli/command.ts";
 import { onStopRequest } from "./cli/stop.ts";
@@ -20,9 +21,15 @@ import type { RunningServer } from "./hosts/node/server/start-server.ts";
  * One build, reported in one line (and its warnings: scripts/content/warning-report.ts); false, with the errors, when
  * it failed.
  */
-async function buildOnce(contentDir: string, outDir: string, shownOut: string, verbose: boolean): Promise<boolean> {
+async function buildOnce(
+  contentDir: string,
+  outDir: string,
+  shownOut: string,
+  verbose: boolean,
+  layout: BuildLayout,
+): Promise<boolean> {
   try {
-    const r = await build({ contentDir, outDir });
+    const r = await build({ contentDir, outDir, layout });
     console.log(builtLine(r, shownOut));
     for (const line of warningReport(r.contentWarnings, r.warnings, r.warningHistory, verbose)) console.warn(line);
     return true;
@@ -47,6 +54,8 @@ export interface DevOptions {
   out: string;
   csv?: string;
   verbose: boolean;
+  /** how each build holds the lists (npm run build's --layout); pages when absent */
+  layout?: BuildLayout;
 }
 
 /** Builds, serves and rebuilds on every change until stopped (a stop request closes the watchers and the server). */
@@ -101,7 +110,7 @@ export async function startDev(values: DevOptions): Promise<void> {
         edited = undefined;
         if (signature === built) continue;
         if (change) console.log(`changed: ${change}`);
-        if (!(await buildOnce(contentDir, outDir, values.out, values.verbose))) continue;
+        if (!(await buildOnce(contentDir, outDir, values.out, values.verbose, values.layout ?? "pages"))) continue;
         built = signature;
         if (server)
           await server.reload(true); // at once, and also when dist/ is a plain folder rebuilt in place

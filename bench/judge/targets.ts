@@ -1,6 +1,7 @@
 // The issue's targets, checked against whatever the steps measured.
 import type { BuildResult } from "../steps/build.ts";
 import type { IncrementalResult } from "../steps/incremental.ts";
+import type { LandscapeFailure, LandscapeResult } from "../steps/landscape.ts";
 import { EDGE_N, type R2UploadResult } from "../steps/r2.ts";
 import type { ServeResult } from "../steps/serve.ts";
 import type { SyncBenchResult } from "../steps/sync.ts";
@@ -46,6 +47,29 @@ export const TARGET_LIMITS = {
   edgePeakRssMiB: 1024,
   edgeDiskGB: 5,
   r2BucketOverLive: 1.5,
+  /** issue 48: the landscape (15,384 tools, 49 categories) on the runs layout */
+  landscapeBuildSeconds: 15,
+  landscapeBuildMB: 200,
+  landscapeBuildRssMiB: 384,
+  landscapeR2FirstWrites: 50,
+  landscapeR2FirstMB: 40,
+  landscapeEditSeconds: 1,
+  landscapeEditDevSeconds: 3,
+  landscapeInsertSeconds: 3,
+  landscapeInsertDevSeconds: 5,
+  landscapeR2EditWrites: 10,
+  landscapeR2EditKB: 300,
+  landscapeR2InsertWrites: 20,
+  landscapeR2InsertMB: 1,
+  landscapeMirrorMB: 300,
+  landscapeMirrorEditKB: 300,
+  landscapeMirrorInsertMB: 1,
+  /** issue 48: n = 103,528 in 300 categories, generate → build → upload → serving */
+  landscapeLargeMinutes: 10,
+  landscapeLargeRssMiB: 1024,
+  landscapeLargeDiskGB: 2,
+  landscapeLargeEditMB: 1,
+  landscapeLargeInsertMB: 2,
 } as const;
 
 export function target(
@@ -305,5 +329,80 @@ export function r2UploadTargets(r: R2UploadResult): Target[] {
           ),
         ]
       : []),
+  ];
+}
+
+/** From this many tools a landscape catalog is judged as the issue's large one (n = 103,528), below as the landscape
+ *  (n = 15,384): each row names its n. */
+export const LANDSCAPE_LARGE_N = 50_000;
+
+/** Issue 48's targets for one landscape catalog: 0 failures on the Node server and nginx at every size; the build,
+ *  R2, mirror and dev rows at the landscape's size; the whole way and the changes' R2 bytes at the large one. */
+export function landscapeTargets(r: LandscapeResult | LandscapeFailure): Target[] {
+  const n = `landscape n=${r.n}`;
+  if ("failed" in r) return [target(`${n}: ran to the end (${r.failed.slice(0, 60)})`, null, "≤", 0, "URLs")];
+  const L = TARGET_LIMITS;
+  const failures = r.hosts.map((h) =>
+    target(`${n}: ${h.name} sample (${h.asked} URLs), failures`, h.failed, "≤", 0, "URLs"),
+  );
+  if (r.n >= LANDSCAPE_LARGE_N) {
+    const rss = [r.build.peakRss, r.upload.peakRss, r.servingPeakRss];
+    return [
+      target(`${n}: generate → build → upload → serving`, r.seconds.total / 60, "≤", L.landscapeLargeMinutes, "min"),
+      target(
+        `${n}: peak RSS (build, upload, serving)`,
+        rss.includes(null) ? null : Math.max(...(rss as number[])) / MiB,
+        "≤",
+        L.landscapeLargeRssMiB,
+        "MiB",
+      ),
+      target(`${n}: disk (catalog, tree, bucket)`, r.diskBytes / 1e9, "≤", L.landscapeLargeDiskGB, "GB"),
+      ...failures,
+      target(`${n}: R2 one price edit, bytes sent`, r.price.upload.sentBytes / 1e6, "≤", L.landscapeLargeEditMB, "MB"),
+      target(
+        `${n}: R2 one inserted tool, bytes sent`,
+        r.insert.upload.sentBytes / 1e6,
+        "≤",
+        L.landscapeLargeInsertMB,
+        "MB",
+      ),
+    ];
+  }
+  return [
+    target(`${n}: build (runs) seconds`, r.seconds.build, "≤", L.landscapeBuildSeconds, "s"),
+    target(`${n}: build (runs) disk`, r.build.diskBytes / 1e6, "≤", L.landscapeBuildMB, "MB"),
+    target(
+      `${n}: build (runs) peak RSS`,
+      r.build.peakRss === null ? null : r.build.peakRss / MiB,
+      "≤",
+      L.landscapeBuildRssMiB,
+      "MiB",
+    ),
+    target(`${n}: R2 first upload, writes`, r.upload.writes, "≤", L.landscapeR2FirstWrites, "writes"),
+    target(`${n}: R2 first upload, bytes sent`, r.upload.sentBytes / 1e6, "≤", L.landscapeR2FirstMB, "MB"),
+    ...failures,
+    target(`${n}: one price edit, rebuild`, r.price.rebuildSeconds, "≤", L.landscapeEditSeconds, "s"),
+    target(`${n}: one price edit, npm run dev answers`, r.price.devSeconds, "≤", L.landscapeEditDevSeconds, "s"),
+    target(`${n}: one inserted tool, rebuild`, r.insert.rebuildSeconds, "≤", L.landscapeInsertSeconds, "s"),
+    target(`${n}: one inserted tool, npm run dev answers`, r.insert.devSeconds, "≤", L.landscapeInsertDevSeconds, "s"),
+    target(`${n}: R2 one price edit, writes`, r.price.upload.writes, "≤", L.landscapeR2EditWrites, "writes"),
+    target(`${n}: R2 one price edit, bytes sent`, r.price.upload.sentBytes / 1e3, "≤", L.landscapeR2EditKB, "kB"),
+    target(`${n}: R2 one inserted tool, writes`, r.insert.upload.writes, "≤", L.landscapeR2InsertWrites, "writes"),
+    target(`${n}: R2 one inserted tool, bytes sent`, r.insert.upload.sentBytes / 1e6, "≤", L.landscapeR2InsertMB, "MB"),
+    target(`${n}: mirror, first copy on disk`, r.mirror.diskBytes / 1e6, "≤", L.landscapeMirrorMB, "MB"),
+    target(
+      `${n}: mirror sync, one price edit (wire)`,
+      r.price.mirror.wireDown / 1e3,
+      "≤",
+      L.landscapeMirrorEditKB,
+      "kB",
+    ),
+    target(
+      `${n}: mirror sync, one inserted tool (wire)`,
+      r.insert.mirror.wireDown / 1e6,
+      "≤",
+      L.landscapeMirrorInsertMB,
+      "MB",
+    ),
   ];
 }

@@ -7,6 +7,7 @@ import { dirname } from "node:path";
 import {
   buildTargets,
   incrementalTargets,
+  landscapeTargets,
   r2Targets,
   serveTargets,
   syncTargets,
@@ -14,6 +15,7 @@ import {
 } from "../judge/targets.ts";
 import type { BuildResult } from "../steps/build.ts";
 import type { IncrementalResult } from "../steps/incremental.ts";
+import type { LandscapeFailure, LandscapeResult } from "../steps/landscape.ts";
 import type { R2UploadResult } from "../steps/r2.ts";
 import type { ServeResult } from "../steps/serve.ts";
 import type { SyncBenchResult } from "../steps/sync.ts";
@@ -25,6 +27,7 @@ export interface StepResults {
   r2?: R2UploadResult;
   serve?: ServeResult;
   sync?: SyncBenchResult;
+  landscape?: (LandscapeResult | LandscapeFailure)[];
 }
 
 interface Section<T> {
@@ -51,6 +54,8 @@ export interface ResultsFile {
   serve: Section<ServeResult> | null;
   /** search, export and hash tree sizes, and a mirror's one-price sync */
   sync?: Section<SyncBenchResult> | null;
+  /** the landscape's catalogs on every full host, runs layout (issue 48) */
+  landscape?: Section<(LandscapeResult | LandscapeFailure)[]> | null;
   targets: Target[];
 }
 
@@ -79,6 +84,7 @@ export function allTargets(m: StepResults): Target[] {
     ...(m.r2 && !m.r2.skipped ? r2Targets(m.r2) : []),
     ...(m.serve && !m.serve.skipped ? serveTargets(m.serve) : []),
     ...(m.sync ? syncTargets(m.sync) : []),
+    ...(m.landscape?.flatMap(landscapeTargets) ?? []),
   ];
 }
 
@@ -97,6 +103,7 @@ export const stepResultsOf = (file: Partial<ResultsFile>): StepResults => ({
   r2: file.r2?.results,
   serve: file.serve?.results,
   sync: file.sync?.results,
+  landscape: file.landscape?.results,
 });
 
 export async function writeResults(path: string, measured: StepResults, buildArgs: string[]): Promise<ResultsFile> {
@@ -110,6 +117,7 @@ export async function writeResults(path: string, measured: StepResults, buildArg
     r2: section(measured.r2, previous?.r2),
     serve: section(measured.serve, previous?.serve),
     sync: section(measured.sync, previous?.sync),
+    landscape: section(measured.landscape, previous?.landscape),
   };
   const file: ResultsFile = {
     generatedAt: now,

@@ -13,6 +13,7 @@ import {
 } from "../judge/targets.ts";
 import { BUILD_ROUNDS, type BuildResult } from "../steps/build.ts";
 import { INSERT_SAMPLES, type IncrementalResult, PRICE_SAMPLES, type RebuildResult } from "../steps/incremental.ts";
+import { landscapeReport } from "../steps/landscape.ts";
 import { r2Report } from "../steps/r2.ts";
 import type { ServeResult } from "../steps/serve.ts";
 import { syncReport } from "../steps/sync.ts";
@@ -27,6 +28,7 @@ export function stepTables(m: StepResults): string[] {
     m.r2 && r2Report(m.r2),
     m.serve && serveReport(m.serve),
     m.sync && syncReport(m.sync),
+    m.landscape && landscapeReport(m.landscape),
   ].filter((table) => typeof table === "string");
 }
 

@@ -132,7 +132,7 @@ async function check(dist: string, e: Expected, got: Answer): Promise<string | n
 }
 
 /** `npm run start:cloudflare -- --r2 --as-is` as a user starts it; its address once it listens. */
-async function startCloudflare(dist: string, persist: string) {
+export async function startCloudflare(dist: string, persist: string) {
   const child = spawn(
     process.execPath,
     [join(ROOT, "scripts/launcher/launch.cjs"), join(ROOT, "scripts/commands/start-cloudflare.ts")].concat([
@@ -174,7 +174,7 @@ async function startCloudflare(dist: string, persist: string) {
   };
 }
 
-async function duBytes(...dirs: string[]): Promise<number> {
+export async function duBytes(...dirs: string[]): Promise<number> {
   const run = await runMeasured("du", ["-sbL", "--", ...dirs.flatMap((d) => [d, `${d}.builds`])]);
   return run.stdout
     .split("\n")

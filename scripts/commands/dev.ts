@@ -1,5 +1,5 @@
 // npm run dev: the flags, then dev mode (scripts/dev.ts): build, serve, and rebuild on every edit of the content.
-import { type CommandSpec, isMain, parseCommandArgs, runCommand } from "../cli/command.ts";
+import { type CommandSpec, isMain, parseCommandArgs, runCommand, UserError } from "../cli/command.ts";
 import { startDev } from "../dev.ts";
 
 const options = {
@@ -16,6 +16,14 @@ const options = {
     description:
       "a folder of CSV files (content:export's) to import into the content folder at start and at every save; " +
       "files of rows that are gone are kept (content:import removes them)",
+  },
+  layout: {
+    type: "string",
+    default: "pages",
+    valueName: "pages|runs",
+    description:
+      "how each build holds the lists, as npm run build's --layout: pages (a file per page) or runs (each list once, " +
+      "for large catalogs)",
   },
   verbose: {
     type: "boolean",
@@ -37,7 +45,10 @@ export const DEV: CommandSpec<typeof options> = {
 };
 
 async function main(): Promise<void> {
-  await startDev(parseCommandArgs(DEV));
+  const values = parseCommandArgs(DEV);
+  if (values.layout !== "pages" && values.layout !== "runs")
+    throw new UserError(`unknown --layout ${values.layout}: pages or runs`, 2);
+  await startDev({ ...values, layout: values.layout });
 }
 
 if (isMain(import.meta.url)) void runCommand(main);

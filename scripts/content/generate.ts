@@ -206,11 +206,24 @@ export async function writeCatalog(catalog: GeneratedCatalog, outDir: string): P
   await mkdir(join(outDir, "categories"), { recursive: true });
   const text = (v: unknown) => `${JSON.stringify(v, null, 2)}\n`;
   await writeFile(join(outDir, "site.json"), text(catalog.site));
-  await Promise.all([
-    ...catalog.categories.map((c) => writeFile(join(outDir, "categories", `${c.slug}.json`), text(c))),
-    ...catalog.tools.map((t) => writeFile(join(outDir, "tools", `${t.slug}.json`), text(t))),
-  ]);
+  const files: [folder: string, entry: { slug: string }][] = [
+    ...catalog.categories.map((c): [string, CategoryContent] => ["categories", c]),
+    ...catalog.tools.map((t): [string, ToolContent] => ["tools", t]),
+  ];
+  // A bounded number at once: every file started together held one descriptor each, past `ulimit -n` at the
+  // landscape's 103,528 tools (EMFILE).
+  let next = 0;
+  const lane = async () => {
+    while (next < files.length) {
+      const [folder, entry] = files[next++]!;
+      await writeFile(join(outDir, folder, `${entry.slug}.json`), text(entry));
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(WRITES_AT_ONCE, files.length) }, lane));
 }
+
+/** Content files written at once by writeCatalog. */
+const WRITES_AT_ONCE = 64;
 
 const CATALOG_ENTRIES = new Set(["site.json", "tools", "categories"]);
 

@@ -101,24 +101,31 @@ export function watchFiles(
 
 /**
  * The content a build reads, as one hash of its files' names and bytes: an edit that leaves it as it was (a save
- * without changes, an import's own writes already built, a bad edit undone) needs no build.
+ * without changes, an import's own writes already built, a bad edit undone) needs no build. The files are read
+ * SIGNATURE_READS at a time (one after the other, 15,384 tools took 1.3 to 2 s of every edit in `npm run dev`).
  */
 export async function contentSignature(contentDir: string): Promise<string> {
-  const hash = createHash("sha256");
-  const add = async (file: string) => {
-    try {
-      hash
-        .update(`${file}\0`)
-        .update(await readFile(join(contentDir, file)))
-        .update("\0");
-    } catch {
-      hash.update(`${file}\0(unreadable)\0`); // the build says why
-    }
-  };
-  await add("site.json");
+  const files = ["site.json"];
   for (const folder of ["categories", "tools"]) {
     const names = await readdir(join(contentDir, folder)).catch(() => [] as string[]);
-    for (const name of names.filter((n) => n.endsWith(".json")).sort()) await add(`${folder}/${name}`);
+    for (const name of names.filter((n) => n.endsWith(".json")).sort()) files.push(`${folder}/${name}`);
   }
+  const digests: string[] = new Array(files.length);
+  let next = 0;
+  const lane = async () => {
+    while (next < files.length) {
+      const i = next++;
+      digests[i] = await readFile(join(contentDir, files[i]!)).then(
+        (bytes) => createHash("sha256").update(bytes).digest("hex"),
+        () => "(unreadable)", // the build says why
+      );
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(SIGNATURE_READS, files.length) }, lane));
+  const hash = createHash("sha256");
+  for (const [i, file] of files.entries()) hash.update(`${file}\0${digests[i]}\0`);
   return hash.digest("hex");
 }
+
+/** Content files contentSignature reads at once. */
+const SIGNATURE_READS = 32;

@@ -2,7 +2,7 @@
 // error while the last good build keeps serving, and the fix is served, all without a restart.
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { readFile, writeFile } from "node:fs/promises";
+import { readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot, tempDir } from "../../helpers/fs/dirs.ts";
@@ -86,5 +86,48 @@ describe("npm run dev", () => {
     });
     await waitFor("the fix to be served", async () => ((await nameServed()) === "alpha Mail Fixed" ? true : undefined));
     expect(child.exitCode).toBeNull();
+  });
+});
+
+describe("npm run dev -- --layout runs", () => {
+  let dir: Awaited<ReturnType<typeof tempDir>>;
+  let child: ReturnType<typeof spawn>;
+  let stdout = "";
+  let api: string;
+
+  beforeAll(async () => {
+    dir = await tempDir();
+    const content = await copyTiny(join(dir.path, "content"));
+    const args = ["--content", content, "--out", join(dir.path, "dist"), "--layout", "runs"];
+    child = spawn("npm", ["run", "--silent", "dev", "--", ...args], {
+      cwd: repoRoot,
+      env: { ...process.env, PORT: "0", HOST: "127.0.0.1" },
+      detached: true,
+    });
+    child.stdout!.on("data", (c: Buffer) => (stdout += c));
+    api = await waitFor("the API URL", () => /API: (http:\/\/\S+\/v1)/.exec(stdout)?.[1], 60_000);
+    await waitFor("the watcher", () => (stdout.includes("for changes") ? true : undefined));
+  });
+  afterAll(async () => {
+    if (child.exitCode === null) {
+      const exited = once(child, "exit");
+      process.kill(-child.pid!, "SIGTERM");
+      await exited;
+    }
+    await dir.remove();
+  });
+
+  it("builds each list once (no page file) and serves an edit in the list's pages", async () => {
+    const index = JSON.parse(await readFile(join(dir.path, "dist", "build-index.json"), "utf8")) as { layout: string };
+    expect(index.layout).toBe("runs");
+    await expect(stat(join(dir.path, "dist", "v1", "software", "pages"))).rejects.toThrow();
+    const toolFile = join(dir.path, "content", "tools", "alpha-mail.json");
+    const tool = JSON.parse(await readFile(toolFile, "utf8")) as Record<string, unknown>;
+    await writeFile(toolFile, JSON.stringify({ ...tool, name: "alpha Mail Runs" }, null, 2));
+    const names = async () =>
+      ((await (await fetch(`${api}/software?limit=100`)).json()) as { data: { name: string }[] }).data.map(
+        (t) => t.name,
+      );
+    await waitFor("the edit in the list", async () => ((await names()).includes("alpha Mail Runs") ? true : undefined));
   });
 });
