@@ -11,7 +11,8 @@
 //      of ≥ 2,000 URLs and every error kind, each answer's status and decoded body checked against the build's files
 //      (bench/hosts/landscape-sample.ts), asked with `Accept-Encoding: gzip` through a counting proxy (bytes on the
 //      wire, headers included);
-//   5. `updateMirror` (npm run mirror) copying from the Node server through that proxy: the first copy's disk and wire;
+//   5. `updateMirror` (npm run mirror) copying from the Worker over the uploaded bucket (the deployed API) through a
+//      counting proxy: the first copy's disk and wire;
 //   6. `npm run dev -- --layout runs` started on a copy of the catalog;
 //   7. one price edit, then one inserted tool, both in the largest category: each rebuilt as `npm run build -- --layout
 //      runs` runs it (seconds), uploaded (writes, bytes sent), mirrored (bytes on the wire; the mirror's counts), then
@@ -391,6 +392,23 @@ async function changedBodies(before: Tree, dist: string): Promise<ChangedBody[]>
   return changed.sort((a, b) => b.bytes - a.bytes);
 }
 
+/** `npm run mirror` of the deployed API into `out`: the Worker over the bucket the build was uploaded to (the edge
+ *  compresses for a client that accepts it, as workerd does locally), started for this copy alone, through a proxy
+ *  that counts the bytes on the wire. */
+async function mirrorFromWorker(dist: string, bucket: string, out: string): Promise<MirrorFigures> {
+  const worker = await startCloudflare(dist, bucket);
+  try {
+    const proxy = await startWireProxy(worker.origin);
+    try {
+      return await mirrorThrough(proxy, out);
+    } finally {
+      await proxy.close();
+    }
+  } finally {
+    await worker.stop();
+  }
+}
+
 async function mirrorThrough(proxy: WireProxy, out: string): Promise<MirrorFigures> {
   proxy.take();
   const m = await updateMirror(`${proxy.origin}/v1`, out);
@@ -470,10 +488,8 @@ export async function benchLandscapeSize(
       else await running.stop();
     }
 
-    say("npm run mirror, a first copy from the Node server…");
-    const proxy = await startWireProxy(node!.origin);
-    stops.push(() => proxy.close());
-    const firstCopy = await mirrorThrough(proxy, mirror);
+    say("npm run mirror, a first copy from the Worker over the uploaded bucket…");
+    const firstCopy = await mirrorFromWorker(dist, bucket, mirror);
     const mirrorCopies = await runMeasured("du", ["-sb", "--", `${mirror}.copies`]).then((r) =>
       Number(r.stdout.split("\t")[0]),
     );
@@ -522,7 +538,7 @@ export async function benchLandscapeSize(
       say(`rebuilt in ${rebuild.seconds.toFixed(2)} s; upload:r2…`);
       const up = await uploadR2(dist, bucket);
       say(`${up.writes} writes, ${(up.sentBytes / 1e3).toFixed(1)} kB; mirroring…`);
-      const synced = await mirrorThrough(proxy, mirror);
+      const synced = await mirrorFromWorker(dist, bucket, mirror);
       say(`mirror: ${(synced.wireDown / 1e3).toFixed(1)} kB on the wire; npm run dev…`);
       const inDev = await devAnswers(made);
       return {
