@@ -1,7 +1,7 @@
 // Lists as runs on the Node server and nginx (L1, L2, issue 48 item 5): the same n-tool catalog built in both layouts.
 // 1. Hot: the Node server (as the serve step starts it) on each build, the same hot list pages loaded with autocannon,
-//    rounds alternating between the two so that noise from elsewhere on the machine hits both alike; the best round
-//    of each counts, and runs / pages is judged (≥ 0.8).
+//    rounds alternating between the two (pages, runs, runs, pages, …) so that noise from elsewhere on the machine hits
+//    both alike; the best round of each counts, and runs / pages is judged (≥ 0.8).
 // 2. Every page: each page file of the page tree (each list, each limit 1–100, each offset 0–total: 280,500 at
 //    n = 1,000) asked of the Node server and of nginx serving the runs build, and of the Node server serving the page
 //    tree as the pace to compare with; status, bytes and ETag against the file (bench/hosts/every-page.ts, the code
@@ -97,8 +97,9 @@ async function hotRounds(
     }
     await loadRun(servers[layout].origin, requests, connections, WARM_UP_SECONDS);
   }
+  // pages, runs, runs, pages, …: a load from elsewhere that rises or falls over the step weighs on both alike
   for (let round = 1; round <= rounds; round++)
-    for (const layout of ["pages", "runs"] as const) {
+    for (const layout of round % 2 === 1 ? (["pages", "runs"] as const) : (["runs", "pages"] as const)) {
       log(`runs pages: hot, node server from ${layout}, round ${round} of ${rounds}, ${connections} connections…`);
       const load = await loadRun(servers[layout].origin, requests, connections, duration);
       const best = loads[layout];
