@@ -3,6 +3,8 @@ import type { BuildResult } from "../steps/build.ts";
 import type { IncrementalResult } from "../steps/incremental.ts";
 import type { LandscapeFailure, LandscapeResult } from "../steps/landscape.ts";
 import { EDGE_N, type R2UploadResult } from "../steps/r2.ts";
+import type { R2PagesResult } from "../steps/r2-pages.ts";
+import type { RunsPagesResult } from "../steps/runs-pages.ts";
 import type { ServeResult } from "../steps/serve.ts";
 import type { SyncBenchResult } from "../steps/sync.ts";
 
@@ -180,6 +182,7 @@ export function serveTargets(s: ServeResult): Target[] {
       TARGET_LIMITS.coldNodePeakRssMiB,
       "MiB",
     ),
+    ...(s.runs ? runsPagesTargets(s.runs) : []),
   ];
 }
 
@@ -256,6 +259,7 @@ export function r2Targets(r: R2UploadResult): Target[] {
     ...(r.conformance
       ? [target(`conformance suite in R2 mode ${r.conformance.n}: failed tests`, r.conformance.failed, "≤", 0, "tests")]
       : []),
+    ...(r.pages ? r2PagesTargets(r.pages) : []),
     target("R2 body reads per body request, cold", cold.body.body, "≤", TARGET_LIMITS.r2BodyReads, "reads"),
     target("R2 reads per route-decided error, cold", cold.routeError.total, "≤", 0, "reads"),
     target("R2 body reads per file missing from the manifest", cold.missing.body, "≤", 0, "reads"),
@@ -404,5 +408,51 @@ export function landscapeTargets(r: LandscapeResult | LandscapeFailure): Target[
       L.landscapeMirrorInsertMB,
       "MB",
     ),
+  ];
+}
+
+// Lists as runs on every full host (issue 48 item 5, L1, L2): the serve step (runs-pages.ts) and the r2 step
+// (r2-pages.ts) at n ≤ 1,000. A hot list page from runs is served from memory as a page file is: ≥ 0.8× its req/s.
+export const RUNS_PAGES_LIMITS = { hotRunsOverPages: 0.8 } as const;
+
+/** The hot page ratio, and per host serving the runs build the pages of the tree it answered otherwise (a host that
+ *  could not run: n/a). */
+export function runsPagesTargets(r: RunsPagesResult): Target[] {
+  const n = `n=${r.n}`;
+  return [
+    ...(r.hot
+      ? [
+          target(
+            `hot list page ${n}: node server from runs / from the page file (req/s)`,
+            r.hot.ratio,
+            "≥",
+            RUNS_PAGES_LIMITS.hotRunsOverPages,
+            "×",
+          ),
+        ]
+      : []),
+    ...r.every
+      .filter((e) => e.layout === "runs")
+      .map((e) =>
+        target(
+          `every page ${n} from runs, ${e.name}: pages differing from the page tree`,
+          e.skipped || !e.mismatches ? null : e.mismatches.length,
+          "≤",
+          0,
+          "URLs",
+        ),
+      ),
+  ];
+}
+
+/** The Worker over R2 (and over Static Assets) from the runs build: pages differing from the page tree (or, with a
+ *  sample, from the runs). */
+export function r2PagesTargets(r: R2PagesResult): Target[] {
+  const what = `${r.sample === null ? "every page" : `${r.sample} sampled pages`} n=${r.n}`;
+  return [
+    target(`${what}, Worker over R2: pages differing`, r.r2.mismatches.length, "≤", 0, "URLs"),
+    ...(r.assets
+      ? [target(`${what}, Worker over Static Assets: pages differing`, r.assets.mismatches.length, "≤", 0, "URLs")]
+      : []),
   ];
 }

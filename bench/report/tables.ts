@@ -15,6 +15,7 @@ import { BUILD_ROUNDS, type BuildResult } from "../steps/build.ts";
 import { INSERT_SAMPLES, type IncrementalResult, PRICE_SAMPLES, type RebuildResult } from "../steps/incremental.ts";
 import { landscapeReport } from "../steps/landscape.ts";
 import { r2Report } from "../steps/r2.ts";
+import { runsPagesReport } from "../steps/runs-pages.ts";
 import type { ServeResult } from "../steps/serve.ts";
 import { syncReport } from "../steps/sync.ts";
 import type { ResultsFile, StepResults } from "./results-file.ts";
@@ -159,6 +160,7 @@ export function serveReport(s: ServeResult): string {
     bodies,
     ...(wrong.length ? ["wrong statuses (probed once before the load):", ...wrong] : []),
     ...coldReport(s),
+    ...(s.runs ? ["", runsPagesReport(s.runs)] : []),
     "targets:",
     ...targets,
   ].join("\n");

@@ -7,7 +7,6 @@
 // `--assets`, the same pages are also asked of the Worker over Static Assets serving the runs build.
 // Not in npm test (283,000 pages at n = 1,000, minutes); the r2 step of `npm run bench` runs it at n ≤ 1,000, or
 // alone: `npx tsx bench/steps/r2-pages.ts --n 1000`.
-import { createHash } from "node:crypto";
 import { cp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { BuildIndexText } from "../../scripts/api/runtime/build-index.ts";
@@ -18,6 +17,7 @@ import { startLocalWorker } from "../../scripts/hosts/cloudflare/local/workerd.t
 import { uploadToR2 } from "../../scripts/hosts/cloudflare/r2/upload.ts";
 import { readKindsOf } from "../../scripts/hosts/cloudflare/worker/r2-builds.ts";
 import { sortByName } from "../../scripts/model/order.ts";
+import { askEveryPage, type PageTarget, pageTarget, pageTargets } from "../hosts/every-page.ts";
 import { runBuild } from "../measure/run-build.ts";
 import { writeBenchCatalog } from "../workspace/catalog.ts";
 import { OUT } from "../workspace/out.ts";
@@ -67,11 +67,11 @@ async function samplePages(
   index: BuildIndexText,
   basePath: string,
   count: number,
-): Promise<{ targets: [string, string][]; expected: Map<string, Buffer> }> {
+): Promise<{ targets: PageTarget[]; expected: Map<string, Buffer> }> {
   const random = seeded(7);
   const filters = Object.keys(index.lists).sort();
   const template = layout(basePath).page;
-  const targets: [string, string][] = [];
+  const targets: PageTarget[] = [];
   const expected = new Map<string, Buffer>();
   const runsOf = new Map<string, { run: Buffer; offsets: Uint32Array }>();
   while (targets.length < count) {
@@ -99,10 +99,7 @@ async function samplePages(
         Buffer.from(pageSuffix(lengths.length, limit, offset, JSON.stringify(category))),
       ]),
     );
-    targets.push([
-      file,
-      `${basePath}/software?limit=${limit}&offset=${offset}${category === null ? "" : `&category=${category}`}`,
-    ]);
+    targets.push({ file, target: pageTarget(basePath, category, limit, offset) });
   }
   return { targets, expected };
 }
@@ -130,58 +127,39 @@ async function insertInLargestCategory(content: string, k: number): Promise<stri
   return `${slug} (in ${largest}, ${counts.get(largest)} tools)`;
 }
 
-/** Every page file of a pages build: [dist path, the request target], in list order. */
-function pageTargets(index: BuildIndexText, basePath: string): [string, string][] {
-  const template = layout(basePath).page;
-  const targets: [string, string][] = [];
-  for (const [filter, { category, lengths }] of Object.entries(index.lists))
-    for (let limit = 1; limit <= MAX_LIMIT; limit++)
-      for (let offset = 0; offset <= lengths.length; offset++)
-        targets.push([
-          fill(template, { filter, limit, offset }),
-          `${basePath}/software?limit=${limit}&offset=${offset}${category === null ? "" : `&category=${category}`}`,
-        ]);
-  return targets;
-}
-
-/** Asks `origin` for every target, compares with the page files (or the expected bytes given); counts R2 reads when
- *  the answers say them. */
+/** Asks `origin` for every target over keep-alive connections (one request at a time on each: workerd), compares
+ *  with the page files (or the expected bytes given) as every host's pages are (bench/hosts/every-page.ts); counts
+ *  R2 reads when the answers say them. */
 async function askAll(
   origin: string,
-  targets: [string, string][],
+  targets: PageTarget[],
   tree: string,
   given?: Map<string, Buffer>,
 ): Promise<HostPages> {
-  const mismatches: string[] = [];
   const histogram = [0, 0, 0, 0];
   let counted = 0;
   let sum = 0;
   let max = 0;
-  let next = 0;
-  const etagOf = (b: Buffer) => `"${createHash("sha256").update(b).digest("base64url").slice(0, 22)}"`;
-  const lane = async () => {
-    for (let i = next++; i < targets.length; i = next++) {
-      const [file, target] = targets[i]!;
-      const res = await fetch(origin + target, { headers: { "accept-encoding": "identity" } });
-      const body = Buffer.from(await res.arrayBuffer());
-      const expected = given?.get(file) ?? (await readFile(join(tree, file)));
-      if (res.status !== 200 || !body.equals(expected) || res.headers.get("etag") !== etagOf(expected))
-        mismatches.push(`${target}: ${res.status} ${res.headers.get("etag")}, ${body.byteLength} bytes`);
-      const kinds = res.headers.get("x-r2-read-kinds");
-      if (kinds === null) continue;
-      const reads = readKindsOf(kinds).body;
-      counted++;
-      sum += reads;
-      max = Math.max(max, reads);
-      histogram[Math.min(reads, 3)]!++;
-    }
-  };
-  await Promise.all(Array.from({ length: PARALLEL }, lane));
-  return {
-    pages: targets.length,
-    mismatches,
-    ...(counted > 0 ? { reads: { max, mean: sum / counted, histogram } } : {}),
-  };
+  const { pages, mismatches } = await askEveryPage(
+    origin,
+    targets,
+    async ({ file }) => given?.get(file) ?? (await readFile(join(tree, file))),
+    {
+      lanes: PARALLEL,
+      batch: 1,
+      headers: { "accept-encoding": "identity" },
+      onAnswer: ({ headers }) => {
+        const kinds = headers["x-r2-read-kinds"];
+        if (kinds === undefined) return;
+        const reads = readKindsOf(kinds).body;
+        counted++;
+        sum += reads;
+        max = Math.max(max, reads);
+        histogram[Math.min(reads, 3)]!++;
+      },
+    },
+  );
+  return { pages, mismatches, ...(counted > 0 ? { reads: { max, mean: sum / counted, histogram } } : {}) };
 }
 
 export async function benchR2Pages(
@@ -195,7 +173,15 @@ export async function benchR2Pages(
   log: (line: string) => void = console.log,
 ): Promise<R2PagesResult> {
   const started = performance.now();
-  for (const dir of [contentDir(n), runsDir(n), pagesDir(n), bucketDir(n)])
+  // a build's --out is a link into its store of builds beside it
+  for (const dir of [
+    contentDir(n),
+    runsDir(n),
+    `${runsDir(n)}.builds`,
+    pagesDir(n),
+    `${pagesDir(n)}.builds`,
+    bucketDir(n),
+  ])
     await rm(dir, { recursive: true, force: true });
   if (content) await cp(content, contentDir(n), { recursive: true });
   else await writeBenchCatalog(n, contentDir(n));
@@ -217,14 +203,14 @@ export async function benchR2Pages(
     const up = await publish();
     log(`r2 pages n=${n}: ${inserted}: uploaded, ${up.writes} writes, ${(up.sentBytes / 1e3).toFixed(1)} kB`);
   }
-  let targets: [string, string][];
+  let targets: PageTarget[];
   let given: Map<string, Buffer> | undefined;
   const index = JSON.parse(await readFile(join(runsDir(n), "build-index.json"), "utf8")) as BuildIndexText;
   const table = JSON.parse(await readFile(join(runsDir(n), "routes.json"), "utf8")) as { basePath: string };
   if (sample === null) {
     log(`r2 pages n=${n}: the page tree of the same catalog…`);
     await runBuild(contentDir(n), pagesDir(n), []);
-    targets = pageTargets(index, table.basePath);
+    targets = pageTargets(index.lists, table.basePath);
   } else ({ targets, expected: given } = await samplePages(runsDir(n), index, table.basePath, sample));
   log(`r2 pages n=${n}: asking the Worker over R2 for ${targets.length.toLocaleString("en-US")} pages…`);
   const worker = await startLocalWorker({

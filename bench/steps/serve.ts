@@ -6,9 +6,12 @@ import { type LoadRequest, type LoadResult, loadRun, randomLoadRun } from "../ho
 import { probe } from "../hosts/probe.ts";
 import type { HostProcess } from "../hosts/process.ts";
 import { type BenchRequest, buildColdList, buildRequestList, ceilingBodyFile } from "../hosts/url-list.ts";
+import { removeTree } from "../measure/disk.ts";
 import { sampleRss } from "../measure/rss-sampler.ts";
+import { runBuild } from "../measure/run-build.ts";
 import type { BenchOptions } from "../options.ts";
-import { distDir, freshBuild, hasBuild, lackOfSpace } from "../workspace/out.ts";
+import { contentDir, distDir, freshBuild, hasBuild, lackOfSpace, OUT } from "../workspace/out.ts";
+import { benchRunsPages, RUNS_PAGES_N, type RunsPagesResult } from "./runs-pages.ts";
 
 export interface HostResult extends Partial<LoadResult> {
   name: string;
@@ -53,6 +56,9 @@ export interface ServeResult {
   hosts: HostResult[];
   /** the cold, large working set: every URL of the build, uniformly at random */
   cold: ColdResult | null;
+  /** n ≤ RUNS_PAGES_N: the same catalog built as runs, a hot list page from each layout on the Node server, and every
+   *  page of the tree from runs on the Node server and nginx (runs-pages.ts) */
+  runs?: RunsPagesResult;
 }
 
 /** URLs of the cold set probed for their status before the load (all of them would take longer than the load). */
@@ -178,7 +184,37 @@ export async function benchServe(options: BenchOptions, log: (line: string) => v
   } finally {
     for (const { server } of running) await server.stop();
   }
+  if (n <= RUNS_PAGES_N) result.runs = await runsPages(n, dist, options, log);
   return result;
+}
+
+/** The serve step's catalog built again as runs (small: no page file), then runs-pages.ts on the two builds. */
+async function runsPages(
+  n: number,
+  pagesDist: string,
+  options: BenchOptions,
+  log: (line: string) => void,
+): Promise<RunsPagesResult> {
+  const runsDist = join(OUT, `dist-${n}-runs`);
+  const made = [runsDist, `${runsDist}.builds`];
+  try {
+    log(`serve: the n=${n} catalog built as runs…`);
+    await runBuild(contentDir(n), runsDist, [...options.buildArgs, "--layout", "runs"]);
+    return await benchRunsPages(
+      n,
+      {
+        pagesDist,
+        runsDist,
+        connections: options.connections,
+        duration: options.duration,
+        rounds: options.rounds,
+        acceptEncoding: options.acceptEncoding,
+      },
+      log,
+    );
+  } finally {
+    for (const dir of made) await removeTree(dir);
+  }
 }
 
 /** The cold set against the hosts marked `cold`, rounds alternating between them; best round kept, peak RSS of all. */
