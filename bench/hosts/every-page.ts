@@ -3,7 +3,7 @@
 // nginx serving a runs build (runs-pages.ts), and the Worker over R2 and over Static Assets (r2-pages.ts).
 import { etagOf } from "../../scripts/api/etag-node.ts";
 import { fill, layout, MAX_LIMIT } from "../../scripts/api/runtime/route-table.ts";
-import { askEach, type PipelinedAnswer } from "./pipelined.ts";
+import { askEach, type PipelinedAnswer } from "../../test/helpers/hosts/pipelined.ts";
 
 /** A page: its file in a pages build (under dist), and the request target a client asks it with. */
 export interface PageTarget {

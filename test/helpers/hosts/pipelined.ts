@@ -1,7 +1,8 @@
-// Many requests over one connection, pipelined (HTTP/1.1): each batch is written at once and its answers read in
-// order. For tests that compare tens of thousands of answers: a client request object per answer cost more CPU than the
-// server's answer. Bodies are delimited by Content-Length (the project's hosts always send one); HEAD, 204 and 304
-// answers have none.
+// Many requests over one keep-alive connection, `batch` of them written at once (HTTP/1.1 pipelining; a batch of 1 is
+// plain keep-alive), each answer handed over as it is read, in order, and then dropped: the every-page checks ask
+// hundreds of thousands of pages, and a client request object per answer cost more CPU than the server's answer.
+// Bodies are delimited by Content-Length, or chunked (the Worker streams some); HEAD, 204 and 304 answers have none.
+// Shared by the tests (askPipelined keeps every answer) and the bench's every-page checks (askEach drops each one).
 import { connect, type Socket } from "node:net";
 
 export interface PipelinedRequest {
@@ -12,25 +13,24 @@ export interface PipelinedRequest {
 
 export interface PipelinedAnswer {
   status: number;
-  /** lower-case names, the date and connection headers left out (they depend on the moment, not on the build) */
+  /** lower-case names */
   headers: Record<string, string>;
   /** as sent: not decoded */
   body: Buffer;
 }
 
-const MOMENTARY = new Set(["date", "connection", "keep-alive"]);
-
-/** The answers to `requests`, in order, over one connection to `origin`, `batch` requests in flight at a time. */
-export async function askPipelined(
+/** Asks `requests` over one new connection to `origin`, `batch` in flight at a time, and awaits `each` on every
+ *  answer, in order; the connection is closed at the end. */
+export async function askEach(
   origin: string,
   requests: PipelinedRequest[],
-  batch = 100,
-): Promise<PipelinedAnswer[]> {
+  each: (answer: PipelinedAnswer, index: number) => void | Promise<void>,
+  batch = 50,
+): Promise<void> {
   const { hostname, port } = new URL(origin);
   const socket = connect({ host: hostname, port: Number(port) });
   await new Promise<void>((resolve, reject) => socket.once("connect", resolve).once("error", reject));
   const reader = answerReader(socket);
-  const answers: PipelinedAnswer[] = [];
   try {
     for (let from = 0; from < requests.length; from += batch) {
       const some = requests.slice(from, from + batch);
@@ -47,11 +47,33 @@ export async function askPipelined(
           )
           .join(""),
       );
-      for (const r of some) answers.push(await reader.next(r.method === "HEAD"));
+      for (const [i, r] of some.entries()) await each(await reader.next(r.method === "HEAD"), from + i);
     }
   } finally {
     socket.destroy();
   }
+}
+
+/** Headers that depend on the moment, not on the build: left out of askPipelined's answers. */
+const MOMENTARY = new Set(["date", "connection", "keep-alive"]);
+
+/** The answers to `requests`, in order, over one connection to `origin`, `batch` requests in flight at a time; the
+ *  date and connection headers left out. */
+export async function askPipelined(
+  origin: string,
+  requests: PipelinedRequest[],
+  batch = 100,
+): Promise<PipelinedAnswer[]> {
+  const answers: PipelinedAnswer[] = [];
+  await askEach(
+    origin,
+    requests,
+    ({ status, headers, body }) => {
+      for (const name of MOMENTARY) delete headers[name];
+      answers.push({ status, headers, body });
+    },
+    batch,
+  );
   return answers;
 }
 
@@ -89,14 +111,22 @@ function answerReader(socket: Socket) {
           const headers: Record<string, string> = {};
           for (const line of lines) {
             const colon = line.indexOf(":");
-            const name = line.slice(0, colon).toLowerCase();
-            if (!MOMENTARY.has(name)) headers[name] = line.slice(colon + 1).trim();
+            headers[line.slice(0, colon).toLowerCase()] = line.slice(colon + 1).trim();
           }
-          const length = head || status === 204 || status === 304 ? 0 : Number(headers["content-length"] ?? 0);
-          if (buffered.length >= end + 4 + length) {
-            const body = Buffer.from(buffered.subarray(end + 4, end + 4 + length));
-            buffered = buffered.subarray(end + 4 + length);
-            return { status, headers, body };
+          const empty = head || status === 204 || status === 304;
+          if (!empty && headers["transfer-encoding"]?.toLowerCase() === "chunked") {
+            const chunked = dechunk(buffered, end + 4);
+            if (chunked) {
+              buffered = buffered.subarray(chunked.end);
+              return { status, headers, body: chunked.body };
+            }
+          } else {
+            const length = empty ? 0 : Number(headers["content-length"] ?? 0);
+            if (buffered.length >= end + 4 + length) {
+              const body = Buffer.from(buffered.subarray(end + 4, end + 4 + length));
+              buffered = buffered.subarray(end + 4 + length);
+              return { status, headers, body };
+            }
           }
         }
         if (pending.length > 0) {
@@ -109,4 +139,22 @@ function answerReader(socket: Socket) {
       }
     },
   };
+}
+
+/** A chunked body starting at `from`: its bytes and where the answer ends, or null when not all of it is here yet
+ *  (trailers are not expected: the chunk of size 0 is followed by its CRLF). */
+function dechunk(buffer: Buffer, from: number): { body: Buffer; end: number } | null {
+  const parts: Buffer[] = [];
+  let at = from;
+  for (;;) {
+    const line = buffer.indexOf("\r\n", at);
+    if (line < 0) return null;
+    const size = Number.parseInt(buffer.subarray(at, line).toString("latin1"), 16);
+    if (!Number.isInteger(size)) throw new Error(`a chunked body with a bad chunk size at byte ${at}`);
+    const start = line + 2;
+    if (buffer.length < start + size + 2) return null;
+    if (size === 0) return { body: Buffer.concat(parts), end: start + 2 };
+    parts.push(buffer.subarray(start, start + size));
+    at = start + size + 2;
+  }
 }
