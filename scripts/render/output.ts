@@ -130,12 +130,20 @@ class LazyJsonFile<T> implements OutputFile {
 /** A body made in pieces (OutputFile.pieces), made again on each reading; checked by `check`, which needs no body. */
 class PiecedFile implements OutputFile {
   readonly path: string;
+  readonly key: string | undefined;
   readonly target: string | undefined;
   readonly pieces: () => Iterable<string>;
-  readonly check: () => void;
+  readonly check: (() => void) | undefined;
 
-  constructor(path: string, pieces: () => Iterable<string>, check: () => void, target: string | undefined) {
+  constructor(
+    path: string,
+    key: string | undefined,
+    pieces: () => Iterable<string>,
+    check: (() => void) | undefined,
+    target: string | undefined,
+  ) {
     this.path = path;
+    this.key = key;
     this.target = target;
     this.pieces = pieces;
     this.check = check;
@@ -171,4 +179,11 @@ export const piecedFile = (
   pieces: () => Iterable<string>,
   check: () => void,
   target?: string,
-): OutputFile => new PiecedFile(path, pieces, check, target);
+): OutputFile => new PiecedFile(path, undefined, pieces, check, target);
+
+/**
+ * A body made in pieces and keyed (OutputFile.key): a writer whose previous build wrote the same key keeps it unmade;
+ * else it is made piece by piece as it is written, and never held whole.
+ */
+export const keyedPiecedFile = (path: string, key: string, pieces: () => Iterable<string>): OutputFile =>
+  new PiecedFile(path, key, pieces, undefined, undefined);
