@@ -105,7 +105,7 @@ export function renderSite(catalog: Catalog, table: RouteTable, paths: RouteLayo
     // before the catalog body, whose check asks which details were rendered
     ...software.files,
     renderCategories(catalog, paths),
-    ...renderRankings(catalog, paths),
+    ...renderRankings(catalog, paths, software.details),
     search.none,
     catalogBody,
     ...renderErrors(catalog, paths),

@@ -2,7 +2,7 @@
 // in list order joined by commas and nothing else, and `runs/<filter>.offsets`, where each item starts in the run
 // (little-endian uint32, one entry per item and one past the end), so that a page is one slice of the run between
 // its envelope, read by position. Build records: no host serves them by URL.
-import { lazyFile, type OutputFile } from "./output.ts";
+import { keyedPiecedFile, lazyFile, type OutputFile } from "./output.ts";
 import type { PageList } from "./software-pages.ts";
 
 /** Where the runs go in dist/, by filter (`all`, `category/seo`); outside every host's published roots. */
@@ -15,6 +15,20 @@ export const filterOfRunFile = (path: string): string | null =>
 
 /** A run's bytes: the items joined by commas. */
 export const renderRun = (items: readonly string[]): string => items.join(",");
+
+/** Items to a piece of a run as it is written: a write and a hash update for about 100 kB, not for each item. */
+const RUN_ITEMS_PER_PIECE = 256;
+
+/**
+ * A run's bytes in consecutive pieces (renderRun's, cut between items): the writer hashes and writes them through one
+ * small buffer, so no run is ever one string or one buffer. Held whole, a build kept every run as a string (a lazy
+ * file remembers its body) beside its UTF-8 copy: at 103,528 tools about 110 MB of strings and as much again in
+ * buffers, at the build's peak of memory.
+ */
+export function* runPieces(items: readonly string[]): Generator<string> {
+  for (let at = 0; at < items.length; at += RUN_ITEMS_PER_PIECE)
+    yield (at === 0 ? "" : ",") + items.slice(at, at + RUN_ITEMS_PER_PIECE).join(",");
+}
 
 /**
  * The offsets of a run of `items`: entry i is the byte where item i starts (entry 0 is 0), entry N the run's length
@@ -44,7 +58,7 @@ export function parseOffsets(bytes: Uint8Array): number[] {
  */
 export function listRunFiles(lists: readonly PageList[], keyOf: (list: number) => string): OutputFile[] {
   return lists.flatMap((list, i) => [
-    lazyFile(runFile(list.filter), `run ${keyOf(i)}`, () => renderRun(list.items)),
+    keyedPiecedFile(runFile(list.filter), `run ${keyOf(i)}`, () => runPieces(list.items)),
     lazyFile(offsetsFile(list.filter), `offsets ${keyOf(i)}`, () => renderOffsets(list.items)),
   ]);
 }

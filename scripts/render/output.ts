@@ -57,14 +57,16 @@ export const json = (value: unknown): string => JSON.stringify(value);
 // Lazy files are class instances, not object literals with a getter: V8 makes each such literal a dictionary
 // (hundreds of bytes, and slow to make), and a build makes one per tool.
 
-/** A file whose body is rendered only when a writer reads it, at most once. */
+/**
+ * A file whose body is rendered only when a writer reads it, and not remembered: the writer reads it once, and a
+ * build holds every file until it ends (at 103,528 tools the detail bodies alone are ~100 MB of strings).
+ */
 class LazyFile implements OutputFile {
   readonly path: string;
   readonly key: string | undefined;
   readonly target: string | undefined;
   readonly sha256: string | undefined;
-  #render: (() => string | Uint8Array) | undefined;
-  #body: string | Uint8Array | undefined;
+  readonly #render: () => string | Uint8Array;
   readonly #check: (() => void) | undefined;
 
   constructor(
@@ -84,11 +86,7 @@ class LazyFile implements OutputFile {
   }
 
   get body(): string | Uint8Array {
-    if (this.#body === undefined) {
-      this.#body = this.#render!();
-      this.#render = undefined;
-    }
-    return this.#body;
+    return this.#render();
   }
 
   check(): void {
@@ -96,7 +94,10 @@ class LazyFile implements OutputFile {
   }
 }
 
-/** A JSON body made, serialized and checked only when a writer needs it, each at most once. */
+/**
+ * A JSON body made, serialized and checked only when a writer needs it. The value is made once for its body and its
+ * check (the writer reads the body, then checks the value) and let go once checked; the body is not remembered.
+ */
 class LazyJsonFile<T> implements OutputFile {
   readonly path: string;
   readonly key: string | undefined;
@@ -104,7 +105,6 @@ class LazyJsonFile<T> implements OutputFile {
   readonly #make: () => T;
   readonly #check: (value: T) => void;
   #value: { v: T } | undefined;
-  #body: string | undefined;
 
   constructor(path: string, key: string | undefined, make: () => T, check: (value: T) => void, target?: string) {
     this.path = path;
@@ -119,23 +119,32 @@ class LazyJsonFile<T> implements OutputFile {
   }
 
   get body(): string {
-    return (this.#body ??= json(this.#made()));
+    return json(this.#made());
   }
 
   check(): void {
     this.#check(this.#made());
+    this.#value = undefined;
   }
 }
 
 /** A body made in pieces (OutputFile.pieces), made again on each reading; checked by `check`, which needs no body. */
 class PiecedFile implements OutputFile {
   readonly path: string;
+  readonly key: string | undefined;
   readonly target: string | undefined;
   readonly pieces: () => Iterable<string>;
-  readonly check: () => void;
+  readonly check: (() => void) | undefined;
 
-  constructor(path: string, pieces: () => Iterable<string>, check: () => void, target: string | undefined) {
+  constructor(
+    path: string,
+    key: string | undefined,
+    pieces: () => Iterable<string>,
+    check: (() => void) | undefined,
+    target: string | undefined,
+  ) {
     this.path = path;
+    this.key = key;
     this.target = target;
     this.pieces = pieces;
     this.check = check;
@@ -171,4 +180,11 @@ export const piecedFile = (
   pieces: () => Iterable<string>,
   check: () => void,
   target?: string,
-): OutputFile => new PiecedFile(path, pieces, check, target);
+): OutputFile => new PiecedFile(path, undefined, pieces, check, target);
+
+/**
+ * A body made in pieces and keyed (OutputFile.key): a writer whose previous build wrote the same key keeps it unmade;
+ * else it is made piece by piece as it is written, and never held whole.
+ */
+export const keyedPiecedFile = (path: string, key: string, pieces: () => Iterable<string>): OutputFile =>
+  new PiecedFile(path, key, pieces, undefined, undefined);
