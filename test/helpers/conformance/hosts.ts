@@ -285,22 +285,13 @@ const nginx: Host = {
 // query, every error kind, the headers, HEAD, 304 and gzip, and the fuzzed query strings (seeded); not the tests of
 // other routes that take seconds (README's npm test budget), each of which the nginx host runs on the same lines.
 const nginxRuns: Host = {
+  ...nginx,
   name: "nginx-runs",
-  unavailable: () => {
-    const binary = findNginx();
-    if (!binary) return "nginx is not installed (apt-get install nginx-light, or set NGINX_BIN)";
-    return findJsModule(binary)
+  unavailable: () =>
+    nginx.unavailable() ??
+    (findJsModule(findNginx()!)
       ? undefined
-      : "nginx's JavaScript module is not installed (apt-get install libnginx-mod-http-js, or set NGINX_JS_MODULE)";
-  },
-  async start(distDir) {
-    const server = await startNginx({ distDir, port: 0, host: "127.0.0.1" });
-    return { origin: server.url, stop: () => server.close() };
-  },
-  knownGaps: [],
-  encodings: ["gzip"],
-  startOnce: true,
-  mcp: false,
+      : "nginx's JavaScript module is not installed (apt-get install libnginx-mod-http-js, or set NGINX_JS_MODULE)"),
   layout: "runs",
   sameConfigAs: {
     host: "nginx",
