@@ -8,7 +8,7 @@ import { nameWords } from "./search-words.ts";
 
 export const FIND_INDEX_FILE = "find-index.json";
 /** Raised when the file's shape changes: a reader refuses an index of another format (built by another version). */
-export const FIND_INDEX_FORMAT = 1;
+export const FIND_INDEX_FORMAT = 2;
 
 /** What the index holds of a tool: the fields of its summary and detail that find_software filters on. */
 export interface FindIndexTool {
@@ -28,52 +28,61 @@ export interface FindIndexTool {
 export const FLAGS = ["hasMcpServer", "hasApi", "hasZapier", "hasMake", "hasFreePlan"] as const;
 export type Flag = (typeof FLAGS)[number];
 
-/** The file: columns, one entry per tool in O1 order (plain arrays of numbers parse faster than one object a tool). */
+/**
+ * One tool's row: its FLAGS as bits (1 hasMcpServer, 2 hasApi, …), lowest paid price, rating, the indexes of its
+ * categories into the file's `categories`, and the words of its name (S1: folded, split at anything but a-z and 0-9)
+ * joined by one space. A row per tool (not a column per field), so the rows can be cut into pieces where the tools'
+ * slugs say, as the lists are: one price edit changes one piece of the index, which is all an upload sends.
+ */
+export type FindRow = [
+  flags: number,
+  lowestPaidPrice: number | null,
+  rating: number | null,
+  categories: number[],
+  words: string,
+];
+
+/** The file: the catalog's category slugs (listed or not, with tools or not), then a row per tool in O1 order. */
 export interface FindIndexData {
   format: typeof FIND_INDEX_FORMAT;
-  /** every category slug of the catalog (listed or not, with tools or not) */
   categories: string[];
-  /** FLAGS as bits: 1 hasMcpServer, 2 hasApi, … */
-  flags: number[];
-  lowestPaidPrice: (number | null)[];
-  rating: (number | null)[];
-  /** how many categories each tool has; their indexes into `categories` follow in `categoryIndexes`, tool by tool */
-  categoryCounts: number[];
-  categoryIndexes: number[];
-  /** the words of each tool's name (S1: folded, split at anything but a-z and 0-9), joined by one space */
-  words: string[];
+  tools: FindRow[];
+}
+
+/** The file's text before its rows, and after: the rows are joined by `,` between them. */
+export const findIndexOpening = (categories: readonly string[]): string =>
+  `{"format":${FIND_INDEX_FORMAT},"categories":${JSON.stringify(categories)},"tools":[`;
+export const FIND_INDEX_CLOSING = "]}";
+
+/** Each tool's row as JSON text (in the tools' order), for the catalog's category slugs. */
+export function findRowTexts(tools: readonly FindIndexTool[], categories: readonly string[]): string[] {
+  return findRows(tools, categories).map((row) => JSON.stringify(row));
 }
 
 /** The index's text for these tools (in O1 order) and the catalog's category slugs. Deterministic (H6). */
 export const findIndexText = (tools: readonly FindIndexTool[], categories: readonly string[]): string =>
-  JSON.stringify(findIndexData(tools, categories));
+  findIndexOpening(categories) + findRowTexts(tools, categories).join(",") + FIND_INDEX_CLOSING;
 
-/** The index's columns for these tools (in O1 order) and the catalog's category slugs. */
-export function findIndexData(tools: readonly FindIndexTool[], categories: readonly string[]): FindIndexData {
+/** The index for these tools (in O1 order) and the catalog's category slugs, as its text parses. */
+export const findIndexData = (tools: readonly FindIndexTool[], categories: readonly string[]): FindIndexData => ({
+  format: FIND_INDEX_FORMAT,
+  categories: [...categories],
+  tools: findRows(tools, categories),
+});
+
+function findRows(tools: readonly FindIndexTool[], categories: readonly string[]): FindRow[] {
   const indexOf = new Map(categories.map((slug, i) => [slug, i]));
-  const text: FindIndexData = {
-    format: FIND_INDEX_FORMAT,
-    categories: [...categories],
-    flags: [],
-    lowestPaidPrice: [],
-    rating: [],
-    categoryCounts: [],
-    categoryIndexes: [],
-    words: [],
-  };
-  for (const t of tools) {
-    text.flags.push(FLAGS.reduce((bits, flag, bit) => bits | (t[flag] ? 1 << bit : 0), 0));
-    text.lowestPaidPrice.push(t.lowestPaidPrice);
-    text.rating.push(t.rating);
-    text.categoryCounts.push(t.categories.length);
-    for (const slug of t.categories) {
+  return tools.map((t) => [
+    FLAGS.reduce((bits, flag, bit) => bits | (t[flag] ? 1 << bit : 0), 0),
+    t.lowestPaidPrice,
+    t.rating,
+    t.categories.map((slug) => {
       const index = indexOf.get(slug);
       if (index === undefined) throw new Error(`find index: tool ${t.name} names category ${slug}, which is not given`);
-      text.categoryIndexes.push(index);
-    }
-    text.words.push(nameWords(t.name).join(" "));
-  }
-  return text;
+      return index;
+    }),
+    nameWords(t.name).join(" "),
+  ]);
 }
 
 export type FindSort = "name" | "price" | "rating";
@@ -123,22 +132,36 @@ export class FindIndex {
 
   constructor(text: FindIndexData) {
     if (text.format !== FIND_INDEX_FORMAT) throw new Error(`${FIND_INDEX_FILE} is of another format`);
-    const n = text.flags.length;
-    for (const column of [text.lowestPaidPrice, text.rating, text.categoryCounts, text.words])
-      if (column.length !== n) throw new Error(`${FIND_INDEX_FILE}: its columns differ in length`);
+    const rows = text.tools;
+    const n = rows.length;
     if (text.categories.length > 0xffff) throw new Error(`${FIND_INDEX_FILE}: more than 65,535 categories`);
     this.count = n;
     this.categories = text.categories;
     this.categoryIndex = new Map(text.categories.map((slug, i) => [slug, i]));
-    this.flags = Uint8Array.from(text.flags);
-    this.prices = Float64Array.from(text.lowestPaidPrice, (p) => p ?? Number.NaN);
-    this.ratings = Float64Array.from(text.rating, (r) => r ?? Number.NaN);
+    this.flags = new Uint8Array(n);
+    this.prices = new Float64Array(n);
+    this.ratings = new Float64Array(n);
     this.categoryStarts = new Uint32Array(n + 1);
-    for (let i = 0; i < n; i++) this.categoryStarts[i + 1] = this.categoryStarts[i]! + text.categoryCounts[i]!;
-    if (this.categoryStarts[n] !== text.categoryIndexes.length)
-      throw new Error(`${FIND_INDEX_FILE}: categoryIndexes does not match categoryCounts`);
-    this.categoryIndexes = Uint16Array.from(text.categoryIndexes);
-    this.words = text.words;
+    const words: string[] = [];
+    const categoryIndexes: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const row = rows[i]!;
+      if (!Array.isArray(row) || row.length !== 5 || !Array.isArray(row[3]))
+        throw new Error(`${FIND_INDEX_FILE}: tool ${i}'s row is not [flags, price, rating, categories, words]`);
+      const [flags, price, rating, categories, name] = row;
+      this.flags[i] = flags;
+      this.prices[i] = price ?? Number.NaN;
+      this.ratings[i] = rating ?? Number.NaN;
+      for (const c of categories) {
+        if (!(c >= 0 && c < text.categories.length))
+          throw new Error(`${FIND_INDEX_FILE}: tool ${i} names category ${c}, which is not given`);
+        categoryIndexes.push(c);
+      }
+      this.categoryStarts[i + 1] = categoryIndexes.length;
+      words.push(name);
+    }
+    this.categoryIndexes = Uint16Array.from(categoryIndexes);
+    this.words = words;
   }
 
   static parse(json: string): FindIndex {

@@ -1,15 +1,34 @@
-// The find index (model/find-index.ts) as a build record: what find_software and several-word search read on the
-// hosts that answer MCP, never served by URL. Keyed by what it is made of (the summaries, which hold every name, flag
-// but two, rating and category list, and the rest of each tool's row), so a rebuild that changes none of them keeps
-// it without making it.
+// The find index (model/find-index.ts) as build records: what find_software and several-word search read on the
+// hosts that answer MCP, never served by URL. Written whole (FIND_INDEX_FILE, what a dist/ reader reads), and in parts
+// for the R2 upload: its rows cut into pieces where the tools' slugs say (as the lists are, render/pieces.ts), each
+// piece a file of FIND_PIECES_DIR, and FIND_INDEX_PARTS_FILE naming the parts (its opening text, its pieces, its
+// closing text, as the hash tree names the export's). So one price edit changes one piece, and the upload sends that.
+// Keyed by what it is made of (the summaries, which hold every name, flag but two, rating and category list, and the
+// rest of each tool's row), so a rebuild that changes none of them keeps it without making it.
 import { sha1 } from "../launcher/file-hashes.cjs";
 import type { Catalog } from "../model/derive.ts";
-import { FIND_INDEX_FILE, findIndexText } from "../model/find-index.ts";
+import { FIND_INDEX_CLOSING, FIND_INDEX_FILE, findIndexOpening, findRowTexts } from "../model/find-index.ts";
 import { lazyFile, type OutputFile } from "./output.ts";
+import { cutPieces, keyHash, LIST_PIECES, pieceBody, pieceFiles, piecesOf } from "./pieces.ts";
 import type { Summaries } from "./software.ts";
 
-export function renderFindIndex(catalog: Catalog, summaries: Summaries): OutputFile {
-  const tools = () =>
+/** Where the index's parts are named, and where its pieces lie (`<id>.json`, the SHA-256 of the piece, hex). */
+export const FIND_INDEX_PARTS_FILE = "find-index.parts.json";
+export const FIND_PIECES_DIR = "find-index";
+const PIECE_TEMPLATE = `${FIND_PIECES_DIR}/{piece}`;
+
+/** FIND_INDEX_PARTS_FILE's text: `{"parts": [{"text": T}, {"pieces": [[id, items, size], …]}, {"text": T}]}`. */
+export interface FindIndexParts {
+  parts: ({ text: string } | { pieces: [id: string, items: number, size: number][] })[];
+}
+
+export function renderFindIndex(
+  catalog: Catalog,
+  summaries: Summaries,
+  hashOf: (key: string) => number = keyHash,
+): OutputFile[] {
+  const slugs = catalog.categories.map((c) => c.slug);
+  const rows = findRowTexts(
     catalog.tools.map((t) => ({
       name: t.name,
       hasMcpServer: t.hasMcpServer,
@@ -20,10 +39,36 @@ export function renderFindIndex(catalog: Catalog, summaries: Summaries): OutputF
       lowestPaidPrice: t.lowestPaidPrice,
       rating: t.rating,
       categories: t.categorySlugs,
-    }));
-  const slugs = catalog.categories.map((c) => c.slug);
+    })),
+    slugs,
+  );
+  const pieces = piecesOf(
+    rows,
+    cutPieces(
+      catalog.tools.map((t) => t.slug),
+      LIST_PIECES,
+      hashOf,
+    ),
+  );
+  const starts = new Map<string, [start: number, items: number]>();
+  let at = 0;
+  for (const piece of pieces) {
+    if (!starts.has(piece.id)) starts.set(piece.id, [at, piece.items]);
+    at += piece.items;
+  }
+  const opening = findIndexOpening(slugs);
   // What the summaries do not carry: the Zapier and Make flags and the lowest paid price.
   const rest = catalog.tools.map((t) => `${+t.hasZapier}${+t.hasMake}${t.lowestPaidPrice}`).join(",");
   const key = `find ${summaries.all()} ${sha1(`${slugs.join(",")}\n${rest}`)}`;
-  return lazyFile(FIND_INDEX_FILE, key, () => findIndexText(tools(), slugs));
+  const parts: FindIndexParts = {
+    parts: [{ text: opening }, { pieces: pieces.map((p) => [p.id, p.items, p.size]) }, { text: FIND_INDEX_CLOSING }],
+  };
+  return [
+    lazyFile(FIND_INDEX_FILE, key, () => opening + rows.join(",") + FIND_INDEX_CLOSING),
+    lazyFile(FIND_INDEX_PARTS_FILE, `parts ${key}`, () => `${JSON.stringify(parts)}\n`),
+    ...pieceFiles(PIECE_TEMPLATE, pieces, (id) => {
+      const [start, items] = starts.get(id)!;
+      return pieceBody(rows.slice(start, start + items));
+    }),
+  ];
 }

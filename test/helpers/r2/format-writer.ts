@@ -13,7 +13,7 @@ export interface WrittenBuild {
   lines: Map<string, string>;
   files: Map<string, { etag: string; size: number; coding: "gzip" | "identity" | "parts" }>;
   lists: Map<string, { id: string; category: string | null; pieces: string[]; lengths: number[] }>;
-  /** the export in parts: its texts, and its pieces' ids per pieces part */
+  /** the export and the find index in parts: their texts, and their pieces' ids per pieces part */
   parted: Map<string, (string | string[])[]>;
   /** each shard's first key and digest, in order */
   shards: [first: string, digest: string][];
@@ -49,12 +49,20 @@ export function writtenBuild(dist: string): WrittenBuild {
   const tree = JSON.parse(readFileSync(join(dist, "v1/sync/catalog.json"), "utf8")) as {
     data: Record<string, { parts?: ({ text: string } | { pieces: [string, number, number][] })[] }>;
   };
-  const parts = tree.data[`/${exportPath}`]?.parts;
-  if (parts)
-    parted.set(
-      exportPath,
-      parts.map((part) => ("text" in part ? part.text : part.pieces.map(([id]) => id))),
-    );
+  type Parts = ({ text: string } | { pieces: [string, number, number][] })[];
+  const inParts = (path: string, parts: Parts | undefined) => {
+    if (parts)
+      parted.set(
+        path,
+        parts.map((part) => ("text" in part ? part.text : part.pieces.map(([id]) => id))),
+      );
+  };
+  inParts(exportPath, tree.data[`/${exportPath}`]?.parts);
+  // the find index, in the parts its record names
+  inParts(
+    "find-index.json",
+    (JSON.parse(readFileSync(join(dist, "find-index.parts.json"), "utf8")) as { parts: Parts }).parts,
+  );
 
   // the index's files, and the build record the Worker reads (the format's "Files")
   for (const path of [...index.files.map(([path]) => path), "find-index.json"]) {

@@ -117,9 +117,10 @@ describe("M5 the find index answers as the oracle", () => {
       expect(index.withEveryPrefix(w), w.join(" ")).toEqual(toolsWithEveryPrefix(tools, w));
   });
 
-  it("refuses an index of another format or with columns of different lengths", () => {
+  it("refuses an index of another format, a row of another shape or a category it does not give", () => {
     const text = JSON.parse(findIndexText(tools, CATEGORIES));
     expect(() => new FindIndex({ ...text, format: FIND_INDEX_FORMAT + 1 })).toThrow(/another format/);
-    expect(() => new FindIndex({ ...text, rating: [] })).toThrow(/columns/);
+    expect(() => new FindIndex({ ...text, tools: [[0, null, null, [0]]] })).toThrow(/row/);
+    expect(() => new FindIndex({ ...text, tools: [[0, null, null, [CATEGORIES.length], "x"]] })).toThrow(/category/);
   });
 });

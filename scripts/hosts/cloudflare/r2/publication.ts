@@ -12,6 +12,8 @@ import { fill, layout, type RouteTable } from "../../../api/runtime/route-table.
 import { sha256Hex } from "../../../api/sha256-node.ts";
 import { UserError } from "../../../cli/command.ts";
 import { type BuildHash, readBuildFiles } from "../../../io/build-hashes.ts";
+import { FIND_INDEX_FILE } from "../../../model/find-index.ts";
+import { FIND_INDEX_PARTS_FILE, FIND_PIECES_DIR, type FindIndexParts } from "../../../render/find-index.ts";
 import { publishedPathFilter, WORKER_RECORDS } from "../adapter.ts";
 import {
   compareKeys,
@@ -76,24 +78,30 @@ export interface Publication {
 export const piecePath = (table: RouteTable, id: string): string =>
   fill(layout(table.basePath).syncPiece, { piece: `${id}.json` });
 
-/** The hash tree's entry of a body (E2), as the build wrote it: its SHA-256, size and, made of pieces, its parts. */
+/** The hash tree's entry of a body (E2), as the build wrote it: its SHA-256, size and, made of pieces, its parts (the
+ *  find index's parts record has the parts alone). */
 interface TreeEntry {
-  sha256: string;
-  size: number;
-  parts?: ({ text: string } | { pieces: [id: string, items: number, size: number][] })[];
+  sha256?: string;
+  size?: number;
+  parts?: FindIndexParts["parts"];
+}
+
+/** A JSON file's value, or undefined when it is missing or no JSON. */
+function readJson<T>(file: string): T | undefined {
+  try {
+    return JSON.parse(readFileSync(file, "utf8")) as T;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The export's entry in the hash tree's catalog-wide shard, or undefined when it has none there. */
 function exportEntry(root: string, table: RouteTable): TreeEntry | undefined {
   const paths = layout(table.basePath);
-  try {
-    const shard = JSON.parse(readFileSync(join(root, fill(paths.syncShard, { shard: "catalog.json" })), "utf8")) as {
-      data: Record<string, TreeEntry>;
-    };
-    return shard.data[`${table.basePath}/export/catalog.json`];
-  } catch {
-    return undefined;
-  }
+  const shard = readJson<{ data: Record<string, TreeEntry> }>(
+    join(root, fill(paths.syncShard, { shard: "catalog.json" })),
+  );
+  return shard?.data[`${table.basePath}/export/catalog.json`];
 }
 
 /** Reads what `root` (a generation folder) publishes; `distDir` as the user named it, for messages. */
@@ -115,12 +123,29 @@ export async function readPublication(root: string, distDir = root): Promise<Pub
     if (!found) throw new UserError(`${distDir}: the build names ${path} but its manifest does not: build it again`);
     return found;
   };
-  const piece = (id: string, size?: number): PublishedPiece => {
-    const path = piecePath(table, id);
+  /** A piece the build wrote at `path`: checked by the manifest against its name (and its size, when given). */
+  const piece = (id: string, size?: number, path = piecePath(table, id)): PublishedPiece => {
     const found = hashOf(path);
     if (found.sha256 !== id || (size !== undefined && found.size !== size))
       throw new UserError(`${distDir}: ${path} is not the piece its name says: build it again`);
     return { id, path, etag: etagFromSha256Hex(id), size: found.size };
+  };
+  /** A body stored in its parts, as the build named them (`pathOf`: where each piece is a file). */
+  const partedBody = (path: string, entry: TreeEntry, pathOf: (id: string) => string): PublishedParted => {
+    const { sha256, size } = hashOf(path);
+    let partsSize = 0;
+    const parts = entry.parts!.map((part) => {
+      if ("text" in part) {
+        partsSize += Buffer.byteLength(part.text);
+        return part.text;
+      }
+      const pieces = part.pieces.map(([id, , pieceSize]) => piece(id, pieceSize, pathOf(id)));
+      partsSize += pieces.reduce((sum, p) => sum + p.size - 2, 0) + Math.max(0, pieces.length - 1);
+      return pieces;
+    });
+    if ((entry.sha256 !== undefined && entry.sha256 !== sha256) || partsSize !== size)
+      throw new UserError(`${distDir}: the parts of ${path} are not its body: build it again`);
+    return { path, etag: etagFromSha256Hex(sha256), size, parts };
   };
 
   const pageTemplate = layout(table.basePath).page;
@@ -145,26 +170,21 @@ export async function readPublication(root: string, distDir = root): Promise<Pub
     published.set(key, { key, id, category: list.category, total: list.lengths.length, pieces });
   }
 
-  // The export, stored in its parts when the hash tree names them.
+  // The export, stored in its parts when the hash tree names them; the find index in the parts its record names.
   const parted = new Map<string, PublishedParted>();
   const exportPath = layout(table.basePath).export;
   const entry = hashes.has(exportPath) ? exportEntry(root, table) : undefined;
-  if (entry?.parts) {
-    const { sha256, size } = hashOf(exportPath);
-    let partsSize = 0;
-    const parts = entry.parts.map((part) => {
-      if ("text" in part) {
-        partsSize += Buffer.byteLength(part.text);
-        return part.text;
-      }
-      const pieces = part.pieces.map(([id, , pieceSize]) => piece(id, pieceSize));
-      partsSize += pieces.reduce((sum, p) => sum + p.size - 2, 0) + Math.max(0, pieces.length - 1);
-      return pieces;
-    });
-    if (entry.sha256 !== sha256 || partsSize !== size)
-      throw new UserError(`${distDir}: the hash tree's parts of ${exportPath} are not its body: build it again`);
-    parted.set(exportPath, { path: exportPath, etag: etagFromSha256Hex(sha256), size, parts });
-  }
+  if (entry?.parts)
+    parted.set(
+      exportPath,
+      partedBody(exportPath, entry, (id) => piecePath(table, id)),
+    );
+  const findParts = readJson<FindIndexParts>(join(root, FIND_INDEX_PARTS_FILE));
+  if (findParts?.parts && hashes.has(FIND_INDEX_FILE))
+    parted.set(
+      FIND_INDEX_FILE,
+      partedBody(FIND_INDEX_FILE, findParts, (id) => `${FIND_PIECES_DIR}/${id}.json`),
+    );
 
   // The files the build names (build-index.json: what every host may answer with, list pages aside), and the build
   // records the Worker reads (its MCP tools' find index).

@@ -85,7 +85,10 @@ function expectWrittenIs(read: ReadBuild, dist: string) {
     });
     expect(stored.items.map((item) => item.byteLength)).toEqual(list.lengths);
   }
-  expect(written.parted.size, "the export is stored in parts").toBe(1);
+  expect([...written.parted.keys()].sort(), "the export and the find index are stored in parts").toEqual([
+    "find-index.json",
+    "v1/export/catalog.json",
+  ]);
 }
 
 it("a reader and a writer written from the format document alone agree with the bucket of two builds, every body and page the build's", async () => {
