@@ -21,16 +21,22 @@ export const REWRITE_AFTER = 64;
 
 /**
  * In V8's serialization format (backward compatible, made to be stored), holding each file's parsed value: read
- * faster than JSON and than texts parsed one by one, with less garbage for the collector.
+ * faster than JSON and than texts parsed one by one, with less garbage for the collector. Written and read in frames
+ * (a 4-byte length, then that many bytes of one serialized value): a CacheHeader, then the files FRAME_FILES at a
+ * time, so writing the cache of 103,528 tools never holds its 114 MB serialized at once (it was a build's peak).
  */
-interface CacheFile {
+interface CacheHeader {
+  format: typeof CACHE_FORMAT;
   /** the code and schemas that read and judged these files: any change there and none is trusted */
   key: string;
   /** how many content files the build that wrote it had (files changed in its last seconds are not remembered) */
   count?: number;
-  /** [absolute path, signature, parsed value, sha1 of its text, the placeholders in its strings] */
-  files: [string, string, unknown, string, FilePlaceholder[] | undefined][];
 }
+/** [absolute path, signature, parsed value, sha1 of its text, the placeholders in its strings] */
+type CacheEntry = [string, string, unknown, string, FilePlaceholder[] | undefined];
+
+const CACHE_FORMAT = 2;
+const FRAME_FILES = 1000;
 
 export interface ContentCache {
   /** every file remembered */
@@ -47,27 +53,48 @@ export interface ContentCache {
 export const emptyContentCache = (): ContentCache => ({ files: new Map(), changes: new Map(), whole: false });
 
 const readCacheFile = (path: string, key: string): { files: KnownFiles; count?: number } => {
+  const files: KnownFiles = new Map();
   try {
-    const cache = deserialize(readFileSync(path)) as CacheFile;
-    if (cache.key !== key) return { files: new Map() };
-    const files: KnownFiles = new Map(
-      cache.files.map(([path, signature, data, hash, placeholders]) => [path, { signature, data, hash, placeholders }]),
-    );
-    return { files, count: cache.count };
+    const bytes = readFileSync(path);
+    let at = 0;
+    const next = () => {
+      const length = bytes.readUInt32LE(at);
+      const value = deserialize(bytes.subarray(at + 4, (at += 4 + length)));
+      return value;
+    };
+    const header = next() as CacheHeader;
+    if (header.format !== CACHE_FORMAT || header.key !== key) return { files };
+    while (at < bytes.length)
+      for (const [path, signature, data, hash, placeholders] of next() as CacheEntry[])
+        files.set(path, { signature, data, hash, placeholders });
+    return { files, count: header.count };
   } catch {
     return { files: new Map() };
   }
 };
 
+/** One frame: its length, then its bytes. */
+function* framed(value: unknown): Generator<Uint8Array> {
+  const bytes = serialize(value);
+  const length = Buffer.alloc(4);
+  length.writeUInt32LE(bytes.byteLength);
+  yield length;
+  yield bytes;
+}
+
+function* cacheFrames(key: string, files: KnownFiles, count: number): Generator<Uint8Array> {
+  yield* framed({ format: CACHE_FORMAT, key, count } satisfies CacheHeader);
+  const entries = [...files];
+  for (let i = 0; i < entries.length; i += FRAME_FILES)
+    yield* framed(
+      entries
+        .slice(i, i + FRAME_FILES)
+        .map(([path, f]): CacheEntry => [path, f.signature, f.data, f.hash, f.placeholders]),
+    );
+}
+
 const writeCache = (path: string, key: string, files: KnownFiles, count: number) =>
-  writeCacheFile(
-    path,
-    serialize({
-      key,
-      count,
-      files: [...files].map(([path, f]) => [path, f.signature, f.data, f.hash, f.placeholders]),
-    } satisfies CacheFile),
-  );
+  writeCacheFile(path, cacheFrames(key, files, count));
 
 export function readContentCache(storeDir: string, key: string): ContentCache {
   const whole = readCacheFile(join(storeDir, CONTENT_CACHE_FILE), key);

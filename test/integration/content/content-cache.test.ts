@@ -21,9 +21,12 @@ import { hashTree } from "../../helpers/fs/tree.ts";
 
 /** Files changed more recently than this are always read (file-hashes.cjs): the test waits it out once. */
 const SETTLE_MS = 2_100;
-/** The code hash a cache was written for (what readContentCache must be given). */
-const codeKeyOf = (store: string) =>
-  (deserialize(readFileSync(join(store, CONTENT_CACHE_FILE))) as { key: string }).key;
+/** The code hash a cache was written for (what readContentCache must be given): its first frame's (a 4-byte length,
+ *  then a serialized header). */
+const codeKeyOf = (store: string) => {
+  const bytes = readFileSync(join(store, CONTENT_CACHE_FILE));
+  return (deserialize(bytes.subarray(4, 4 + bytes.readUInt32LE(0))) as { key: string }).key;
+};
 
 describe("the content cache", () => {
   let dir: Awaited<ReturnType<typeof tempDir>>;
@@ -52,9 +55,10 @@ describe("the content cache", () => {
     });
     await writeFile(betaMail(), (await readFile(betaMail(), "utf8")).replace('"price":19', '"price":25'));
     // its detail and /best/email; the export and the one piece of it that holds the tool; the hash tree's shards of
-    // those (software-0, best-0, catalog) and root; the find index (each tool's lowest paid price)
+    // those (software-0, best-0, catalog) and root; the find index (each tool's lowest paid price), its parts and the
+    // one piece of it that holds the tool
     expect(await build({ contentDir: content, outDir: dist })).toMatchObject({
-      written: 2 + 2 + 4 + 1,
+      written: 2 + 2 + 4 + 3,
       contentRecalled: 8,
     });
     expect((await detailOf("beta-mail")).pricingPlans[0].price).toBe(25);
