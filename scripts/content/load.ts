@@ -61,9 +61,10 @@ export async function loadContent(contentDir: string, remembered: KnownFiles = n
   // One path.relative for the folder, not one per file (a tenth of the load of a cached thousand-tool catalog).
   const root = resolve(contentDir);
   const rootShown = relative(process.cwd(), root);
+  // Joined: one flat string, kept for every file (concatenated, a rope of nodes).
   const shown = (absolute: string) =>
     absolute.startsWith(`${root}/`)
-      ? (rootShown ? `${rootShown}/` : "") + absolute.slice(root.length + 1)
+      ? [rootShown ? `${rootShown}/` : "", absolute.slice(root.length + 1)].join("")
       : relative(process.cwd(), absolute) || absolute;
   const refuse = (absolute: string, stats: Stats) =>
     errors.push({
@@ -150,7 +151,7 @@ export async function loadContent(contentDir: string, remembered: KnownFiles = n
     const files: string[] = [];
     for (const entry of readdirSync(absolute, { withFileTypes: true })) {
       if (!entry.name.endsWith(".json") || entry.name.startsWith(".")) continue;
-      const path = join(absolute, entry.name);
+      const path = [absolute, "/", entry.name].join(""); // one flat string (join() leaves a rope), kept per file
       if (entry.isFile()) files.push(path);
       else
         errors.push({

@@ -19,7 +19,8 @@ function signatureOf(stats, nowMs = Date.now()) {
   // biome-ignore lint/complexity/useMathMinMax: BigInt nanoseconds, which Math.max refuses
   const changed = stats.ctimeNs > stats.mtimeNs ? stats.ctimeNs : stats.mtimeNs;
   if (changed > BigInt(nowMs) * 1_000_000n - SETTLE_NS) return undefined;
-  return `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeNs}:${stats.ctimeNs}`;
+  // Joined: one flat string (a template leaves a rope of nine nodes, kept for every content file).
+  return [stats.dev, stats.ino, stats.size, stats.mtimeNs, stats.ctimeNs].join(":");
 }
 
 // crypto.hash (one call, no Hash object): twice as fast for the thousand list items a rebuild hashes one by one.

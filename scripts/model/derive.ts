@@ -63,7 +63,7 @@ export function deriveCatalog({ site, categories, tools, toolSources }: ValidCon
       const prices = derivePrices(t.pricingPlans);
       tool.hasFreePlan = prices.hasFreePlan;
       tool.lowestPaidPrice = prices.lowestPaidPrice;
-      tool.url = `${siteUrl}/software/${t.slug}`;
+      tool.url = [siteUrl, "/software/", t.slug].join(""); // one flat string, not a rope kept per tool
       tool.categorySlugs = [...t.categories].sort((a, b) => categoryRank.get(a)! - categoryRank.get(b)!);
       tool.source = toolSources?.get(t);
       return tool;

@@ -154,14 +154,16 @@ export function compileTemplate(template: string, known?: readonly string[]): Te
   const parts = template.split(/\{(\w+)\}/);
   const unknown = known && parts.find((name, i) => i % 2 === 1 && !known.includes(name));
   if (unknown !== undefined) throw new Error(`template ${template}: no value for {${unknown}}`);
+  // Joined, not concatenated: a joined string is one flat string, where `+=` leaves a rope of a node per part, which
+  // a build keeps for each of its hundred thousand paths (a tenth of its live heap was such nodes).
   return (vars) => {
-    let out = parts[0]!;
+    const out: (string | number)[] = [parts[0]!];
     for (let i = 1; i < parts.length; i += 2) {
       const value = vars[parts[i]!];
       if (value === undefined) throw new Error(`template ${template}: no value for {${parts[i]}}`);
-      out += value + parts[i + 1]!;
+      out.push(value, parts[i + 1]!);
     }
-    return out;
+    return out.join("");
   };
 }
 
