@@ -1,7 +1,9 @@
 // The export over R2 is stored in its parts and streamed from them (never held whole), through the Worker module in
 // Node over an in-memory bucket: byte for byte the build's body with its ETag and length from the manifest; HEAD and
 // 304 read no piece; a piece that cannot be read once the status line is sent cuts the stream (a client never takes a
-// cut body for a whole one, H7) and logs one line; a piece is sent only once the bucket lacks it.
+// cut body for a whole one, H7) and logs one line; a piece is sent only once the bucket lacks it. The find index (a
+// build record the Worker's MCP tools read) is stored in parts the same way.
+import { readFileSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
@@ -88,4 +90,58 @@ it("the export streams from its parts; an edit sends one piece; a piece lost aft
     bucket.objects.set(lost, saved);
   }
   expect(Buffer.from(await (await ask()).arrayBuffer()).equals(edited), "back once the pack is").toBe(true);
+}, 120_000);
+
+it("the find index is stored in its parts too: a price edit sends one piece of it, and the parts join to the file", async () => {
+  const FIND = "find-index.json";
+  const bucket = memoryBucket();
+  await uploadToR2(dist, bucket.target);
+  const stored = async () => {
+    const pointer = (await readLive(bucket.target))!.pointer;
+    const shard = await readShard(bucket.target, pointer.shards[shardFor(pointer.shards, FIND)]![1]);
+    const entry = partedOf(shard, FIND)!;
+    expect(entry, "find-index.json is a parted entry").toBeDefined();
+    return { shard, entry, pieces: entry[3].flatMap((part) => (typeof part === "string" ? [] : part)) };
+  };
+  const before = await stored();
+  expect(before.pieces.length, "the index of 400 tools is cut in a few pieces").toBeGreaterThan(1);
+  expect(before.entry[2]).toBe((await readFile(join(dist, FIND))).byteLength);
+
+  // The middle tool's paid plans cost more: its row's price changes, no other row.
+  const index = JSON.parse(await readFile(join(dist, FIND), "utf8")) as { tools: unknown[] };
+  const slugs = JSON.parse(await readFile(join(dist, EXPORT), "utf8")).data.software.map(
+    (t: { slug: string }) => t.slug,
+  );
+  expect(slugs).toHaveLength(index.tools.length);
+  const middle = slugs[Math.floor(slugs.length / 2)]!;
+  const file = join(content, "tools", `${middle}.json`);
+  const tool = JSON.parse(await readFile(file, "utf8"));
+  const plans = tool.pricingPlans.map((p: { price: number | null }) => ({
+    ...p,
+    price: p.price === null ? null : p.price + 1,
+  }));
+  await writeFile(file, JSON.stringify({ ...tool, pricingPlans: plans }));
+  await build({ contentDir: content, outDir: dist, layout: "runs" });
+  await uploadToR2(dist, bucket.target);
+
+  const after = await stored();
+  const known = new Set(before.pieces.map((p) => p[0]));
+  expect(
+    after.pieces.filter((p) => !known.has(p[0])),
+    "one piece of the index is new",
+  ).toHaveLength(1);
+  expect(after.pieces).toHaveLength(before.pieces.length);
+  const parts = JSON.parse(await readFile(join(dist, "find-index.parts.json"), "utf8")) as {
+    parts: ({ text: string } | { pieces: [string, number, number][] })[];
+  };
+  const joined = parts.parts
+    .map((part) =>
+      "text" in part
+        ? part.text
+        : part.pieces
+            .map(([id]) => readFileSync(join(dist, "find-index", `${id}.json`), "utf8").slice(1, -1))
+            .join(","),
+    )
+    .join("");
+  expect(joined).toBe(await readFile(join(dist, FIND), "utf8"));
 }, 120_000);
