@@ -7,14 +7,9 @@
 // scavenges' fixed cost (the roots, the old generation's pointers into the young one) grows with the heap: at 15,384
 // tools a one-price rebuild spent ~0.7 s of ~2 s in 450 scavenges; at 8 MiB, ~0.15 s less a rebuild, the same at
 // 1,000 tools, and a full build's peak RSS a few per cent higher (figures: docs/develop/builds.md).
-//
-// An old generation of at most 1,280 MiB: on a machine with more than 16 GB V8 lets it grow to 4 GB, and lets the heap
-// reach about twice what was live at the last full collection before the next; a build of 103,528 tools (about 700 MB
-// live at most) then peaked at 1.03–1.15 GiB of RSS. Under this cap V8 collects sooner: 0.93 GiB, as fast. A catalog
-// past about 170,000 tools needs more (docs/develop/builds.md says how).
 import { fileURLToPath } from "node:url";
 
-export const BUILD_NODE_FLAGS: readonly string[] = ["--max-semi-space-size=8", "--max-old-space-size=1280"];
+export const BUILD_NODE_FLAGS: readonly string[] = ["--max-semi-space-size=8"];
 
 /**
  * Variables the build starts without. Node 20 reads and parses the certificates NODE_EXTRA_CA_CERTS names at every
