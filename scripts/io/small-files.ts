@@ -11,6 +11,7 @@ import { sha256Hex } from "../api/sha256-node.ts";
 import type { OutputFile, OutputGroup } from "../render/output.ts";
 import { siblingPaths, siblingsOf } from "./encodings.ts";
 import { withPath } from "./file-errors.ts";
+import { collectIfGrown } from "./heap-growth.ts";
 import type { Manifest } from "./manifest.ts";
 import { writeInPieces } from "./write-in-pieces.ts";
 
@@ -190,6 +191,7 @@ export async function writeSmallFiles(
     write(file);
     if (++sinceTurn < FILES_PER_TURN) return;
     sinceTurn = 0;
+    collectIfGrown();
     await new Promise((resolve) => setImmediate(resolve));
   };
   for (const file of files) await writeThenYield(file);
