@@ -101,7 +101,8 @@ export const BENCH: CommandSpec<typeof options> = {
   ],
 };
 
-function positiveInt(name: string, text: string): number {
+/** `--name text` as a whole number ≥ 1, or a one-line UserError (exit 2). */
+export function positiveInt(name: string, text: string): number {
   const n = Number(text);
   if (!/^\d+$/.test(text) || !Number.isSafeInteger(n) || n < 1)
     throw new UserError(`--${name} must be a whole number ≥ 1, got "${text}"`, 2);

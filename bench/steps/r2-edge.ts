@@ -11,12 +11,13 @@ import { readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { etagFromSha256Hex } from "../../scripts/api/runtime/etag.ts";
 import { type ErrorId, fill, layout, type RouteTable } from "../../scripts/api/runtime/route-table.ts";
-import { type CommandSpec, isMain, parseCommandArgs, runCommand, UserError } from "../../scripts/cli/command.ts";
+import { type CommandSpec, isMain, parseCommandArgs, runCommand } from "../../scripts/cli/command.ts";
 import { startServer } from "../../scripts/hosts/node/server/start-server.ts";
 import { eachShardEntry } from "../../scripts/render/hash-tree.ts";
 import { runMeasured } from "../measure/measured-run.ts";
 import { sampleRss } from "../measure/rss-sampler.ts";
 import { runBuild } from "../measure/run-build.ts";
+import { positiveInt } from "../options.ts";
 import { OUT, ROOT } from "../workspace/out.ts";
 
 const contentDir = (n: number) => join(OUT, `edge-content-${n}`);
@@ -305,8 +306,7 @@ const SPEC: CommandSpec<typeof options> = {
 
 async function main(): Promise<void> {
   const values = parseCommandArgs(SPEC);
-  const n = Number(values.n);
-  if (!Number.isInteger(n) || n < 1) throw new UserError(`--n ${values.n} is no tool count`, 2);
+  const n = positiveInt("n", values.n);
   const result = await benchEdge(n, values.json ? () => {} : console.log);
   console.log(values.json ? JSON.stringify(result) : edgeReport(result));
 }

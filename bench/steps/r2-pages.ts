@@ -19,6 +19,7 @@ import { readKindsOf } from "../../scripts/hosts/cloudflare/worker/r2-builds.ts"
 import { sortByName } from "../../scripts/model/order.ts";
 import { askEveryPage, type PageTarget, pageTarget, pageTargets } from "../hosts/every-page.ts";
 import { runBuild } from "../measure/run-build.ts";
+import { positiveInt } from "../options.ts";
 import { writeBenchCatalog } from "../workspace/catalog.ts";
 import { OUT } from "../workspace/out.ts";
 
@@ -287,12 +288,10 @@ const SPEC: CommandSpec<typeof options> = {
 
 async function main(): Promise<void> {
   const values = parseCommandArgs(SPEC);
-  const n = Number(values.n);
+  const n = positiveInt("n", values.n);
   const inserts = Number(values.inserts);
-  if (!Number.isInteger(n) || n < 1) throw new UserError(`--n ${values.n} is no tool count`, 2);
   if (!Number.isInteger(inserts) || inserts < 0) throw new UserError(`--inserts ${values.inserts}: a count`, 2);
-  const sample = values.sample === undefined ? null : Number(values.sample);
-  if (sample !== null && (!Number.isInteger(sample) || sample < 1)) throw new UserError(`--sample ${values.sample}`, 2);
+  const sample = values.sample === undefined ? null : positiveInt("sample", values.sample);
   const result = await benchR2Pages(
     n,
     { inserts, assets: values.assets, sample, ...(values.content ? { content: values.content } : {}) },

@@ -6,7 +6,7 @@
 // (bench/out/r2-content-n, r2-dist-n, and the bucket dist-n.r2).
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
-import { type CommandSpec, isMain, parseCommandArgs, runCommand, UserError } from "../../scripts/cli/command.ts";
+import { type CommandSpec, isMain, parseCommandArgs, runCommand } from "../../scripts/cli/command.ts";
 import { startLocalWorker } from "../../scripts/hosts/cloudflare/local/workerd.ts";
 import { readLive, readRecord } from "../../scripts/hosts/cloudflare/r2/bucket.ts";
 import { progressLine } from "../../scripts/hosts/cloudflare/r2/progress.ts";
@@ -22,6 +22,7 @@ import {
   totalReads,
 } from "../../scripts/hosts/cloudflare/worker/r2-builds.ts";
 import { runBuild } from "../measure/run-build.ts";
+import { positiveInt } from "../options.ts";
 import { changeOnePrice, insertToolMidList, writeBenchCatalog } from "../workspace/catalog.ts";
 import { lackOfSpace, OUT, distDir as serveDistDir } from "../workspace/out.ts";
 import { benchConformanceR2, type ConformanceResult, conformanceReport } from "./r2-conformance.ts";
@@ -360,8 +361,7 @@ export function r2Report(r: R2UploadResult): string {
 
 async function main(): Promise<void> {
   const values = parseCommandArgs(SPEC);
-  const n = Number(values.n);
-  if (!Number.isInteger(n) || n < 1) throw new UserError(`--n ${values.n} is no tool count`, 2);
+  const n = positiveInt("n", values.n);
   const result = await benchR2Upload(n, [], values.json ? () => {} : console.log);
   console.log(values.json ? JSON.stringify(result) : r2Report(result));
 }

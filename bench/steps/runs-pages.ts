@@ -18,6 +18,7 @@ import { type LoadRequest, type LoadResult, loadRun } from "../hosts/load-run.ts
 import { probe } from "../hosts/probe.ts";
 import type { HostProcess } from "../hosts/process.ts";
 import { runBuild } from "../measure/run-build.ts";
+import { positiveInt } from "../options.ts";
 import { writeBenchCatalog } from "../workspace/catalog.ts";
 import { OUT } from "../workspace/out.ts";
 
@@ -247,11 +248,7 @@ const SPEC: CommandSpec<typeof options> = {
 
 async function main(): Promise<void> {
   const values = parseCommandArgs(SPEC);
-  const count = (name: "n" | "connections" | "duration" | "rounds") => {
-    const x = Number(values[name]);
-    if (!Number.isInteger(x) || x < 1) throw new UserError(`--${name} ${values[name]}: a whole number ≥ 1`, 2);
-    return x;
-  };
+  const count = (name: "n" | "connections" | "duration" | "rounds") => positiveInt(name, values[name]);
   const n = count("n");
   if ((values.pages === undefined) !== (values.runs === undefined))
     throw new UserError("--pages and --runs go together", 2);
