@@ -115,7 +115,7 @@ export function renderSite(catalog: Catalog, table: RouteTable, paths: RouteLayo
     lazyFile(paths.routeTable, routeTableKey(table), () => `${JSON.stringify(table, null, 2)}\n`),
     renderSchemaTable(table),
     // a build record: what the MCP servers' find_software and several-word search read (never served by URL)
-    ...renderFindIndex(catalog, summaries, keyHash),
+    ...renderFindIndex(catalog, keyHash),
     ...Object.values(adapters).flatMap((adapt) => adapt(table, build)),
   ];
   return {

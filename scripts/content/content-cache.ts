@@ -59,8 +59,7 @@ const readCacheFile = (path: string, key: string): { files: KnownFiles; count?: 
     let at = 0;
     const next = () => {
       const length = bytes.readUInt32LE(at);
-      const value = deserialize(bytes.subarray(at + 4, (at += 4 + length)));
-      return value;
+      return deserialize(bytes.subarray(at + 4, (at += 4 + length)));
     };
     const header = next() as CacheHeader;
     if (header.format !== CACHE_FORMAT || header.key !== key) return { files };

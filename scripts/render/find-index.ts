@@ -3,14 +3,13 @@
 // for the R2 upload: its rows cut into pieces where the tools' slugs say (as the lists are, render/pieces.ts), each
 // piece a file of FIND_PIECES_DIR, and FIND_INDEX_PARTS_FILE naming the parts (its opening text, its pieces, its
 // closing text, as the hash tree names the export's). So one price edit changes one piece, and the upload sends that.
-// Keyed by what it is made of (the summaries, which hold every name, flag but two, rating and category list, and the
-// rest of each tool's row), so a rebuild that changes none of them keeps it without making it.
+// The rows are made every build (their pieces are cut from them); the file and its parts are keyed by the opening
+// text and the pieces' ids, which name their bytes, so a rebuild that changes no row writes neither.
 import { sha1 } from "../launcher/file-hashes.cjs";
 import type { Catalog } from "../model/derive.ts";
 import { FIND_INDEX_CLOSING, FIND_INDEX_FILE, findIndexOpening, findRowTexts } from "../model/find-index.ts";
 import { lazyFile, type OutputFile } from "./output.ts";
 import { cutPieces, keyHash, LIST_PIECES, pieceBody, pieceFiles, piecesOf } from "./pieces.ts";
-import type { Summaries } from "./software.ts";
 
 /** Where the index's parts are named, and where its pieces lie (`<id>.json`, the SHA-256 of the piece, hex). */
 export const FIND_INDEX_PARTS_FILE = "find-index.parts.json";
@@ -22,11 +21,7 @@ export interface FindIndexParts {
   parts: ({ text: string } | { pieces: [id: string, items: number, size: number][] })[];
 }
 
-export function renderFindIndex(
-  catalog: Catalog,
-  summaries: Summaries,
-  hashOf: (key: string) => number = keyHash,
-): OutputFile[] {
+export function renderFindIndex(catalog: Catalog, hashOf: (key: string) => number = keyHash): OutputFile[] {
   const slugs = catalog.categories.map((c) => c.slug);
   const rows = findRowTexts(
     catalog.tools.map((t) => ({
@@ -57,9 +52,7 @@ export function renderFindIndex(
     at += piece.items;
   }
   const opening = findIndexOpening(slugs);
-  // What the summaries do not carry: the Zapier and Make flags and the lowest paid price.
-  const rest = catalog.tools.map((t) => `${+t.hasZapier}${+t.hasMake}${t.lowestPaidPrice}`).join(",");
-  const key = `find ${summaries.all()} ${sha1(`${slugs.join(",")}\n${rest}`)}`;
+  const key = `find ${sha1(`${opening}\n${pieces.map((p) => p.id).join(",")}`)}`;
   const parts: FindIndexParts = {
     parts: [{ text: opening }, { pieces: pieces.map((p) => [p.id, p.items, p.size]) }, { text: FIND_INDEX_CLOSING }],
   };
