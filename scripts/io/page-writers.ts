@@ -125,7 +125,8 @@ class PageWriter {
   }
 }
 
-const PAGE_WRITER_THREAD = "scripts/io/page-writer-thread.ts";
+/** What a page writer thread runs, from the project's root: bundled as CommonJS (so: no top-level await). */
+export const PAGE_WRITER_THREAD = "scripts/io/page-writer-thread.ts";
 
 /**
  * What a page writer thread runs: the cached bundle of page-writer-thread.ts, as the server's processes do (a thread

@@ -138,4 +138,4 @@ function cachedBundleTextSync(entry, { platform, target, alias }) {
   return text;
 }
 
-module.exports = { freshCommandBundle, cachedCommandBundle, cachedBundleTextSync };
+module.exports = { COMMAND_OPTIONS, freshCommandBundle, cachedCommandBundle, cachedBundleTextSync };

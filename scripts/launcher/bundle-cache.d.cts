@@ -1,3 +1,6 @@
+/** esbuild's options for a command's bundle (CommonJS, packages left external); see bundle-cache.cjs. */
+export const COMMAND_OPTIONS: { platform: "node"; target: string; packages: "external"; format: "cjs" };
+
 /** The path of a cached Node bundle of a command (project-relative entry); see bundle-cache.cjs. */
 export function cachedCommandBundle(entry: string): Promise<string>;
 

@@ -14,15 +14,21 @@ export interface ServerProcessEntry {
 // also cost requests per second in collections, and above 4 the gain was within noise.
 const SERVER_PROCESS_FLAGS = ["--max-semi-space-size=4"];
 
+/** The script each server process runs, from the project's root: bundled as CommonJS (so: no top-level await). */
+export const SERVER_PROCESS_ENTRY = "scripts/hosts/node/process/server-process.ts";
 const SOURCE = fileURLToPath(new URL("./server-process.ts", import.meta.url));
 
 export async function serverProcessEntry(): Promise<ServerProcessEntry> {
   try {
     return {
-      exec: await cachedCommandBundle("scripts/hosts/node/process/server-process.ts"),
+      exec: await cachedCommandBundle(SERVER_PROCESS_ENTRY),
       execArgv: SERVER_PROCESS_FLAGS,
     };
-  } catch {
+  } catch (e) {
+    // Said in one line, as the launcher says it: a silent fallback once cost every server process tsx's memory.
+    console.error(
+      `note: server processes run through tsx (no bundle: ${String((e as Error)?.message ?? e).split("\n")[0]})`,
+    );
     // The primary's own flags load tsx (node --import tsx, or the tsx command's loader); else ask for it.
     const viaTsx = process.execArgv.some((a) => a.includes("tsx"));
     return {
