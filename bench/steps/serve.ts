@@ -153,7 +153,9 @@ export async function benchServe(options: BenchOptions, log: (line: string) => v
       try {
         started = await host.start(dist, ceilingBody);
       } catch (e) {
-        skip(`did not start: ${(e as Error).message.split("\n")[0]}`);
+        // The first line names the command, the last what it said before it stopped (too large for Static Assets…).
+        const lines = (e as Error).message.split("\n").filter((l) => l.trim());
+        skip(`did not start: ${lines[0]}${lines.length > 1 ? ` ${lines.at(-1)}` : ""}`);
         continue;
       }
       const entry = {
