@@ -70,6 +70,10 @@ function cacheEntry(entry, options) {
  */
 const COMMAND_OPTIONS = { platform: "node", target: "node20", packages: "external", format: "cjs" };
 
+/** esbuild's options for the bundle of a command's `entry` (relative to the project root), but the plugin that hashes
+ *  what it reads: what test/integration/launcher/command-bundles.test.ts bundles every entry with. */
+const commandBundleOptions = (entry) => ({ ...baseOptions(entry), ...COMMAND_OPTIONS });
+
 /** The path of the bundle of `entry` cachedCommandBundle would give, when it is there and up to date; found
  *  synchronously (a thread can then be started at once, before the code that needs it yields). */
 function freshCommandBundle(entry) {
@@ -101,7 +105,7 @@ async function cachedCommandBundle(entry) {
       });
     },
   };
-  const result = await esbuild.build({ ...baseOptions(entry), ...COMMAND_OPTIONS, plugins: [projectFiles] });
+  const result = await esbuild.build({ ...commandBundleOptions(entry), plugins: [projectFiles] });
   // Its service process would otherwise live as long as this one (a server's primary, say), and count in its group.
   await esbuild.stop();
   cache.store(result.outputFiles[0].text, inputs);
@@ -138,4 +142,4 @@ function cachedBundleTextSync(entry, { platform, target, alias }) {
   return text;
 }
 
-module.exports = { COMMAND_OPTIONS, freshCommandBundle, cachedCommandBundle, cachedBundleTextSync };
+module.exports = { commandBundleOptions, freshCommandBundle, cachedCommandBundle, cachedBundleTextSync };

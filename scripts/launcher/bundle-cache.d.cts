@@ -1,5 +1,5 @@
-/** esbuild's options for a command's bundle (CommonJS, packages left external); see bundle-cache.cjs. */
-export const COMMAND_OPTIONS: { platform: "node"; target: string; packages: "external"; format: "cjs" };
+/** esbuild's options for the bundle of a command's entry (CommonJS, packages left external); see bundle-cache.cjs. */
+export function commandBundleOptions(entry: string): import("esbuild").BuildOptions;
 
 /** The path of a cached Node bundle of a command (project-relative entry); see bundle-cache.cjs. */
 export function cachedCommandBundle(entry: string): Promise<string>;

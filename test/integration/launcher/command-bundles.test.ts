@@ -7,7 +7,7 @@ import { build } from "esbuild";
 import { describe, expect, it } from "vitest";
 import { SERVER_PROCESS_ENTRY } from "../../../scripts/hosts/node/process/server-process-bundle.ts";
 import { PAGE_WRITER_THREAD } from "../../../scripts/io/page-writers.ts";
-import { COMMAND_OPTIONS } from "../../../scripts/launcher/bundle-cache.cjs";
+import { commandBundleOptions } from "../../../scripts/launcher/bundle-cache.cjs";
 import { repoRoot } from "../../helpers/fs/dirs.ts";
 
 /** The commands package.json starts through the launcher, and the scripts the project's own processes run. */
@@ -28,15 +28,10 @@ describe("command bundles", () => {
   });
 
   it.each(bundledEntries())("%s bundles as CommonJS", async (entry) => {
-    // esbuild's own errors (a top-level await is one) fail the build; the bundle itself is not written.
-    const result = await build({
-      entryPoints: [join(repoRoot, entry)],
-      absWorkingDir: repoRoot,
-      bundle: true,
-      write: false,
-      logLevel: "silent",
-      ...COMMAND_OPTIONS,
-    }).catch((e: { errors?: { text: string }[] }) => ({ errors: e.errors ?? [{ text: String(e) }] }));
+    // esbuild's own errors (a top-level await is one) fail the build; the options write nothing to disk.
+    const result = await build(commandBundleOptions(entry)).catch((e: { errors?: { text: string }[] }) => ({
+      errors: e.errors ?? [{ text: String(e) }],
+    }));
     expect(result.errors.map((e) => e.text)).toEqual([]);
   });
 });
