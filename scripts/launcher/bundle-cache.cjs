@@ -113,6 +113,19 @@ async function cachedCommandBundle(entry) {
 }
 
 /**
+ * cachedCommandBundle's path, or undefined after one line saying that `what` runs through tsx instead, and why: a
+ * fallback that says nothing once cost every server process tsx's loader for two rounds.
+ */
+async function commandBundleOrNote(entry, what) {
+  try {
+    return await cachedCommandBundle(entry);
+  } catch (e) {
+    console.error(`note: ${what} through tsx (no bundle: ${String(e?.message ?? e).split("\n")[0]})`);
+    return undefined;
+  }
+}
+
+/**
  * The text of a self-contained bundle of `entry` (packages included) for `platform`, synchronously (esbuild's
  * buildSync, which takes no plugins). `alias`: packages replaced by project files (paths from the project root). An
  * input changed while esbuild ran is caught by its modification time: that bundle is used once, not cached.
@@ -142,4 +155,10 @@ function cachedBundleTextSync(entry, { platform, target, alias }) {
   return text;
 }
 
-module.exports = { commandBundleOptions, freshCommandBundle, cachedCommandBundle, cachedBundleTextSync };
+module.exports = {
+  commandBundleOptions,
+  freshCommandBundle,
+  cachedCommandBundle,
+  commandBundleOrNote,
+  cachedBundleTextSync,
+};

@@ -4,6 +4,9 @@ export function commandBundleOptions(entry: string): import("esbuild").BuildOpti
 /** The path of a cached Node bundle of a command (project-relative entry); see bundle-cache.cjs. */
 export function cachedCommandBundle(entry: string): Promise<string>;
 
+/** cachedCommandBundle's path, or undefined after a line on stderr: "note: <what> through tsx (no bundle: …)". */
+export function commandBundleOrNote(entry: string, what: string): Promise<string | undefined>;
+
 /** The path of that bundle when it is there and up to date, found synchronously; else undefined. */
 export function freshCommandBundle(entry: string): string | undefined;
 

@@ -5,7 +5,7 @@
 // Without a usable bundle (an unwritable node_modules, a syntax error) the command runs through tsx as before.
 const { relative, resolve } = require("node:path");
 const { pathToFileURL } = require("node:url");
-const { cachedCommandBundle, freshCommandBundle } = require("./bundle-cache.cjs");
+const { commandBundleOrNote, freshCommandBundle } = require("./bundle-cache.cjs");
 const { PROJECT_ROOT } = require("./project-cache.cjs");
 
 const [entry, ...args] = process.argv.slice(2);
@@ -28,10 +28,4 @@ async function run(bundle) {
 // A fresh bundle is found without a promise: the command starts in this very turn of the event loop.
 const fresh = freshCommandBundle(project);
 if (fresh) run(fresh);
-else
-  cachedCommandBundle(project)
-    .catch((e) => {
-      console.error(`note: running ${entry} through tsx (no bundle: ${String(e?.message ?? e).split("\n")[0]})`);
-      return undefined;
-    })
-    .then(run);
+else commandBundleOrNote(project, `running ${entry}`).then(run);

@@ -2,7 +2,7 @@
 // tsx: tsx's loader costs every process a module-hooks thread and its memory. Without a bundle the server processes load the
 // TypeScript through tsx, as a primary run by tsx does.
 import { fileURLToPath } from "node:url";
-import { cachedCommandBundle } from "../../../launcher/bundle-cache.cjs";
+import { commandBundleOrNote } from "../../../launcher/bundle-cache.cjs";
 
 export interface ServerProcessEntry {
   /** the script each server process runs, and node's flags for it */
@@ -19,21 +19,12 @@ export const SERVER_PROCESS_ENTRY = "scripts/hosts/node/process/server-process.t
 const SOURCE = fileURLToPath(new URL("./server-process.ts", import.meta.url));
 
 export async function serverProcessEntry(): Promise<ServerProcessEntry> {
-  try {
-    return {
-      exec: await cachedCommandBundle(SERVER_PROCESS_ENTRY),
-      execArgv: SERVER_PROCESS_FLAGS,
-    };
-  } catch (e) {
-    // Said in one line, as the launcher says it: a silent fallback once cost every server process tsx's memory.
-    console.error(
-      `note: server processes run through tsx (no bundle: ${String((e as Error)?.message ?? e).split("\n")[0]})`,
-    );
-    // The primary's own flags load tsx (node --import tsx, or the tsx command's loader); else ask for it.
-    const viaTsx = process.execArgv.some((a) => a.includes("tsx"));
-    return {
-      exec: SOURCE,
-      execArgv: [...(viaTsx ? process.execArgv : [...process.execArgv, "--import", "tsx"]), ...SERVER_PROCESS_FLAGS],
-    };
-  }
+  const bundle = await commandBundleOrNote(SERVER_PROCESS_ENTRY, "server processes run");
+  if (bundle) return { exec: bundle, execArgv: SERVER_PROCESS_FLAGS };
+  // The primary's own flags load tsx (node --import tsx, or the tsx command's loader); else ask for it.
+  const viaTsx = process.execArgv.some((a) => a.includes("tsx"));
+  return {
+    exec: SOURCE,
+    execArgv: [...(viaTsx ? process.execArgv : [...process.execArgv, "--import", "tsx"]), ...SERVER_PROCESS_FLAGS],
+  };
 }
