@@ -15,6 +15,11 @@ import { readLive, readShard } from "../../../../../scripts/hosts/cloudflare/r2/
 import { uploadToR2 } from "../../../../../scripts/hosts/cloudflare/r2/upload.ts";
 import { packKey, partedOf, shardFor } from "../../../../../scripts/hosts/cloudflare/worker/r2-layout.ts";
 import { createWorker } from "../../../../../scripts/hosts/cloudflare/worker/worker.ts";
+import {
+  FIND_INDEX_PARTS_FILE,
+  FIND_PIECES_DIR,
+  type FindIndexParts,
+} from "../../../../../scripts/render/find-index.ts";
 import { tempDir } from "../../../../helpers/fs/dirs.ts";
 import { memoryBucket } from "../../../../helpers/r2/memory-bucket.ts";
 
@@ -131,15 +136,13 @@ it("the find index is stored in its parts too: a price edit sends one piece of i
     "one piece of the index is new",
   ).toHaveLength(1);
   expect(after.pieces).toHaveLength(before.pieces.length);
-  const parts = JSON.parse(await readFile(join(dist, "find-index.parts.json"), "utf8")) as {
-    parts: ({ text: string } | { pieces: [string, number, number][] })[];
-  };
+  const parts = JSON.parse(await readFile(join(dist, FIND_INDEX_PARTS_FILE), "utf8")) as FindIndexParts;
   const joined = parts.parts
     .map((part) =>
       "text" in part
         ? part.text
         : part.pieces
-            .map(([id]) => readFileSync(join(dist, "find-index", `${id}.json`), "utf8").slice(1, -1))
+            .map(([id]) => readFileSync(join(dist, FIND_PIECES_DIR, `${id}.json`), "utf8").slice(1, -1))
             .join(","),
     )
     .join("");
