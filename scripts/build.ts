@@ -90,7 +90,6 @@ export interface BuildResult extends WriteSummary {
 export function renderSite(catalog: Catalog, table: RouteTable, paths: RouteLayout, build: AdapterBuild): SiteOutput {
   const summaries = serializeSummaries(catalog);
   const software = renderSoftwareDetails(catalog, paths);
-  const search = renderSearch(catalog, summaries, paths);
   const lists = pageLists(catalog, summaries);
   // Each list and the catalog body cut into pieces where their tools' slugs say (E2): one hash per slug.
   const keyHash = rememberingKeyHash();
@@ -99,6 +98,8 @@ export function renderSite(catalog: Catalog, table: RouteTable, paths: RouteLayo
   const catalogBody = renderCatalogBody(catalog, software.details, paths, keyHash);
   // A list's pieces name its items' bytes: the same ids, the same run.
   const listKey = (i: number) => sha1(listPieces[i]!.map((p) => p.id).join(","));
+  // The unfiltered list (the first) holds every summary in catalog order: its key is theirs.
+  const search = renderSearch(catalog, summaries, paths, listKey(0));
   const files: OutputFile[] = [
     // each list once, in both layouts: hosts of a runs build answer pages from these (L2), the R2 upload stores them
     ...listRunFiles(lists, listKey),

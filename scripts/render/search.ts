@@ -1,8 +1,8 @@
 // GET /search?q=PREFIX (S1–S3): one body per prefix some name has, and the one empty answer every other valid q shares.
 // A body is its matches' pre-serialized summaries joined. Every answer, and which answers there are, is a function of
-// the summaries in catalog order (the names in them make the prefixes), so their one hash keys them all as a group: a
-// rebuild whose summaries did not change keeps every answer without making, joining or hashing one (a price edit
-// changes none: summaries carry no price).
+// the summaries in catalog order (the names in them make the prefixes), so one hash of them keys them all as a group
+// (the unfiltered list's pieces name exactly those, in that order): a rebuild whose summaries did not change keeps
+// every answer without making, joining or hashing one (a price edit changes none: summaries carry no price).
 import { fill, type RouteLayout, SEARCH_LIMIT } from "../api/runtime/route-table.ts";
 import type { Catalog } from "../model/derive.ts";
 import { toolPrefixIndex } from "../model/search-words.ts";
@@ -18,16 +18,20 @@ const searchBody = (items: string[], total: number) =>
 /** The one answer every valid q no name has shares (S3): a mirror's copy makes it, as the build does. */
 export const emptySearchBody = (): string => searchBody([], 0);
 
-/** The answers some name has, as one group (their key names every summary and where the answers go), and the empty one. */
+/**
+ * The answers some name has, as one group (their key names every summary and where the answers go), and the empty one.
+ * `summariesKey`: a hash of every summary's JSON in catalog order.
+ */
 export function renderSearch(
   catalog: Catalog,
   summaries: Summaries,
   files: RouteLayout,
+  summariesKey: string,
 ): { answers: OutputGroup; none: OutputFile } {
   const [before, after] = files.search.split("{q}") as [string, string];
   const targetOf = (path: string) =>
     `${catalog.site.basePath}/search?q=${path.slice(before.length, path.length - after.length)}`;
-  const key = `search ${files.search} ${summaries.all()}`;
+  const key = `search ${files.search} ${summariesKey}`;
   const none = { data: [], meta: { total: 0, limit: SEARCH_LIMIT } };
   return {
     answers: { key, targetOf, files: () => answerFiles(catalog, summaries, files.search, key, targetOf) },

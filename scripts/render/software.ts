@@ -1,5 +1,4 @@
 // GET /software/{slug} bodies, and the SoftwareSummary items the list pages are made of.
-import { createHash } from "node:crypto";
 import type { ExportedSoftware, SoftwareDetail, SoftwareSummary } from "../api/contract/response-schemas.ts";
 import { fill, type RouteLayout } from "../api/runtime/route-table.ts";
 import type { PricingPlan } from "../content/schema.ts";
@@ -35,38 +34,23 @@ export const toCatalogBodyItem = fieldPicker<Tool, ExportedSoftware>(CATALOG_BOD
 /** Each tool's summary serialized once (list pages only join these strings), and its check, made once. */
 export interface Summaries {
   json: Map<string, string>;
-  /** SHA-1 of every summary's JSON in catalog order: what keys the bodies made from all of them (search) */
-  all: () => string;
   check: (slug: string) => void;
 }
 
 export function serializeSummaries(catalog: Catalog): Summaries {
-  const values = new Map(catalog.tools.map((t) => [t.slug, toSummary(t)]));
+  const bySlug = new Map(catalog.tools.map((t) => [t.slug, t]));
   const checked = new Set<string>();
-  const serialized = new Map([...values].map(([slug, value]) => [slug, json(value)]));
-  let all: string | undefined;
+  // Only the text is kept: a summary object held for each tool until the build ends was garbage the collector
+  // copied (twice) for nothing; the few a rebuild checks are made again.
+  const serialized = new Map(catalog.tools.map((t) => [t.slug, json(toSummary(t))]));
   return {
     json: serialized,
-    all: () => (all ??= sha1OfLines(serialized.values())),
     check: (slug) => {
       if (checked.has(slug)) return;
-      assertValid("items/software-summary.schema.json", values.get(slug), `summary of ${slug}`);
+      assertValid("items/software-summary.schema.json", toSummary(bySlug.get(slug)!), `summary of ${slug}`);
       checked.add(slug);
     },
   };
-}
-
-/** The sha1 of `lines` joined by newlines, without joining them: one string of every summary is fresh memory a
- *  rebuild would touch only to hash it. */
-function sha1OfLines(lines: Iterable<string>): string {
-  const hash = createHash("sha1");
-  let first = true;
-  for (const line of lines) {
-    if (!first) hash.update("\n");
-    hash.update(line);
-    first = false;
-  }
-  return hash.digest("base64url");
 }
 
 /** The tools whose detail a build renders (its key changed, or there is no previous build): see renderCatalogBody. */
