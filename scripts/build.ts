@@ -33,12 +33,13 @@ import { listRunFiles } from "./render/list-runs.ts";
 import { renderLlmsTxt } from "./render/llms-txt.ts";
 import { renderOpenApi } from "./render/openapi.ts";
 import { lazyFile, type OutputFile, routeTableKey } from "./render/output.ts";
-import { cutPieces, LIST_PIECES, pieceBody, pieceFiles, piecesOf, rememberingKeyHash } from "./render/pieces.ts";
+import { cutPieces, LIST_PIECES, pieceBody, pieceFiles, piecesOf } from "./render/pieces.ts";
 import { renderRankings } from "./render/rankings.ts";
 import { renderSchemaTable } from "./render/schema-table.ts";
 import { renderSearch } from "./render/search.ts";
 import { renderSoftwareDetails, serializeSummaries } from "./render/software.ts";
 import { listChecker, listKeys, pageLists } from "./render/software-pages.ts";
+import { type CatalogTexts, catalogTexts } from "./render/tool-texts.ts";
 
 export interface BuildOptions {
   contentDir: string;
@@ -87,12 +88,18 @@ export interface BuildResult extends WriteSummary {
  * layout the route table was built with, handed to every renderer that names a file; `build`: what of the build shapes
  * the host configs besides the table (its layout, --compress).
  */
-export function renderSite(catalog: Catalog, table: RouteTable, paths: RouteLayout, build: AdapterBuild): SiteOutput {
-  const summaries = serializeSummaries(catalog);
+export function renderSite(
+  catalog: Catalog,
+  table: RouteTable,
+  paths: RouteLayout,
+  build: AdapterBuild,
+  texts: CatalogTexts = catalogTexts(catalog, []),
+): SiteOutput {
+  const summaries = serializeSummaries(catalog, texts.bySlug);
   const software = renderSoftwareDetails(catalog, paths);
   const lists = pageLists(catalog, summaries);
   // Each list and the catalog body cut into pieces where their tools' slugs say (E2): one hash per slug.
-  const keyHash = rememberingKeyHash();
+  const keyHash = (slug: string) => texts.bySlug.get(slug)!.slugHash;
   const keys = listKeys(catalog);
   const listPieces = lists.map((list, i) => piecesOf(list.items, cutPieces(keys[i]!, LIST_PIECES, keyHash)));
   const catalogBody = renderCatalogBody(catalog, software.details, paths, keyHash);
@@ -116,13 +123,18 @@ export function renderSite(catalog: Catalog, table: RouteTable, paths: RouteLayo
     lazyFile(paths.routeTable, routeTableKey(table), () => `${JSON.stringify(table, null, 2)}\n`),
     renderSchemaTable(table),
     // a build record: what the MCP servers' find_software and several-word search read (never served by URL)
-    ...renderFindIndex(catalog, keyHash),
+    ...renderFindIndex(
+      catalog,
+      keyHash,
+      catalog.tools.map((t) => texts.bySlug.get(t.slug)!.findRow),
+    ),
     ...Object.values(adapters).flatMap((adapt) => adapt(table, build)),
   ];
   return {
     files,
     groups: [search.answers],
     lists,
+    itemHashes: new Map(catalog.tools.map((t) => [summaries.json.get(t.slug)!, texts.bySlug.get(t.slug)!.summaryHash])),
     checkList: listChecker(catalog, summaries),
     isServed: servedFileFilter(table),
     pageTemplate: paths.page,
@@ -228,7 +240,9 @@ export async function build({
     // The one layout of this build: the route table and every renderer name their files with it.
     const paths = layout(catalog.site.basePath);
     const table = buildRouteTable(catalog.site, paths);
-    const site = renderSite(catalog, table, paths, { layout: listLayout, compress });
+    // What each tool's file alone renders to, recalled with the files that did not change (render/tool-texts.ts).
+    const texts = catalogTexts(catalog, raw.tools);
+    const site = renderSite(catalog, table, paths, { layout: listLayout, compress }, texts);
     // What codeHash and the renderers hashed (package files: renderDocsPage), remembered for the next build.
     saveFileHashes();
     const written = await writeOutput(outDir, site, {
@@ -244,7 +258,8 @@ export async function build({
       pageWriters,
       onProgress: (n) => onProgress?.(`wrote ${formatCount(n)} files…`),
     });
-    // After publication (it writes only when something was read anew or went away).
+    // After publication (it writes only when something was read anew, rendered anew or went away).
+    texts.remember();
     writeContentCache(store.dir, code, raw.known, remembered, contentFiles);
     const longestList = Math.max(...site.lists.map((l) => l.items.length));
     // What a file host would be given: the served files (npm run export adds a 404 page at most).

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { deserialize, serialize } from "node:v8";
 import { writeCacheFile } from "../launcher/project-cache.cjs";
 import type { FilePlaceholder } from "./errors.ts";
-import type { KnownFiles } from "./load.ts";
+import type { KnownFile, KnownFiles } from "./load.ts";
 
 export const CONTENT_CACHE_FILE = ".content-cache.v8";
 export const CONTENT_CHANGES_FILE = ".content-cache-changes.v8";
@@ -32,10 +32,10 @@ interface CacheHeader {
   /** how many content files the build that wrote it had (files changed in its last seconds are not remembered) */
   count?: number;
 }
-/** [absolute path, signature, parsed value, sha1 of its text, the placeholders in its strings] */
-type CacheEntry = [string, string, unknown, string, FilePlaceholder[] | undefined];
+/** [absolute path, signature, parsed value, sha1 of its text, the placeholders in its strings, what was rendered from it] */
+type CacheEntry = [string, string, unknown, string, FilePlaceholder[] | undefined, KnownFile["memo"]];
 
-const CACHE_FORMAT = 2;
+const CACHE_FORMAT = 3;
 const FRAME_FILES = 1000;
 
 export interface ContentCache {
@@ -64,8 +64,8 @@ const readCacheFile = (path: string, key: string): { files: KnownFiles; count?: 
     const header = next() as CacheHeader;
     if (header.format !== CACHE_FORMAT || header.key !== key) return { files };
     while (at < bytes.length)
-      for (const [path, signature, data, hash, placeholders] of next() as CacheEntry[])
-        files.set(path, { signature, data, hash, placeholders });
+      for (const [path, signature, data, hash, placeholders, memo] of next() as CacheEntry[])
+        files.set(path, { signature, data, hash, placeholders, memo });
     return { files, count: header.count };
   } catch {
     return { files: new Map() };
@@ -88,7 +88,7 @@ function* cacheFrames(key: string, files: KnownFiles, count: number): Generator<
     yield* framed(
       entries
         .slice(i, i + FRAME_FILES)
-        .map(([path, f]): CacheEntry => [path, f.signature, f.data, f.hash, f.placeholders]),
+        .map(([path, f]): CacheEntry => [path, f.signature, f.data, f.hash, f.placeholders, f.memo]),
     );
 }
 
@@ -114,7 +114,8 @@ export function writeContentCache(
   cache: ContentCache,
   count: number,
 ): void {
-  const readAnew = [...known].filter(([path, f]) => cache.files.get(path)?.signature !== f.signature);
+  // Read anew, or what was rendered from it made anew (kept in place: the next build recalls it).
+  const readAnew = [...known].filter(([path, f]) => f.memoRenewed || cache.files.get(path)?.signature !== f.signature);
   const gone = [...cache.files.keys()].filter((path) => !known.has(path)).length;
   if (readAnew.length === 0 && gone === 0 && count === cache.count) return;
   // Changes still true (their file is as they say), and this build's.

@@ -28,6 +28,12 @@ export interface KnownFile {
   hash: string;
   /** the placeholders in its strings (placeholders.ts), once looked for: a file recalled unchanged holds the same */
   placeholders?: FilePlaceholder[];
+  /**
+   * What a build rendered from this file alone, kept with it for the next build (render/tool-texts.ts says what, and
+   * under which context); `memoRenewed`: this build set it, so the cache keeps it anew.
+   */
+  memo?: readonly (string | number)[];
+  memoRenewed?: true;
 }
 
 /** absolute path → what was read */

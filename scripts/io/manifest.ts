@@ -2,8 +2,8 @@
 // Pages are not listed one by one: a list's item hashes say which pages an edit touches.
 import { closeSync, openSync, readFileSync, readSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { sha1 } from "../launcher/file-hashes.cjs";
 import type { PageList, PageOffsets } from "../render/software-pages.ts";
+import { listItemHash } from "../render/tool-texts.ts";
 import { withPath } from "./file-errors.ts";
 
 export const MANIFEST_FILE = ".build-manifest.json";
@@ -45,12 +45,15 @@ export interface ManifestList {
 }
 
 /** The SHA-1 of a list item, base64url: what the manifest remembers of each. */
-export const hashOf = sha1;
+export const hashOf = listItemHash;
 
-/** Each list's item hashes; files and bytes are filled in once its pages are written. */
-export function manifestLists(lists: PageList[]): Manifest["lists"] {
+/**
+ * Each list's item hashes; files and bytes are filled in once its pages are written. `known`: items' hashes already
+ * made, by the item (SiteOutput.itemHashes).
+ */
+export function manifestLists(lists: PageList[], known?: ReadonlyMap<string, string>): Manifest["lists"] {
   // A tool's item is in the "all" list and in each of its categories' lists: hashed once.
-  const hashes = new Map<string, string>();
+  const hashes = new Map<string, string>(known);
   const itemHash = (item: string) => hashes.get(item) ?? hashes.set(item, hashOf(item)).get(item)!;
   return Object.fromEntries(
     lists.map((l) => [l.filter, { category: l.category, items: l.items.map(itemHash), files: 0, bytes: 0 }]),

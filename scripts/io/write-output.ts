@@ -30,6 +30,8 @@ export interface SiteOutput {
   /** files kept or made together (OutputGroup) */
   groups: OutputGroup[];
   lists: PageList[];
+  /** list items' hashes (the manifest's) already made, by the item; any other item is hashed by the writer */
+  itemHashes?: ReadonlyMap<string, string>;
   /** where a page goes: `…/{filter}/{limit}/{offset}.json` */
   pageTemplate: string;
   /** the folder of response bodies (`v1/`): only these get precompressed siblings, never host configs */
@@ -129,7 +131,7 @@ async function writeFull(work: string, site: SiteOutput, options: WriteOptions, 
       options.pageWriters,
     ),
   );
-  const lists = manifestLists(site.lists);
+  const lists = manifestLists(site.lists, site.itemHashes);
   countWrittenLists(site.lists, lists, pages.perList);
   const tree = { files: small.written + pages.written, bytes: small.writtenBytes + pages.writtenBytes };
   writeBuildIndex(work, layoutOf(options), small.sizes, site.isServed ?? served, site.lists, site.pieces.lists);
@@ -166,7 +168,7 @@ async function writeIncremental(
 ): Promise<Written> {
   const listDir = (filter: string) =>
     dirname(dirname(join(work, fill(site.pageTemplate, { filter, limit: 1, offset: 0 }))));
-  const nextLists = manifestLists(site.lists);
+  const nextLists = manifestLists(site.lists, site.itemHashes);
   const units: PageUnit[] = [];
   const fresh = new Set<string>();
   const plans: (OffsetPlan[] | undefined)[] = [];

@@ -3,11 +3,18 @@
 // for the R2 upload: its rows cut into pieces where the tools' slugs say (as the lists are, render/pieces.ts), each
 // piece a file of FIND_PIECES_DIR, and FIND_INDEX_PARTS_FILE naming the parts (its opening text, its pieces, its
 // closing text, as the hash tree names the export's). So one price edit changes one piece, and the upload sends that.
-// The rows are made every build (their pieces are cut from them); the file and its parts are keyed by the opening
-// text and the pieces' ids, which name their bytes, so a rebuild that changes no row writes neither.
+// The rows are made for the tools whose files changed (render/tool-texts.ts; their pieces are cut from them); the file
+// and its parts are keyed by the opening text and the pieces' ids, which name their bytes, so a rebuild that changes
+// no row writes neither.
 import { sha1 } from "../launcher/file-hashes.cjs";
-import type { Catalog } from "../model/derive.ts";
-import { FIND_INDEX_CLOSING, FIND_INDEX_FILE, findIndexOpening, findRowTexts } from "../model/find-index.ts";
+import type { Catalog, Tool } from "../model/derive.ts";
+import {
+  FIND_INDEX_CLOSING,
+  FIND_INDEX_FILE,
+  type FindIndexTool,
+  findIndexOpening,
+  findRowTexts,
+} from "../model/find-index.ts";
 import { lazyFile, type OutputFile } from "./output.ts";
 import { cutPieces, keyHash, LIST_PIECES, pieceBody, pieceFiles, piecesOf } from "./pieces.ts";
 
@@ -21,22 +28,29 @@ export interface FindIndexParts {
   parts: ({ text: string } | { pieces: [id: string, items: number, size: number][] })[];
 }
 
-export function renderFindIndex(catalog: Catalog, hashOf: (key: string) => number = keyHash): OutputFile[] {
+/** What the find index holds of a tool. */
+export const findIndexToolOf = (t: Tool): FindIndexTool => ({
+  name: t.name,
+  hasMcpServer: t.hasMcpServer,
+  hasApi: t.hasApi,
+  hasZapier: t.hasZapier,
+  hasMake: t.hasMake,
+  hasFreePlan: t.hasFreePlan,
+  lowestPaidPrice: t.lowestPaidPrice,
+  rating: t.rating,
+  categories: t.categorySlugs,
+});
+
+/** `rows`: each tool's row already made, in catalog order (render/tool-texts.ts); else each is made here. */
+export function renderFindIndex(
+  catalog: Catalog,
+  hashOf: (key: string) => number = keyHash,
+  rows: readonly string[] = findRowTexts(
+    catalog.tools.map(findIndexToolOf),
+    catalog.categories.map((c) => c.slug),
+  ),
+): OutputFile[] {
   const slugs = catalog.categories.map((c) => c.slug);
-  const rows = findRowTexts(
-    catalog.tools.map((t) => ({
-      name: t.name,
-      hasMcpServer: t.hasMcpServer,
-      hasApi: t.hasApi,
-      hasZapier: t.hasZapier,
-      hasMake: t.hasMake,
-      hasFreePlan: t.hasFreePlan,
-      lowestPaidPrice: t.lowestPaidPrice,
-      rating: t.rating,
-      categories: t.categorySlugs,
-    })),
-    slugs,
-  );
   const pieces = piecesOf(
     rows,
     cutPieces(

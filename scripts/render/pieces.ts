@@ -75,16 +75,6 @@ export function sha256OfTexts(texts: Iterable<string>): string {
   return state.digest("hex");
 }
 
-/** A key's hash remembered: the lists and the catalog body cut over the same slugs. */
-export function rememberingKeyHash(): (key: string) => number {
-  const known = new Map<string, number>();
-  return (key) => {
-    let h = known.get(key);
-    if (h === undefined) known.set(key, (h = keyHash(key)));
-    return h;
-  };
-}
-
 /** A piece the build before made from the same inputs (its key), as it wrote it: its id, its bytes, its body. */
 export type RecallPieces = (key: string) => { id: string; size: number; body: () => string } | undefined;
 

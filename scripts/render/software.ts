@@ -37,12 +37,15 @@ export interface Summaries {
   check: (slug: string) => void;
 }
 
-export function serializeSummaries(catalog: Catalog): Summaries {
+/** `texts`: each tool's summary already made, by slug (render/tool-texts.ts); else each is made here. */
+export function serializeSummaries(catalog: Catalog, texts?: ReadonlyMap<string, { summary: string }>): Summaries {
   const bySlug = new Map(catalog.tools.map((t) => [t.slug, t]));
   const checked = new Set<string>();
   // Only the text is kept: a summary object held for each tool until the build ends was garbage the collector
   // copied (twice) for nothing; the few a rebuild checks are made again.
-  const serialized = new Map(catalog.tools.map((t) => [t.slug, json(toSummary(t))]));
+  const serialized = new Map(
+    catalog.tools.map((t) => [t.slug, texts ? texts.get(t.slug)!.summary : json(toSummary(t))]),
+  );
   return {
     json: serialized,
     check: (slug) => {

@@ -188,6 +188,40 @@ describe("the content cache", () => {
     expect(cache().count).toBe(9);
   });
 
+  it("keeps what each tool's file rendered to, and renders it again once the categories' order or the site's address changes", async () => {
+    const store = `${dist}.builds`;
+    // alpha-mail's file is one no other test writes (a file changed in the last seconds is not remembered).
+    const memoOf = (slug: string) =>
+      readContentCache(store, codeKeyOf(store)).files.get(join(content, `tools/${slug}.json`))?.memo;
+    const sameAsFull = async () => {
+      const fresh = join(dir.path, "fresh");
+      await build({ contentDir: content, outDir: fresh, full: true });
+      expect(await hashTree(dist)).toEqual(await hashTree(fresh));
+      await rm(fresh, { recursive: true });
+      await rm(`${fresh}.builds`, { recursive: true });
+    };
+    await build({ contentDir: content, outDir: dist });
+    const kept = memoOf("alpha-mail");
+    expect(kept?.[1]).toContain('"categories":["crm","email"]');
+    expect(await build({ contentDir: content, outDir: dist })).toMatchObject({ written: 0 });
+    expect(memoOf("alpha-mail")).toEqual(kept);
+    // CRM renamed to sort after Email: alpha-mail's summary names its categories the other way round.
+    const crm = join(content, "categories/crm.json");
+    const crmText = await readFile(crm, "utf8");
+    await writeFile(crm, crmText.replace('"name": "CRM"', '"name": "Zeta CRM"'));
+    await build({ contentDir: content, outDir: dist });
+    expect(memoOf("alpha-mail")?.[1]).toContain('"categories":["email","crm"]');
+    await sameAsFull();
+    const site = join(content, "site.json");
+    const siteText = await readFile(site, "utf8");
+    await writeFile(site, siteText.replace('"https://site.example"', '"https://other.example"'));
+    await build({ contentDir: content, outDir: dist });
+    expect(memoOf("alpha-mail")?.[1]).toContain('"url":"https://other.example/software/alpha-mail"');
+    await sameAsFull();
+    await writeFile(crm, crmText);
+    await writeFile(site, siteText);
+  }, 60_000);
+
   it("is not used by a --full build, nor by other code or schemas", async () => {
     expect(await build({ contentDir: content, outDir: dist, full: true })).toMatchObject({ contentRecalled: 0 });
     expect(readContentCache(`${dist}.builds`, "another code hash").files.size).toBe(0);
