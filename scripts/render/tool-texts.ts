@@ -1,10 +1,10 @@
-// What a build renders from each tool's content file alone, kept with the file in the content cache (KnownFile.memo)
-// so that a rebuild makes it again only for the files that changed: the tool's summary (the lists' item), that
-// item's hash (the manifest's), its find-index row and its slug's hash (where pieces are cut). A price edit to one
-// of 15,384 tools made all four for every tool, about 100 ms of a 1 s rebuild (reading them back costs about 25). A summary names the site's address and the
-// tool's categories in catalog order, a find row the categories' positions: the texts hold under a context (the
-// site's address and every category slug in catalog order), and are made again for every tool when it changes. The
-// code that made them is the cache's own key: other code, and no memo is read.
+// What a build renders from each tool's content file alone, kept with the file in the content cache (KnownFile.memo) so
+// that a rebuild makes it again only for the files that changed: the tool's summary (the lists' item), that item's hash
+// (the manifest's), its find-index row and its slug's hash (where pieces are cut). A price edit to one of 15,384 tools
+// made all four for every tool, about 100 ms of a 1 s rebuild (reading them back costs about 25). A summary names the
+// site's address and the tool's categories in catalog order, a find row the categories' positions: the texts hold under
+// a context (the site's address and every category slug in catalog order), and are made again for every tool when it
+// changes. The code that made them is the cache's own key: other code, and no memo is read.
 import type { ContentFile } from "../content/load.ts";
 import { sha1 } from "../launcher/file-hashes.cjs";
 import type { Catalog, Tool } from "../model/derive.ts";
