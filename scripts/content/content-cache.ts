@@ -12,6 +12,8 @@ import { deserialize, serialize } from "node:v8";
 import { writeCacheFile } from "../launcher/project-cache.cjs";
 import type { FilePlaceholder } from "./errors.ts";
 import type { KnownFile, KnownFiles } from "./load.ts";
+import { type RecalledParts, recalledParts, recalledTool } from "./recalled-tool.ts";
+import type { ToolContent } from "./schema.ts";
 
 export const CONTENT_CACHE_FILE = ".content-cache.v8";
 export const CONTENT_CHANGES_FILE = ".content-cache-changes.v8";
@@ -32,10 +34,21 @@ interface CacheHeader {
   /** how many content files the build that wrote it had (files changed in its last seconds are not remembered) */
   count?: number;
 }
-/** [absolute path, signature, parsed value, sha1 of its text, the placeholders in its strings, what was rendered from it] */
-type CacheEntry = [string, string, unknown, string, FilePlaceholder[] | undefined, KnownFile["memo"]];
+/**
+ * [absolute path, signature, parsed value, sha1 of its text, the placeholders in its strings, what was rendered from
+ * it, a tool's parts (recalled-tool.ts: its value is then null)]
+ */
+type CacheEntry = [
+  string,
+  string,
+  unknown,
+  string,
+  FilePlaceholder[] | undefined,
+  KnownFile["memo"],
+  RecalledParts | undefined,
+];
 
-const CACHE_FORMAT = 3;
+const CACHE_FORMAT = 4;
 const FRAME_FILES = 1000;
 
 export interface ContentCache {
@@ -64,8 +77,13 @@ const readCacheFile = (path: string, key: string): { files: KnownFiles; count?: 
     const header = next() as CacheHeader;
     if (header.format !== CACHE_FORMAT || header.key !== key) return { files };
     while (at < bytes.length)
-      for (const [path, signature, data, hash, placeholders, memo] of next() as CacheEntry[])
-        files.set(path, { signature, data, hash, placeholders, memo });
+      for (const [path, signature, data, hash, placeholders, memo, tool] of next() as CacheEntry[])
+        files.set(
+          path,
+          tool
+            ? { signature, data: recalledTool(tool), hash, placeholders, memo, tool: true }
+            : { signature, data, hash, placeholders, memo },
+        );
     return { files, count: header.count };
   } catch {
     return { files: new Map() };
@@ -86,9 +104,10 @@ function* cacheFrames(key: string, files: KnownFiles, count: number): Generator<
   const entries = [...files];
   for (let i = 0; i < entries.length; i += FRAME_FILES)
     yield* framed(
-      entries
-        .slice(i, i + FRAME_FILES)
-        .map(([path, f]): CacheEntry => [path, f.signature, f.data, f.hash, f.placeholders, f.memo]),
+      entries.slice(i, i + FRAME_FILES).map(([path, f]): CacheEntry => {
+        const tool = f.tool ? recalledParts(f.data as ToolContent) : undefined;
+        return [path, f.signature, tool ? null : f.data, f.hash, f.placeholders, f.memo, tool];
+      }),
     );
 }
 

@@ -22,7 +22,7 @@ export interface ContentFile {
 /** A file read whole and parsed, with a signature that proves it unchanged since (content-cache.ts). */
 export interface KnownFile {
   signature: string;
-  /** what JSON.parse made of its text (never changed by a build) */
+  /** what JSON.parse made of its text (never changed by a build), or a recalled tool that reads as it */
   data: unknown;
   /** sha1 of its text (ContentFile.source) */
   hash: string;
@@ -34,6 +34,8 @@ export interface KnownFile {
    */
   memo?: readonly (string | number)[];
   memoRenewed?: true;
+  /** a tool's file: the content cache keeps it as parts (recalled-tool.ts), and recalls it as a RecalledTool */
+  tool?: true;
 }
 
 /** absolute path → what was read */
@@ -92,7 +94,7 @@ export async function loadContent(contentDir: string, remembered: KnownFiles = n
   // Synchronous: through the thread pool each small file costs five round trips between threads, many times the
   // read itself. Nothing else runs during a build.
   /** `listedAsFile`: its folder's listing said it is a regular file, so no lstat is spent on it (O_NOFOLLOW still holds). */
-  function readJson(absolute: string, listedAsFile = false): ContentFile | undefined {
+  function readJson(absolute: string, listedAsFile = false, tool = false): ContentFile | undefined {
     const file = shown(absolute);
     const name = absolute.slice(absolute.lastIndexOf("/") + 1).replace(/\.json$/, "");
     const before = remembered.get(absolute);
@@ -135,7 +137,11 @@ export async function loadContent(contentDir: string, remembered: KnownFiles = n
     try {
       const data = JSON.parse(text) as unknown;
       const source = sha1(text);
-      const read: KnownFile | undefined = signature ? { signature, data, hash: source } : undefined;
+      const read: KnownFile | undefined = signature
+        ? tool
+          ? { signature, data, hash: source, tool }
+          : { signature, data, hash: source }
+        : undefined;
       if (read) known.set(absolute, read);
       return { file, name, data, source, known: read };
     } catch (e) {
@@ -173,7 +179,7 @@ export async function loadContent(contentDir: string, remembered: KnownFiles = n
   const [categoryPaths, toolPaths] = [list("categories"), list("tools")];
   const site = readJson(join(root, "site.json"));
   const categories = categoryPaths.map((path) => readJson(path, true)).filter((f) => f !== undefined);
-  const tools = toolPaths.map((path) => readJson(path, true)).filter((f) => f !== undefined);
+  const tools = toolPaths.map((path) => readJson(path, true, true)).filter((f) => f !== undefined);
   errors.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   return { site, categories, tools, errors, known, recalled };
 }

@@ -4,6 +4,7 @@
 import { type ContentError, type FilePlaceholder, fieldPath } from "./errors.ts";
 import { foldName } from "./fold-name.ts";
 import type { ContentFile } from "./load.ts";
+import { wholeValue } from "./recalled-tool.ts";
 
 export type PlaceholderKind = "todo" | "example-address" | "no-category" | "empty-category" | "same-name";
 
@@ -85,7 +86,7 @@ export function findPlaceholders(
   const warnings: ContentWarning[] = [];
   for (const f of [...(site ? [site] : []), ...categories, ...tools]) {
     // Remembered with the file's text in the content cache: a rebuild looks only in the files read anew.
-    const found = f.known ? (f.known.placeholders ??= placeholdersIn(f.data)) : placeholdersIn(f.data);
+    const found = f.known ? (f.known.placeholders ??= placeholdersIn(wholeValue(f.data))) : placeholdersIn(f.data);
     for (const p of found) warnings.push({ file: f.file, ...p });
   }
   const inUse = new Set<string>();

@@ -1,4 +1,5 @@
 // Content → catalog: every derived value and order of the decisions (D2, D4, D5, D6, O1–O4). Pure.
+import { copyOfTool, planPrices } from "../content/recalled-tool.ts";
 import type { CategoryContent, ToolContent } from "../content/schema.ts";
 import type { ValidContent } from "../content/validate.ts";
 import { compareByPrice, compareByRating, sortByName } from "./order.ts";
@@ -41,9 +42,14 @@ export function derivePrices(plans: ToolContent["pricingPlans"]): {
   hasFreePlan: boolean;
   lowestPaidPrice: number | null;
 } {
+  return pricesOf(plans.map((plan) => plan.price));
+}
+
+/** derivePrices of the plans' prices. */
+function pricesOf(prices: readonly (number | null)[]): { hasFreePlan: boolean; lowestPaidPrice: number | null } {
   let hasFreePlan = false;
   let lowestPaidPrice: number | null = null;
-  for (const { price } of plans) {
+  for (const price of prices) {
     if (price === 0) hasFreePlan = true;
     else if (price !== null && (lowestPaidPrice === null || price < lowestPaidPrice)) lowestPaidPrice = price;
   }
@@ -56,11 +62,12 @@ export function deriveCatalog({ site, categories, tools, toolSources }: ValidCon
   const categoryRank = new Map(sortedCategories.map((c, i) => [c.slug, i]));
 
   // A copy from one source, then the derived fields by name: spreading every tool cost a cold rebuild many times
-  // as much, and Object.assign from several sources left each tool a dictionary (a property table of its own).
+  // as much, and Object.assign from several sources left each tool a dictionary (a property table of its own). A
+  // recalled tool's copy reads its other fields from its file's text, as the tool does (content/recalled-tool.ts).
   const derivedTools: Tool[] = sortByName(
     tools.map((t) => {
-      const tool = Object.assign({}, t) as Tool;
-      const prices = derivePrices(t.pricingPlans);
+      const tool = copyOfTool(t) as Tool;
+      const prices = pricesOf(planPrices(t));
       tool.hasFreePlan = prices.hasFreePlan;
       tool.lowestPaidPrice = prices.lowestPaidPrice;
       tool.url = [siteUrl, "/software/", t.slug].join(""); // one flat string, not a rope kept per tool
