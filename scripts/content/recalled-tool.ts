@@ -1,8 +1,8 @@
 // A tool's file as the content cache recalls it (content-cache.ts): the fields every build reads of every tool
 // (validation across files, placeholders, the catalog's orders and counts, the find index) are parsed; the others
 // stay the file's value as JSON text until one of them is read, then the text is parsed once. A rebuild renders only
-// what its changed files touch, so most tools' texts are never parsed: the whole values of 15,384 tools were about a
-// third of what a rebuild held, and the collector copied or marked every object of them.
+// what its changed files touch, so most tools' texts are never parsed, and the collector no longer copies and marks
+// every object of 15,384 tools' values (a price-edit rebuild: 0.95 s against 1.02 s, alternating).
 import type { ToolContent } from "./schema.ts";
 
 /** What every build reads of every tool: kept parsed. */
