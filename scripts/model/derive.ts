@@ -63,7 +63,8 @@ export function deriveCatalog({ site, categories, tools, toolSources }: ValidCon
 
   // A copy from one source, then the derived fields by name: spreading every tool cost a cold rebuild many times
   // as much, and Object.assign from several sources left each tool a dictionary (a property table of its own). A
-  // recalled tool's copy reads its other fields from its file's text, as the tool does (content/recalled-tool.ts).
+  // recalled tool's copy reads its other fields from its file's text, as the tool does
+  // (scripts/content/recalled-tool.ts).
   const derivedTools: Tool[] = sortByName(
     tools.map((t) => {
       const tool = copyOfTool(t) as Tool;

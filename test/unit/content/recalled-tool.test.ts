@@ -1,5 +1,5 @@
 // A tool recalled from the content cache reads as the file's parsed value does, field by field, parsing its text only
-// when a field outside the parsed ones is read (content/recalled-tool.ts).
+// when a field outside the parsed ones is read (scripts/content/recalled-tool.ts).
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import {
