@@ -32,7 +32,7 @@ export interface KnownFile {
    * What a build rendered from this file alone, kept with it for the next build (render/tool-texts.ts says what, and
    * under which context); `memoRenewed`: this build set it, so the cache keeps it anew.
    */
-  memo?: readonly (string | number)[];
+  memo?: object;
   memoRenewed?: true;
   /** a tool's file: the content cache keeps it as parts (recalled-tool.ts), and recalls it as a RecalledTool */
   tool?: true;

@@ -53,8 +53,8 @@ export const hashOf = listItemHash;
  */
 export function manifestLists(lists: PageList[], known?: ReadonlyMap<string, string>): Manifest["lists"] {
   // A tool's item is in the "all" list and in each of its categories' lists: hashed once.
-  const hashes = new Map<string, string>(known);
-  const itemHash = (item: string) => hashes.get(item) ?? hashes.set(item, hashOf(item)).get(item)!;
+  const hashes = new Map<string, string>();
+  const itemHash = (item: string) => known?.get(item) ?? hashes.get(item) ?? hashes.set(item, hashOf(item)).get(item)!;
   return Object.fromEntries(
     lists.map((l) => [l.filter, { category: l.category, items: l.items.map(itemHash), files: 0, bytes: 0 }]),
   );

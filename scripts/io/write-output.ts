@@ -172,11 +172,20 @@ async function writeIncremental(
   const units: PageUnit[] = [];
   const fresh = new Set<string>();
   const plans: (OffsetPlan[] | undefined)[] = [];
+  // A list written whole (its length changed) checks only the items no list of the build before held: those were
+  // checked by it (the same code), and a recalled tool's summary is then never made again to be checked.
+  let heldBefore: Set<string> | undefined;
+  const toCheck = (changed: "all" | number[], hashes: string[]): number[] => {
+    if (changed !== "all") return changed;
+    heldBefore ??= new Set(Object.values(previous.lists).flatMap((l) => l.items));
+    return hashes.flatMap((hash, i) => (heldBefore!.has(hash) ? [] : [i]));
+  };
   for (const [index, list] of site.lists.entries()) {
-    const plan = planList(index, list, nextLists[list.filter]!.items, previous.lists[list.filter], site.maxLimit);
+    const hashes = nextLists[list.filter]!.items;
+    const plan = planList(index, list, hashes, previous.lists[list.filter], site.maxLimit);
     plans.push(plan?.offsets);
     if (!plan) continue;
-    site.checkList?.(index, plan.changed);
+    site.checkList?.(index, toCheck(plan.changed, hashes));
     if (plan.fresh) {
       fresh.add(list.filter);
       // Out of the way at once, deleted by another process meanwhile.

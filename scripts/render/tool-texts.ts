@@ -18,6 +18,8 @@ import { toSummary } from "./software.ts";
 export const listItemHash = sha1;
 
 export interface ToolTexts {
+  /** what the texts were made under: the site's address and every category slug in catalog order, hashed */
+  context: string;
   /** the tool's SoftwareSummary as JSON */
   summary: string;
   /** listItemHash(summary) */
@@ -28,14 +30,9 @@ export interface ToolTexts {
   slugHash: number;
 }
 
-/** A memo: [context, summary, summaryHash, findRow, slugHash]. */
-type Memo = readonly [string, string, string, string, number];
-
 /** The texts of every tool, by slug: each one kept with its unchanged file recalled, the others made. */
 export interface CatalogTexts {
   bySlug: Map<string, ToolTexts>;
-  /** how many were made (not recalled) */
-  made: number;
   /** keeps the texts made with their files (a good build's last step, before the content cache is written) */
   remember: () => void;
 }
@@ -47,15 +44,17 @@ export function catalogTexts(catalog: Catalog, files: readonly ContentFile[]): C
   const bySlug = new Map<string, ToolTexts>();
   const missing: Tool[] = [];
   for (const tool of catalog.tools) {
-    const memo = (tool.source === undefined ? undefined : fileOf.get(tool.source)?.known?.memo) as Memo | undefined;
-    if (memo?.[0] === context)
-      bySlug.set(tool.slug, { summary: memo[1], summaryHash: memo[2], findRow: memo[3], slugHash: memo[4] });
+    const memo = (tool.source === undefined ? undefined : fileOf.get(tool.source)?.known?.memo) as
+      | ToolTexts
+      | undefined;
+    if (memo?.context === context) bySlug.set(tool.slug, memo);
     else missing.push(tool);
   }
   const rows = findRowTexts(missing.map(findIndexToolOf), slugs);
   missing.forEach((tool, i) => {
     const summary = json(toSummary(tool));
     bySlug.set(tool.slug, {
+      context,
       summary,
       summaryHash: listItemHash(summary),
       findRow: rows[i]!,
@@ -64,13 +63,12 @@ export function catalogTexts(catalog: Catalog, files: readonly ContentFile[]): C
   });
   return {
     bySlug,
-    made: missing.length,
     remember: () => {
       for (const tool of missing) {
         const known = tool.source === undefined ? undefined : fileOf.get(tool.source)?.known;
         if (!known) continue;
-        const t = bySlug.get(tool.slug)!;
-        known.memo = [context, t.summary, t.summaryHash, t.findRow, t.slugHash] satisfies Memo;
+        // The same object the build used: keeping it costs no memory.
+        known.memo = bySlug.get(tool.slug)!;
         known.memoRenewed = true;
       }
     },

@@ -16,6 +16,7 @@ import {
 } from "../../../scripts/content/content-cache.ts";
 import { ContentErrors } from "../../../scripts/content/errors.ts";
 import { LINK_MESSAGE } from "../../../scripts/content/load.ts";
+import type { ToolTexts } from "../../../scripts/render/tool-texts.ts";
 import { fixture, tempDir } from "../../helpers/fs/dirs.ts";
 import { hashTree } from "../../helpers/fs/tree.ts";
 
@@ -192,7 +193,9 @@ describe("the content cache", () => {
     const store = `${dist}.builds`;
     // alpha-mail's file is one no other test writes (a file changed in the last seconds is not remembered).
     const memoOf = (slug: string) =>
-      readContentCache(store, codeKeyOf(store)).files.get(join(content, `tools/${slug}.json`))?.memo;
+      readContentCache(store, codeKeyOf(store)).files.get(join(content, `tools/${slug}.json`))?.memo as
+        | ToolTexts
+        | undefined;
     const sameAsFull = async () => {
       const fresh = join(dir.path, "fresh");
       await build({ contentDir: content, outDir: fresh, full: true });
@@ -202,7 +205,7 @@ describe("the content cache", () => {
     };
     await build({ contentDir: content, outDir: dist });
     const kept = memoOf("alpha-mail");
-    expect(kept?.[1]).toContain('"categories":["crm","email"]');
+    expect(kept?.summary).toContain('"categories":["crm","email"]');
     expect(await build({ contentDir: content, outDir: dist })).toMatchObject({ written: 0 });
     expect(memoOf("alpha-mail")).toEqual(kept);
     // CRM renamed to sort after Email: alpha-mail's summary names its categories the other way round.
@@ -210,13 +213,13 @@ describe("the content cache", () => {
     const crmText = await readFile(crm, "utf8");
     await writeFile(crm, crmText.replace('"name": "CRM"', '"name": "Zeta CRM"'));
     await build({ contentDir: content, outDir: dist });
-    expect(memoOf("alpha-mail")?.[1]).toContain('"categories":["email","crm"]');
+    expect(memoOf("alpha-mail")?.summary).toContain('"categories":["email","crm"]');
     await sameAsFull();
     const site = join(content, "site.json");
     const siteText = await readFile(site, "utf8");
     await writeFile(site, siteText.replace('"https://site.example"', '"https://other.example"'));
     await build({ contentDir: content, outDir: dist });
-    expect(memoOf("alpha-mail")?.[1]).toContain('"url":"https://other.example/software/alpha-mail"');
+    expect(memoOf("alpha-mail")?.summary).toContain('"url":"https://other.example/software/alpha-mail"');
     await sameAsFull();
     await writeFile(crm, crmText);
     await writeFile(site, siteText);

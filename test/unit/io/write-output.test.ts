@@ -151,7 +151,7 @@ describe("writeOutput: the one writer of dist/", () => {
     expect(await files()).toEqual(["a.json", "c.json"]);
   });
 
-  it("checks the lists whose pages it writes, naming the items that changed; an unchanged list is not checked again", async () => {
+  it("checks the lists whose pages it writes, naming the items that changed or are new; an unchanged list is not checked again", async () => {
     const calls: [number, "all" | number[]][] = [];
     const withChecks = (items: string[]) => ({
       ...site([], items),
@@ -162,8 +162,13 @@ describe("writeOutput: the one writer of dist/", () => {
     await writeOutput(dist, withChecks(['{"a":1}', '{"b":3}']), options);
     await writeOutput(dist, withChecks(['{"a":1}', '{"b":3}']), options);
     await writeOutput(dist, withChecks(['{"a":1}', '{"b":3}']), options);
+    // Longer by one: the list is written whole, and only the item no list of the build before held is checked.
+    await writeOutput(dist, withChecks(['{"a":1}', '{"c":4}', '{"b":3}']), options);
+    await writeOutput(dist, withChecks(['{"a":1}', '{"c":4}', '{"b":3}']), options);
     expect(calls).toEqual([
       [0, "all"],
+      [0, [1]],
+      [0, [1]],
       [0, [1]],
       [0, [1]],
     ]);
