@@ -40,4 +40,16 @@ describe("the build's Node flags", () => {
     expect(size(BUILD_NODE_FLAGS)).toBeLessThanOrEqual(16 << 20);
     expect(size([])).toBeGreaterThan(16 << 20);
   });
+
+  it("the old generation is not collected whole while the first 100 MB of live objects pile up", () => {
+    const program = "const keep = []; for (let i = 0; i < 1000000; i++) keep.push({ i, s: 'x' + i, a: [i] });";
+    const fullCollections = (flags: readonly string[]) =>
+      execFileSync(process.execPath, [...flags, "--trace-gc", "-e", program], { encoding: "utf8" })
+        .split("\n")
+        .filter((line) => line.includes("Mark-Compact")).length;
+    expect(fullCollections(BUILD_NODE_FLAGS)).toBe(0);
+    expect(fullCollections(BUILD_NODE_FLAGS.filter((f) => !f.startsWith("--initial-old-space-size")))).toBeGreaterThan(
+      0,
+    );
+  });
 });
