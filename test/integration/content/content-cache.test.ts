@@ -208,19 +208,21 @@ describe("the content cache", () => {
     expect(kept?.summary).toContain('"categories":["crm","email"]');
     expect(await build({ contentDir: content, outDir: dist })).toMatchObject({ written: 0 });
     expect(memoOf("alpha-mail")).toEqual(kept);
+    /** Edits `file` (its text before is returned), rebuilds, and finds alpha-mail's summary made again. */
+    const edited = async (file: string, from: string, to: string, summaryHolds: string) => {
+      const before = await readFile(file, "utf8");
+      await writeFile(file, before.replace(from, to));
+      await build({ contentDir: content, outDir: dist });
+      expect(memoOf("alpha-mail")?.summary).toContain(summaryHolds);
+      await sameAsFull();
+      return before;
+    };
     // CRM renamed to sort after Email: alpha-mail's summary names its categories the other way round.
     const crm = join(content, "categories/crm.json");
-    const crmText = await readFile(crm, "utf8");
-    await writeFile(crm, crmText.replace('"name": "CRM"', '"name": "Zeta CRM"'));
-    await build({ contentDir: content, outDir: dist });
-    expect(memoOf("alpha-mail")?.summary).toContain('"categories":["email","crm"]');
-    await sameAsFull();
+    const crmText = await edited(crm, '"name": "CRM"', '"name": "Zeta CRM"', '"categories":["email","crm"]');
     const site = join(content, "site.json");
-    const siteText = await readFile(site, "utf8");
-    await writeFile(site, siteText.replace('"https://site.example"', '"https://other.example"'));
-    await build({ contentDir: content, outDir: dist });
-    expect(memoOf("alpha-mail")?.summary).toContain('"url":"https://other.example/software/alpha-mail"');
-    await sameAsFull();
+    const siteUrl = '"url":"https://other.example/software/alpha-mail"';
+    const siteText = await edited(site, '"https://site.example"', '"https://other.example"', siteUrl);
     await writeFile(crm, crmText);
     await writeFile(site, siteText);
   }, 60_000);
