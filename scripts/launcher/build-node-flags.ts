@@ -10,9 +10,9 @@
 //
 // An old generation first allowed 256 MiB before its first full collection (Node's first limit is a few MiB, then
 // raised step by step, a mark-compact at each step while the catalog is read in): alternating, a one-price rebuild
-// at 15,384 tools took 1.04 s against 1.13 s and 1.35 s of CPU against 1.49, its peak RSS 224 MB against 196; a full
-// build of 103,528 tools 14.3 s of CPU against 16.0 and 942 MiB against 974; a full build of the n = 1,000 page tree
-// peaked at 104 MiB as before (it collects itself while it writes, scripts/io/heap-growth.ts).
+// at 15,384 tools took 1.04 s against 1.13 s and 1.35 s of CPU against 1.49, its peak RSS 224 MiB against 196; a
+// full build of 103,528 tools 14.3 s of CPU against 16.0 and 942 MiB against 974; a full build of the n = 1,000 page
+// tree peaked at 102 MiB against 103 (it collects itself while it writes, scripts/io/heap-growth.ts).
 import { fileURLToPath } from "node:url";
 
 export const BUILD_NODE_FLAGS: readonly string[] = ["--max-semi-space-size=8", "--initial-old-space-size=256"];
