@@ -93,7 +93,7 @@ export function renderSite(
   table: RouteTable,
   paths: RouteLayout,
   build: AdapterBuild,
-  texts: CatalogTexts = catalogTexts(catalog, []),
+  texts: CatalogTexts,
 ): SiteOutput {
   const summaries = serializeSummaries(catalog, texts.bySlug);
   const software = renderSoftwareDetails(catalog, paths);

@@ -11,6 +11,7 @@ import { updateMirror } from "../../scripts/mirror/update-mirror.ts";
 import { deriveCatalog } from "../../scripts/model/derive.ts";
 import { renderSearch } from "../../scripts/render/search.ts";
 import { serializeSummaries } from "../../scripts/render/software.ts";
+import { catalogTexts } from "../../scripts/render/tool-texts.ts";
 import { runBuild } from "../measure/run-build.ts";
 import { changeOnePrice } from "../workspace/catalog.ts";
 import { contentDir, distDir, freshBuild, OUT } from "../workspace/out.ts";
@@ -61,7 +62,12 @@ async function searchSeconds(n: number): Promise<number> {
   const catalog = deriveCatalog(valid.content);
   const paths = layout(catalog.site.basePath);
   const started = performance.now();
-  for (const file of renderSearch(catalog, serializeSummaries(catalog), paths, "bench").answers.files())
+  for (const file of renderSearch(
+    catalog,
+    serializeSummaries(catalog, catalogTexts(catalog, []).bySlug),
+    paths,
+    "bench",
+  ).answers.files())
     sha256Hex(file.body);
   return (performance.now() - started) / 1000;
 }

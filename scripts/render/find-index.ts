@@ -8,15 +8,9 @@
 // no row writes neither.
 import { sha1 } from "../launcher/file-hashes.cjs";
 import type { Catalog, Tool } from "../model/derive.ts";
-import {
-  FIND_INDEX_CLOSING,
-  FIND_INDEX_FILE,
-  type FindIndexTool,
-  findIndexOpening,
-  findRowTexts,
-} from "../model/find-index.ts";
+import { FIND_INDEX_CLOSING, FIND_INDEX_FILE, type FindIndexTool, findIndexOpening } from "../model/find-index.ts";
 import { lazyFile, type OutputFile } from "./output.ts";
-import { cutPieces, keyHash, LIST_PIECES, pieceBody, pieceFiles, piecesOf } from "./pieces.ts";
+import { cutPieces, LIST_PIECES, pieceBody, pieceFiles, piecesOf } from "./pieces.ts";
 
 /** Where the index's parts are named, and where its pieces lie (`<id>.json`, the SHA-256 of the piece, hex). */
 export const FIND_INDEX_PARTS_FILE = "find-index.parts.json";
@@ -41,14 +35,11 @@ export const findIndexToolOf = (t: Tool): FindIndexTool => ({
   categories: t.categorySlugs,
 });
 
-/** `rows`: each tool's row already made, in catalog order (render/tool-texts.ts); else each is made here. */
+/** `rows`: each tool's row, in catalog order (render/tool-texts.ts makes them, or recalls them). */
 export function renderFindIndex(
   catalog: Catalog,
-  hashOf: (key: string) => number = keyHash,
-  rows: readonly string[] = findRowTexts(
-    catalog.tools.map(findIndexToolOf),
-    catalog.categories.map((c) => c.slug),
-  ),
+  hashOf: (key: string) => number,
+  rows: readonly string[],
 ): OutputFile[] {
   const slugs = catalog.categories.map((c) => c.slug);
   const pieces = piecesOf(

@@ -10,7 +10,7 @@ import {
   SOFTWARE_DETAIL_FIELDS,
   SOFTWARE_SUMMARY_FIELDS,
 } from "../schemas/field-lists.ts";
-import { json, lazyJsonFile, type OutputFile } from "./output.ts";
+import { lazyJsonFile, type OutputFile } from "./output.ts";
 import { fieldPicker } from "./pick-fields.ts";
 
 // Fields and their order are the contract's lists (H5); editorial fields never get here. Where a field is not the
@@ -37,15 +37,13 @@ export interface Summaries {
   check: (slug: string) => void;
 }
 
-/** `texts`: each tool's summary already made, by slug (render/tool-texts.ts); else each is made here. */
-export function serializeSummaries(catalog: Catalog, texts?: ReadonlyMap<string, { summary: string }>): Summaries {
+/** `texts`: each tool's summary, by slug (render/tool-texts.ts makes them, or recalls them). */
+export function serializeSummaries(catalog: Catalog, texts: ReadonlyMap<string, { summary: string }>): Summaries {
   const bySlug = new Map(catalog.tools.map((t) => [t.slug, t]));
   const checked = new Set<string>();
   // Only the text is kept: a summary object held for each tool until the build ends was garbage the collector
   // copied (twice) for nothing; the few a rebuild checks are made again.
-  const serialized = new Map(
-    catalog.tools.map((t) => [t.slug, texts ? texts.get(t.slug)!.summary : json(toSummary(t))]),
-  );
+  const serialized = new Map(catalog.tools.map((t) => [t.slug, texts.get(t.slug)!.summary]));
   return {
     json: serialized,
     check: (slug) => {
