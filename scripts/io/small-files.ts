@@ -8,7 +8,7 @@
 import { mkdirSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { sha256Hex } from "../api/sha256-node.ts";
-import type { OutputFile, OutputGroup } from "../render/output.ts";
+import type { BodyText, OutputFile, OutputGroup } from "../render/output.ts";
 import { siblingPaths, siblingsOf } from "./encodings.ts";
 import { withPath } from "./file-errors.ts";
 import { collectIfGrown } from "./heap-growth.ts";
@@ -132,7 +132,7 @@ export async function writeSmallFiles(
     if (tmp !== target) renameSync(tmp, target);
   };
   /** A body made in pieces: written beside its place as it is made, then renamed into place if its bytes are new. */
-  const putPieces = (file: OutputFile, pieces: Iterable<string>) => {
+  const putPieces = (file: OutputFile, pieces: Iterable<BodyText>) => {
     const tmp = `${targetOf(file.path)}.tmp-${process.pid}`;
     const { sha256, size } = writeInPieces(tmp, pieces);
     // hashed as it was written

@@ -15,16 +15,17 @@ function encoded(piece: string): Buffer {
 
 /**
  * Writes `pieces` into a new file at `path` (refused if one is there) and returns the SHA-256 (hex) and size of what
- * it wrote. Each piece must end where a character does (no half of a surrogate pair). A failure leaves no file.
+ * it wrote. Each text piece must end where a character does (no half of a surrogate pair); a piece of bytes is
+ * written as it is. A failure leaves no file.
  */
-export function writeInPieces(path: string, pieces: Iterable<string>): { sha256: string; size: number } {
+export function writeInPieces(path: string, pieces: Iterable<string | Uint8Array>): { sha256: string; size: number } {
   const hash = createHash("sha256");
   let size = 0;
   let fd: number | undefined;
   try {
     fd = openSync(path, "wx");
     for (const piece of pieces) {
-      const bytes = encoded(piece);
+      const bytes = typeof piece === "string" ? encoded(piece) : piece;
       hash.update(bytes);
       for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, bytes.length - done);
       size += bytes.length;

@@ -357,7 +357,7 @@ function recallPieces(work: string, previous: Manifest, inPieces: string): Recal
     return {
       id: path.slice(inPieces.length, -".json".length),
       size: previous.sizes.get(path)!,
-      body: () => readFileSync(join(work, path), "utf8"),
+      body: () => readFileSync(join(work, path)),
     };
   };
 }

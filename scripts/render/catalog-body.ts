@@ -8,7 +8,7 @@ import { sha1 } from "../launcher/file-hashes.cjs";
 import type { Catalog } from "../model/derive.ts";
 import { assertValid } from "../schemas/check.ts";
 import { toCategory } from "./categories.ts";
-import { json, type OutputFile } from "./output.ts";
+import { type BodyText, joinTexts, json, type OutputFile } from "./output.ts";
 import { CATALOG_PIECES, cutPieces, keyHash, type Piece, type RecallPieces, sha256OfTexts } from "./pieces.ts";
 import { type RenderedDetails, toCatalogBodyItem } from "./software.ts";
 
@@ -17,7 +17,7 @@ export type BodyPart = { text: string } | { pieces: Piece[] };
 
 /** The catalog body's file, made in pieces (OutputFile.pieces), with its parts for the hash tree. */
 export interface CatalogBodyFile extends OutputFile {
-  pieces: () => Iterable<string>;
+  pieces: () => Iterable<BodyText>;
   check: () => void;
   /** the body's parts: its opening text, its pieces, its closing text (makes every item once, then remembers them) */
   parts: () => BodyPart[];
@@ -55,7 +55,9 @@ export function renderCatalogBody(
   const closing = () => `],"categories":${json(categories())}},"meta":${json(meta)}}`;
   const site = JSON.stringify(catalog.site.siteUrl);
   let recall: RecallPieces | undefined;
-  let made: { texts: string[]; pieces: Piece[]; byId: Map<string, number>; keys: (string | undefined)[] } | undefined;
+  // A piece's items as one text: made here, or the bytes of the piece the build before wrote, brackets cut off (a
+  // rebuild writes them on undecoded: the body's other 15,000 items are never strings).
+  let made: { texts: BodyText[]; pieces: Piece[]; byId: Map<string, number>; keys: (string | undefined)[] } | undefined;
   const make = () => {
     if (made) return made;
     const counts = cutPieces(
@@ -63,7 +65,7 @@ export function renderCatalogBody(
       CATALOG_PIECES,
       hashOf,
     );
-    const texts: string[] = [];
+    const texts: BodyText[] = [];
     const pieces: Piece[] = [];
     const keys: (string | undefined)[] = [];
     let at = 0;
@@ -76,7 +78,8 @@ export function renderCatalogBody(
         : undefined;
       const before = key === undefined ? undefined : recall?.(key);
       if (before) {
-        texts.push(before.body().slice(1, -1));
+        const bytes = before.body();
+        texts.push(bytes.subarray(1, bytes.length - 1));
         pieces.push({ id: before.id, items: count, size: before.size });
       } else {
         let text = "";
@@ -89,11 +92,16 @@ export function renderCatalogBody(
     made = { texts, pieces, byId: new Map(pieces.map((p, k) => [p.id, k])), keys };
     return made;
   };
-  function* bodyTexts(): Generator<string> {
+  function* bodyTexts(): Generator<BodyText> {
     const { texts } = make();
-    // Each text after the first opens an item (with its comma) or closes the array.
-    yield opening + (texts[0] ?? "");
-    for (let k = 1; k < texts.length; k++) yield `,${texts[k]}`;
+    // Each text after the first opens an item (with its comma) or closes the array; bytes go on as they are.
+    for (let k = 0; k < texts.length; k++) {
+      const lead = k === 0 ? opening : ",";
+      const text = texts[k]!;
+      if (typeof text === "string") yield lead + text;
+      else yield* [lead, text];
+    }
+    if (texts.length === 0) yield opening;
     yield closing();
   }
   const check = () => {
@@ -111,14 +119,14 @@ export function renderCatalogBody(
     path: paths.export,
     target: `${catalog.site.basePath}/export/catalog.json`,
     get body() {
-      return [...bodyTexts()].join("");
+      return joinTexts(bodyTexts());
     },
     pieces: bodyTexts,
     check,
     parts: () => [{ text: opening }, { pieces: make().pieces }, { text: closing() }],
     pieceBody: (id) => {
       const k = make().byId.get(id);
-      return k === undefined ? undefined : `[${made!.texts[k]}]`;
+      return k === undefined ? undefined : `[${joinTexts([made!.texts[k]!])}]`;
     },
     pieceKey: (id) => {
       const k = make().byId.get(id);

@@ -20,9 +20,10 @@ export interface OutputFile {
   target?: string;
   /**
    * The body as consecutive pieces, each ending where a character does, for a body too large to hold whole: a writer
-   * that does not compress it hashes and writes it piece by piece (write-in-pieces.ts). `body` is their join.
+   * that does not compress it hashes and writes it piece by piece (write-in-pieces.ts). `body` is their join. A piece
+   * given as bytes (UTF-8, read back from a file the build before wrote) goes to the disk as it is, never decoded.
    */
-  pieces?: () => Iterable<string>;
+  pieces?: () => Iterable<BodyText>;
   /** the body's SHA-256 (hex), when the renderer knows it already (a piece, named by it): the writer hashes it no more */
   sha256?: string;
 }
@@ -53,6 +54,15 @@ export function routeTableKey(table: RouteTable): string {
 
 /** Response bodies are compact JSON: no whitespace, no trailing newline, keys in insertion (contract) order. */
 export const json = (value: unknown): string => JSON.stringify(value);
+
+/** A part of a body: text, or its UTF-8 bytes as read from a file. */
+export type BodyText = string | Uint8Array;
+
+/** Parts joined as one text (a body held whole: only where a caller asks for it). */
+export const joinTexts = (texts: Iterable<BodyText>): string =>
+  Array.from(texts, (t) =>
+    typeof t === "string" ? t : Buffer.from(t.buffer, t.byteOffset, t.byteLength).toString(),
+  ).join("");
 
 // Lazy files are class instances, not object literals with a getter: V8 makes each such literal a dictionary
 // (hundreds of bytes, and slow to make), and a build makes one per tool.
@@ -133,13 +143,13 @@ class PiecedFile implements OutputFile {
   readonly path: string;
   readonly key: string | undefined;
   readonly target: string | undefined;
-  readonly pieces: () => Iterable<string>;
+  readonly pieces: () => Iterable<BodyText>;
   readonly check: (() => void) | undefined;
 
   constructor(
     path: string,
     key: string | undefined,
-    pieces: () => Iterable<string>,
+    pieces: () => Iterable<BodyText>,
     check: (() => void) | undefined,
     target: string | undefined,
   ) {
@@ -151,7 +161,7 @@ class PiecedFile implements OutputFile {
   }
 
   get body(): string {
-    return [...this.pieces()].join("");
+    return joinTexts(this.pieces());
   }
 }
 
@@ -177,7 +187,7 @@ export const lazyJsonFile = <T>(
 /** A body made in pieces (see OutputFile.pieces), with no key: made whenever it is written; `target` as in OutputFile. */
 export const piecedFile = (
   path: string,
-  pieces: () => Iterable<string>,
+  pieces: () => Iterable<BodyText>,
   check: () => void,
   target?: string,
 ): OutputFile => new PiecedFile(path, undefined, pieces, check, target);
@@ -186,5 +196,5 @@ export const piecedFile = (
  * A body made in pieces and keyed (OutputFile.key): a writer whose previous build wrote the same key keeps it unmade;
  * else it is made piece by piece as it is written, and never held whole.
  */
-export const keyedPiecedFile = (path: string, key: string, pieces: () => Iterable<string>): OutputFile =>
+export const keyedPiecedFile = (path: string, key: string, pieces: () => Iterable<BodyText>): OutputFile =>
   new PiecedFile(path, key, pieces, undefined, undefined);

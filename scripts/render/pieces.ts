@@ -75,8 +75,9 @@ export function sha256OfTexts(texts: Iterable<string>): string {
   return state.digest("hex");
 }
 
-/** A piece the build before made from the same inputs (its key), as it wrote it: its id, its bytes, its body. */
-export type RecallPieces = (key: string) => { id: string; size: number; body: () => string } | undefined;
+/** A piece the build before made from the same inputs (its key), as it wrote it: its id, its size, and its file's
+ *  bytes (UTF-8), read when asked. */
+export type RecallPieces = (key: string) => { id: string; size: number; body: () => Uint8Array } | undefined;
 
 /**
  * The file of each piece, once however many lists hold it: its path names its id, its key is what it is made from

@@ -1,11 +1,14 @@
 // Incremental builds write only the files whose bytes change, remove what is no longer built, and always end
 // with exactly the tree a full build of the same content makes.
-import { cp, readFile, rm, writeFile } from "node:fs/promises";
+import { cp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { build } from "../../../scripts/build.ts";
+import { writeGeneratedCatalog } from "../../../scripts/content/generate.ts";
 import { fixture, tempDir } from "../../helpers/fs/dirs.ts";
 import { hashTree } from "../../helpers/fs/tree.ts";
+
+const EXPORT_FILE = "v1/export/catalog.json";
 
 describe("incremental builds", () => {
   let dir: Awaited<ReturnType<typeof tempDir>>;
@@ -185,4 +188,36 @@ describe("incremental builds", () => {
     await edit("tools/quill.json", (t) => (t.rating = 4.5));
     expect(await build({ contentDir: content, outDir: dist })).toMatchObject({ mode: "incremental", written: 0 });
   });
+});
+
+describe("incremental builds of a catalog whose export has many pieces", () => {
+  it("a price edit's rebuild writes the export from the pieces the build before wrote, byte for byte a full build's", async () => {
+    const dir = await tempDir();
+    try {
+      const content = join(dir.path, "content");
+      const dist = join(dir.path, "dist");
+      await writeGeneratedCatalog(content, { tools: 400, categories: 6, seed: 7 });
+      await build({ contentDir: content, outDir: dist, layout: "runs" });
+      const exportOf = async (root: string) => JSON.parse(await readFile(join(root, EXPORT_FILE), "utf8"));
+      const pieces = (await readdir(join(dist, "v1/sync/pieces"))).length;
+      expect(pieces, "the export is cut into several pieces").toBeGreaterThan(3);
+      // Two edits: the first rebuild clones the published tree, the second recycles the full build's generation.
+      for (const price of [41, 42]) {
+        const slug = (await exportOf(dist)).data.software[200].slug as string;
+        const path = join(content, "tools", `${slug}.json`);
+        const tool = JSON.parse(await readFile(path, "utf8"));
+        tool.pricingPlans[0].price = price;
+        await writeFile(path, JSON.stringify(tool));
+        expect(await build({ contentDir: content, outDir: dist, layout: "runs" })).toMatchObject({
+          mode: "incremental",
+        });
+      }
+      const fresh = join(dir.path, "fresh");
+      await build({ contentDir: content, outDir: fresh, layout: "runs", full: true });
+      expect((await exportOf(dist)).data.software[200].pricingPlans[0].price).toBe(42);
+      expect(await hashTree(dist)).toEqual(await hashTree(fresh));
+    } finally {
+      await dir.remove();
+    }
+  }, 120_000);
 });
