@@ -78,12 +78,12 @@ export function deriveCatalog({ site, categories, tools, toolSources }: ValidCon
     }),
   );
 
-  // Each category's members in O1 order, in one pass; their ties in price or rating are broken by that position
-  // (the same order as comparing names again, without lower-casing names thousands of times).
+  // Each category's members in O1 order, in one pass; their ties in price or rating keep that order (the same order
+  // as comparing names again, without lower-casing names thousands of times): the sort is stable, and the best
+  // rating is the first one found.
   const membersOf = new Map<string, Tool[]>(sortedCategories.map((c) => [c.slug, []]));
   for (const t of derivedTools) for (const slug of t.categories) membersOf.get(slug)?.push(t);
-  const position = new Map(derivedTools.map((t, i) => [t, i]));
-  const byO1 = (a: Tool, b: Tool) => position.get(a)! - position.get(b)!;
+  const inO1 = () => 0;
 
   const entries = sortedCategories.map((c): CategoryEntry => {
     const members = membersOf.get(c.slug)!;
@@ -91,13 +91,13 @@ export function deriveCatalog({ site, categories, tools, toolSources }: ValidCon
     const top =
       pick ??
       members.reduce<Tool | undefined>(
-        (best, t) => (!best || compareByRating(t, best, byO1) < 0 ? t : best),
+        (best, t) => (!best || compareByRating(t, best, inO1) < 0 ? t : best),
         undefined,
       );
     return {
       ...c,
       tools: members,
-      ranking: [...members].sort((a, b) => compareByPrice(a, b, byO1)),
+      ranking: [...members].sort((a, b) => compareByPrice(a, b, inO1)),
       toolCount: members.length,
       mcpReadyCount: members.filter((t) => t.hasMcpServer).length,
       topTool: top ? { name: top.name, slug: top.slug } : null,

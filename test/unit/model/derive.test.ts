@@ -103,4 +103,21 @@ describe("deriveCatalog", () => {
   it("O3 ranks a category by lowest paid price", () => {
     expect(cat("crm").ranking.map((t) => t.slug)).toEqual(["c", "a"]);
   });
+
+  it("breaks ties in price and rating by O1, whatever order the content came in", () => {
+    const tied = deriveCatalog({
+      site,
+      categories: [{ name: "Email", slug: "email" }],
+      tools: ["Zed", "mid", "Alpha", "Beta"].map((name, i) =>
+        tool(name.toLowerCase(), name, {
+          rating: i === 3 ? null : 4,
+          categories: ["email"],
+          pricingPlans: [plan(i === 3 ? 5 : 10)],
+        }),
+      ),
+    });
+    const email = tied.categories[0]!;
+    expect(email.ranking.map((t) => t.slug)).toEqual(["beta", "alpha", "mid", "zed"]);
+    expect(email.topTool).toEqual({ name: "Alpha", slug: "alpha" });
+  });
 });
