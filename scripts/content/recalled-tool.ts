@@ -32,10 +32,10 @@ export const TEXT_TOOL_FIELDS = [
   "internalNotes",
 ] as const satisfies readonly (keyof ToolContent)[];
 
-type ParsedFields = Partial<Pick<ToolContent, (typeof PARSED_TOOL_FIELDS)[number]>>;
+export type ParsedToolFields = Partial<Pick<ToolContent, (typeof PARSED_TOOL_FIELDS)[number]>>;
 
 /** What the content cache keeps of a tool: the parsed fields, each plan's price, the whole value as JSON. */
-export type RecalledParts = [fields: ParsedFields, prices: (number | null)[], text: string];
+export type RecalledParts = [fields: ParsedToolFields, prices: (number | null)[], text: string];
 
 const TEXT = Symbol("the file's value as JSON");
 const VALUE = Symbol("the file's value, once parsed");
@@ -68,7 +68,7 @@ const isRecalled = (value: unknown): value is RecalledTool => value instanceof R
 export function recalledParts(value: ToolContent): RecalledParts {
   const fields: Record<string, unknown> = {};
   for (const field of PARSED_TOOL_FIELDS) if (Object.hasOwn(value, field)) fields[field] = value[field];
-  return [fields as ParsedFields, planPrices(value), isRecalled(value) ? value[TEXT] : JSON.stringify(value)];
+  return [fields as ParsedToolFields, planPrices(value), isRecalled(value) ? value[TEXT] : JSON.stringify(value)];
 }
 
 /** A file's whole value: a recalled tool's parsed from its text (for code that walks every field). */
