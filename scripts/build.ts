@@ -19,6 +19,7 @@ import type { AdapterBuild } from "./hosts/adapter-build.ts";
 import { adapters } from "./hosts/adapters.ts";
 import { hostLimitWarnings } from "./hosts/limits.ts";
 import { startPageWriters } from "./io/page-writers.ts";
+import { readPieceIds, writePieceIds } from "./io/piece-id-cache.ts";
 import { inspectOutput } from "./io/store.ts";
 import { type SiteOutput, type WriteSummary, writeOutput } from "./io/write-output.ts";
 import { hashOfFile, saveFileHashes, sha1 } from "./launcher/file-hashes.cjs";
@@ -33,7 +34,7 @@ import { listRunFiles } from "./render/list-runs.ts";
 import { renderLlmsTxt } from "./render/llms-txt.ts";
 import { renderOpenApi } from "./render/openapi.ts";
 import { lazyFile, type OutputFile, routeTableKey } from "./render/output.ts";
-import { cutPieces, LIST_PIECES, pieceBody, pieceFiles, piecesOf } from "./render/pieces.ts";
+import { cutPieces, LIST_PIECES, type PieceIds, pieceBody, pieceFiles, piecesOf } from "./render/pieces.ts";
 import { renderRankings } from "./render/rankings.ts";
 import { renderSchemaTable } from "./render/schema-table.ts";
 import { renderSearch } from "./render/search.ts";
@@ -94,14 +95,20 @@ export function renderSite(
   paths: RouteLayout,
   build: AdapterBuild,
   texts: CatalogTexts,
+  /** the list pieces a build before made (io/piece-id-cache.ts); this build's go into `made` */
+  pieceIds: { known: PieceIds; made: PieceIds } = { known: new Map(), made: new Map() },
 ): SiteOutput {
   const summaries = serializeSummaries(catalog, texts.bySlug);
   const software = renderSoftwareDetails(catalog, paths);
   const lists = pageLists(catalog, summaries);
+  const itemHashes = new Map(
+    catalog.tools.map((t) => [summaries.json.get(t.slug)!, texts.bySlug.get(t.slug)!.summaryHash]),
+  );
   // Each list and the catalog body cut into pieces where their tools' slugs say (E2): one hash per slug.
   const keyHash = (slug: string) => texts.bySlug.get(slug)!.slugHash;
   const keys = listKeys(catalog);
-  const listPieces = lists.map((list, i) => piecesOf(list.items, cutPieces(keys[i]!, LIST_PIECES, keyHash)));
+  const memo = { hashOf: (item: string) => itemHashes.get(item)!, ...pieceIds };
+  const listPieces = lists.map((list, i) => piecesOf(list.items, cutPieces(keys[i]!, LIST_PIECES, keyHash), memo));
   const catalogBody = renderCatalogBody(catalog, software.details, paths, keyHash);
   // A list's pieces name its items' bytes: the same ids, the same run.
   const listKey = (i: number) => sha1(listPieces[i]!.map((p) => p.id).join(","));
@@ -134,7 +141,7 @@ export function renderSite(
     files,
     groups: [search.answers],
     lists,
-    itemHashes: new Map(catalog.tools.map((t) => [summaries.json.get(t.slug)!, texts.bySlug.get(t.slug)!.summaryHash])),
+    itemHashes,
     checkList: listChecker(catalog, summaries),
     isServed: servedFileFilter(table),
     pageTemplate: paths.page,
@@ -242,7 +249,8 @@ export async function build({
     const table = buildRouteTable(catalog.site, paths);
     // What each tool's file alone renders to, recalled with the files that did not change (render/tool-texts.ts).
     const texts = catalogTexts(catalog, raw.tools);
-    const site = renderSite(catalog, table, paths, { layout: listLayout, compress }, texts);
+    const pieceIds = { known: full ? new Map() : readPieceIds(store.dir, code), made: new Map() };
+    const site = renderSite(catalog, table, paths, { layout: listLayout, compress }, texts, pieceIds);
     // What codeHash and the renderers hashed (package files: renderDocsPage), remembered for the next build.
     saveFileHashes();
     const written = await writeOutput(outDir, site, {
@@ -261,6 +269,7 @@ export async function build({
     // After publication (it writes only when something was read anew, rendered anew or went away).
     texts.remember();
     writeContentCache(store.dir, code, raw.known, remembered, contentFiles);
+    writePieceIds(store.dir, code, pieceIds.made, pieceIds.known);
     const longestList = Math.max(...site.lists.map((l) => l.items.length));
     // What a file host would be given: the served files (npm run export adds a 404 page at most).
     const warnings = hostLimitWarnings({

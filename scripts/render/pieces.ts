@@ -56,13 +56,41 @@ export function cutPieces(keys: readonly string[], bounds: PieceBounds, hashOf =
 /** A piece's body: its items as one JSON array, joined as a run joins them. */
 export const pieceBody = (items: readonly string[]): string => `[${items.join(",")}]`;
 
-/** The pieces of `items` (JSON texts) cut as `counts` says: each one's body hashed once, then let go. */
-export function piecesOf(items: readonly string[], counts: readonly number[]): Piece[] {
+/** Pieces a build made, by their items' hashes joined (pieceKey): each one's id and size. */
+export type PieceIds = Map<string, readonly [id: string, size: number]>;
+
+/**
+ * What a rebuild knows of pieces already: each item's hash (the manifest's), the pieces of the build before by those
+ * hashes (`known`), and where this build's go (`made`, all of them, for the next build).
+ */
+export interface PieceIdMemo {
+  hashOf: (item: string) => string;
+  known: PieceIds;
+  made: PieceIds;
+}
+
+/** A piece's key: its items' hashes in order, hashed. The same key, the same items, the same body. */
+const pieceKey = (items: readonly string[], hashOf: (item: string) => string) =>
+  hash("sha1", items.map(hashOf).join(","), "base64url");
+
+/**
+ * The pieces of `items` (JSON texts) cut as `counts` says: each one's body hashed once, then let go; with a memo,
+ * a piece whose items a build before held in the same order takes its id and size from there (every list of 15,384
+ * tools is 16 MB of bodies to join and hash: 30 ms of a price edit's rebuild, for the two or three pieces it changes).
+ */
+export function piecesOf(items: readonly string[], counts: readonly number[], memo?: PieceIdMemo): Piece[] {
   const pieces: Piece[] = [];
   let at = 0;
   for (const count of counts) {
-    const body = pieceBody(items.slice(at, at + count));
-    pieces.push({ id: hash("sha256", body, "hex"), items: count, size: Buffer.byteLength(body) });
+    const held = items.slice(at, at + count);
+    const key = memo && pieceKey(held, memo.hashOf);
+    let known = key === undefined ? undefined : memo!.known.get(key);
+    if (!known) {
+      const body = pieceBody(held);
+      known = [hash("sha256", body, "hex"), Buffer.byteLength(body)];
+    }
+    if (key !== undefined) memo!.made.set(key, known);
+    pieces.push({ id: known[0], items: count, size: known[1] });
     at += count;
   }
   return pieces;

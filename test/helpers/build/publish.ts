@@ -4,6 +4,7 @@ import { readdir, readFile, readlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { CONTENT_CACHE_FILE, CONTENT_CHANGES_FILE } from "../../../scripts/content/content-cache.ts";
 import { WARNING_HISTORY_FILE } from "../../../scripts/content/warning-history.ts";
+import { PIECE_ID_CACHE_FILE } from "../../../scripts/io/piece-id-cache.ts";
 import { STORE_MARKER } from "../../../scripts/io/store.ts";
 import { CHANGES_FILE } from "../../../scripts/io/tree-report.ts";
 import { repoRoot } from "../fs/dirs.ts";
@@ -40,11 +41,18 @@ export const notices = (stderr: string): string =>
     .join("\n");
 
 /**
- * Everything in the store but its marker and what builds keep for the next one (content cache, warnings printed,
- * changes against the build before), sorted: generations, and anything a build left behind.
+ * Everything in the store but its marker and what builds keep for the next one (content cache, list pieces' ids,
+ * warnings printed, changes against the build before), sorted: generations, and anything a build left behind.
  */
 export async function storeEntries(out: string): Promise<string[]> {
-  const kept = [STORE_MARKER, CONTENT_CACHE_FILE, CONTENT_CHANGES_FILE, WARNING_HISTORY_FILE, CHANGES_FILE];
+  const kept = [
+    STORE_MARKER,
+    CONTENT_CACHE_FILE,
+    CONTENT_CHANGES_FILE,
+    PIECE_ID_CACHE_FILE,
+    WARNING_HISTORY_FILE,
+    CHANGES_FILE,
+  ];
   return (await readdir(`${out}.builds`)).filter((n) => !kept.includes(n)).sort();
 }
 

@@ -8,6 +8,7 @@ import {
   keyHash,
   LIST_PIECES,
   type PieceBounds,
+  type PieceIdMemo,
   pieceBody,
   piecesOf,
 } from "../../../scripts/render/pieces.ts";
@@ -96,6 +97,27 @@ describe("piecesOf", () => {
       at += piece.items;
     }
     expect(joined).toBe(items.join(","));
+  });
+
+  it("with a memo, an unchanged piece takes the id the build before made; a changed one is hashed; all are kept", () => {
+    const hashOf = (item: string) => createHash("sha1").update(item).digest("base64url");
+    const items = itemsOf(keys);
+    const counts = cutPieces(keys, bounds);
+    const first = { hashOf, known: new Map(), made: new Map() } satisfies PieceIdMemo;
+    expect(piecesOf(items, counts, first)).toEqual(piecesOf(items, counts));
+    expect(first.made.size).toBe(counts.length);
+
+    const edited = itemsOf(keys, (k) => (k === keys[2_345] ? 11 : 10));
+    // Every id the memo holds is marked, so a piece taken from it shows; the edited piece is hashed from its body.
+    const known = new Map([...first.made].map(([key, [id, size]]) => [key, [`memo:${id}`, size] as const]));
+    const second = { hashOf, known, made: new Map() } satisfies PieceIdMemo;
+    const pieces = piecesOf(edited, counts, second);
+    const fresh = piecesOf(edited, counts);
+    expect(pieces.filter((p) => !p.id.startsWith("memo:")).map((p) => p.id)).toEqual(
+      fresh.filter((p, i) => p.id !== piecesOf(items, counts)[i]!.id).map((p) => p.id),
+    );
+    expect(pieces.map((p) => p.id.replace(/^memo:/, ""))).toEqual(fresh.map((p) => p.id));
+    expect(second.made.size).toBe(counts.length);
   });
 
   it("an edit to one item (a price) changes exactly the piece holding it", () => {
