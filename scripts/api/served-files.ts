@@ -16,11 +16,14 @@ export function templateRegex(template: string): string {
 /** Whether a path (relative to the build, `/`-separated) is a precompressed sibling (`x.json.br`), not a file of its own. */
 export const isSibling = (path: string): boolean => CODINGS.some((c) => path.endsWith(c.suffix));
 
+/** A path segment that is empty or starts with a dot (no array of segments made: a build asks of 18,000 paths). */
+const EMPTY_OR_DOT_SEGMENT = /(?:^|\/)(?:\.|\/|$)/;
+
 /** A predicate over paths relative to the build folder: true for a served file (never a sibling or a dotfile). */
 export function servedFileFilter(table: RouteTable): (path: string) => boolean {
   const answers = new RegExp(`^(?:${answerTemplates(table).map(templateRegex).join("|")})$`);
   return (path) => {
-    if (path.split("/").some((segment) => segment === "" || segment.startsWith("."))) return false;
+    if (EMPTY_OR_DOT_SEGMENT.test(path)) return false;
     // A placeholder spans any characters (a shard's name ends in .json): siblings are left out by name.
     return !isSibling(path) && answers.test(path);
   };
