@@ -15,8 +15,8 @@ const REPEATED = 1 / 4;
 
 export function toColumn(values: readonly unknown[]): Column {
   if (values.some(Array.isArray) && values.every((v) => v === undefined || Array.isArray(v))) {
-    const lists = values as readonly (readonly unknown[] | undefined)[];
-    return { counts: lists.map((l) => (l ? l.length : -1)), items: toColumn(lists.flatMap((l) => l ?? [])) };
+    const { counts, items } = toLists(values as readonly (readonly unknown[] | undefined)[]);
+    return { counts, items: toColumn(items) };
   }
   const index = new Map<unknown, number>();
   for (const value of values) if (!index.has(value)) index.set(value, index.size);
@@ -30,7 +30,12 @@ export function columnValues(column: Column): unknown[] {
   return listsOf(column.counts, columnValues(column.items));
 }
 
-/** Lists one after another back as lists: `counts` as toColumn makes them. */
+/** Lists (or none, undefined) one after another: each one's length (-1: none), and all their items. */
+export function toLists<T>(lists: readonly (readonly T[] | undefined)[]): { counts: number[]; items: T[] } {
+  return { counts: lists.map((l) => (l ? l.length : -1)), items: lists.flatMap((l) => l ?? []) };
+}
+
+/** Lists one after another back as lists: `counts` as toLists makes them. */
 export function listsOf<T>(counts: readonly number[], items: readonly T[]): (T[] | undefined)[] {
   let at = 0;
   return counts.map((count) => {

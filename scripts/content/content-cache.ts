@@ -10,7 +10,16 @@ import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { deserialize, serialize } from "node:v8";
 import { writeCacheFile } from "../launcher/project-cache.cjs";
-import { type Column, type Columns, columnValues, fromColumns, listsOf, toColumn, toColumns } from "./cache-columns.ts";
+import {
+  type Column,
+  type Columns,
+  columnValues,
+  fromColumns,
+  listsOf,
+  toColumn,
+  toColumns,
+  toLists,
+} from "./cache-columns.ts";
 import type { FilePlaceholder } from "./errors.ts";
 import type { KnownFile, KnownFiles } from "./load.ts";
 import { PARSED_TOOL_FIELDS, type ParsedToolFields, recalledParts, recalledTool } from "./recalled-tool.ts";
@@ -108,19 +117,13 @@ function* cacheFrames(key: string, files: KnownFiles, count: number): Generator<
 function toFrame(entries: [string, KnownFile][]): CacheFrame {
   const known = entries.map(([, f]) => f);
   const parts = known.map((f) => (f.tool ? recalledParts(f.data as ToolContent) : undefined));
-  const placeholders = known.map((f) => f.placeholders);
+  const placeholders = toLists(known.map((f) => f.placeholders));
   return {
     paths: entries.map(([path]) => path),
     signatures: known.map((f) => f.signature),
     hashes: known.map((f) => f.hash),
     values: toColumn(known.map((f) => (f.tool ? null : f.data))),
-    placeholders: {
-      counts: placeholders.map((list) => (list ? list.length : -1)),
-      items: toColumns(
-        placeholders.flatMap((list) => list ?? []),
-        PLACEHOLDER_FIELDS,
-      ),
-    },
+    placeholders: { counts: placeholders.counts, items: toColumns(placeholders.items, PLACEHOLDER_FIELDS) },
     memos: toColumns(known.map((f) => f.memo)),
     tools: {
       fields: toColumns(
