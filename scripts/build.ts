@@ -101,14 +101,17 @@ export function renderSite(
   const summaries = serializeSummaries(catalog, texts.bySlug);
   const software = renderSoftwareDetails(catalog, paths);
   const lists = pageLists(catalog, summaries);
-  const itemHashes = new Map(
+  // Each list's item hashes (the manifest's), made once: they key the list's pieces too.
+  const hashOfItem = new Map(
     catalog.tools.map((t) => [summaries.json.get(t.slug)!, texts.bySlug.get(t.slug)!.summaryHash]),
   );
+  const listItemHashes = lists.map((list) => list.items.map((item) => hashOfItem.get(item)!));
   // Each list and the catalog body cut into pieces where their tools' slugs say (E2): one hash per slug.
   const keyHash = (slug: string) => texts.bySlug.get(slug)!.slugHash;
   const keys = listKeys(catalog);
-  const memo = { hashOf: (item: string) => itemHashes.get(item)!, ...pieceIds };
-  const listPieces = lists.map((list, i) => piecesOf(list.items, cutPieces(keys[i]!, LIST_PIECES, keyHash), memo));
+  const listPieces = lists.map((list, i) =>
+    piecesOf(list.items, cutPieces(keys[i]!, LIST_PIECES, keyHash), { itemHashes: listItemHashes[i]!, ...pieceIds }),
+  );
   const catalogBody = renderCatalogBody(catalog, software.details, paths, keyHash);
   // A list's pieces name its items' bytes: the same ids, the same run.
   const listKey = (i: number) => sha1(listPieces[i]!.map((p) => p.id).join(","));
@@ -141,7 +144,7 @@ export function renderSite(
     files,
     groups: [search.answers],
     lists,
-    itemHashes,
+    listItemHashes,
     checkList: listChecker(catalog, summaries),
     isServed: servedFileFilter(table),
     pageTemplate: paths.page,

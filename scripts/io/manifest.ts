@@ -48,15 +48,18 @@ export interface ManifestList {
 export const hashOf = listItemHash;
 
 /**
- * Each list's item hashes; files and bytes are filled in once its pages are written. `known`: items' hashes already
- * made, by the item (SiteOutput.itemHashes).
+ * Each list's item hashes; files and bytes are filled in once its pages are written. `known`: each list's item hashes
+ * already made, in `lists` order (SiteOutput.listItemHashes).
  */
-export function manifestLists(lists: PageList[], known?: ReadonlyMap<string, string>): Manifest["lists"] {
+export function manifestLists(lists: PageList[], known?: readonly string[][]): Manifest["lists"] {
   // A tool's item is in the "all" list and in each of its categories' lists: hashed once.
   const hashes = new Map<string, string>();
-  const itemHash = (item: string) => known?.get(item) ?? hashes.get(item) ?? hashes.set(item, hashOf(item)).get(item)!;
+  const itemHash = (item: string) => hashes.get(item) ?? hashes.set(item, hashOf(item)).get(item)!;
   return Object.fromEntries(
-    lists.map((l) => [l.filter, { category: l.category, items: l.items.map(itemHash), files: 0, bytes: 0 }]),
+    lists.map((l, i) => [
+      l.filter,
+      { category: l.category, items: known?.[i] ?? l.items.map(itemHash), files: 0, bytes: 0 },
+    ]),
   );
 }
 

@@ -30,8 +30,8 @@ export interface SiteOutput {
   /** files kept or made together (OutputGroup) */
   groups: OutputGroup[];
   lists: PageList[];
-  /** list items' hashes (the manifest's) already made, by the item; any other item is hashed by the writer */
-  itemHashes?: ReadonlyMap<string, string>;
+  /** each list's item hashes (the manifest's), in `lists` order, when the renderer made them; else the writer does */
+  listItemHashes?: readonly string[][];
   /** where a page goes: `…/{filter}/{limit}/{offset}.json` */
   pageTemplate: string;
   /** the folder of response bodies (`v1/`): only these get precompressed siblings, never host configs */
@@ -131,7 +131,7 @@ async function writeFull(work: string, site: SiteOutput, options: WriteOptions, 
       options.pageWriters,
     ),
   );
-  const lists = manifestLists(site.lists, site.itemHashes);
+  const lists = manifestLists(site.lists, site.listItemHashes);
   countWrittenLists(site.lists, lists, pages.perList);
   const tree = { files: small.written + pages.written, bytes: small.writtenBytes + pages.writtenBytes };
   writeBuildIndex(work, layoutOf(options), small.sizes, site.isServed ?? served, site.lists, site.pieces.lists);
@@ -168,7 +168,7 @@ async function writeIncremental(
 ): Promise<Written> {
   const listDir = (filter: string) =>
     dirname(dirname(join(work, fill(site.pageTemplate, { filter, limit: 1, offset: 0 }))));
-  const nextLists = manifestLists(site.lists, site.itemHashes);
+  const nextLists = manifestLists(site.lists, site.listItemHashes);
   const units: PageUnit[] = [];
   const fresh = new Set<string>();
   const plans: (OffsetPlan[] | undefined)[] = [];

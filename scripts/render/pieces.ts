@@ -60,18 +60,17 @@ export const pieceBody = (items: readonly string[]): string => `[${items.join(",
 export type PieceIds = Map<string, readonly [id: string, size: number]>;
 
 /**
- * What a rebuild knows of pieces already: each item's hash (the manifest's), the pieces of the build before by those
- * hashes (`known`), and where this build's go (`made`, all of them, for the next build).
+ * What a rebuild knows of pieces already: the list's item hashes (the manifest's, in item order), the pieces of the
+ * build before by those hashes (`known`), and where this build's go (`made`, all of them, for the next build).
  */
 export interface PieceIdMemo {
-  hashOf: (item: string) => string;
+  itemHashes: readonly string[];
   known: PieceIds;
   made: PieceIds;
 }
 
 /** A piece's key: its items' hashes in order, hashed. The same key, the same items, the same body. */
-const pieceKey = (items: readonly string[], hashOf: (item: string) => string) =>
-  hash("sha1", items.map(hashOf).join(","), "base64url");
+const pieceKey = (itemHashes: readonly string[]) => hash("sha1", itemHashes.join(","), "base64url");
 
 /**
  * The pieces of `items` (JSON texts) cut as `counts` says: each one's body hashed once, then let go; with a memo,
@@ -83,7 +82,7 @@ export function piecesOf(items: readonly string[], counts: readonly number[], me
   let at = 0;
   for (const count of counts) {
     const held = items.slice(at, at + count);
-    const key = memo && pieceKey(held, memo.hashOf);
+    const key = memo && pieceKey(memo.itemHashes.slice(at, at + count));
     let known = key === undefined ? undefined : memo!.known.get(key);
     if (!known) {
       const body = pieceBody(held);

@@ -103,14 +103,14 @@ describe("piecesOf", () => {
     const hashOf = (item: string) => createHash("sha1").update(item).digest("base64url");
     const items = itemsOf(keys);
     const counts = cutPieces(keys, bounds);
-    const first = { hashOf, known: new Map(), made: new Map() } satisfies PieceIdMemo;
+    const first = { itemHashes: items.map(hashOf), known: new Map(), made: new Map() } satisfies PieceIdMemo;
     expect(piecesOf(items, counts, first)).toEqual(piecesOf(items, counts));
     expect(first.made.size).toBe(counts.length);
 
     const edited = itemsOf(keys, (k) => (k === keys[2_345] ? 11 : 10));
     // Every id the memo holds is marked, so a piece taken from it shows; the edited piece is hashed from its body.
     const known = new Map([...first.made].map(([key, [id, size]]) => [key, [`memo:${id}`, size] as const]));
-    const second = { hashOf, known, made: new Map() } satisfies PieceIdMemo;
+    const second = { itemHashes: edited.map(hashOf), known, made: new Map() } satisfies PieceIdMemo;
     const pieces = piecesOf(edited, counts, second);
     const fresh = piecesOf(edited, counts);
     expect(pieces.filter((p) => !p.id.startsWith("memo:")).map((p) => p.id)).toEqual(
